@@ -1,0 +1,238 @@
+"""``GameConfig``: one configuration of the rules, validated, and its kernel array.
+
+Every knob of RULES.md §9 and every [choice] the rules leave open is a field. Fields that
+default to ``None`` take their edition's value (RULES.md §8), so
+``GameConfig(edition="instructions")`` is the instructions game without naming each
+difference; :meth:`GameConfig.resolved` shows every value in force.
+"""
+from dataclasses import dataclass, fields
+import math
+
+import numpy as np
+
+from . import rules
+from .engine import layout as L
+
+
+class ConfigError(ValueError):
+    """A configuration value is not allowed; the message names the value and the choices."""
+
+
+_LEADERS = {"arrow": rules.LEADER_ARROW, "last_trick": rules.LEADER_LAST_TRICK}
+_ITEM_DECKS = {"killer_top_half": rules.ITEM_DECK_KILLER_TOP_HALF,
+               "shuffled": rules.ITEM_DECK_SHUFFLED}
+_RESHUFFLES = {"cleanup": rules.KILLER_RESHUFFLE_AT_CLEANUP,
+               "at_once": rules.KILLER_RESHUFFLE_AT_ONCE}
+_USED = {"discard": rules.USED_TO_DISCARD, "out": rules.USED_OUT_OF_GAME}
+_AREA_DECKS = {"levels": rules.AREA_DECK_LEVELS, "cycle": rules.AREA_DECK_CYCLE}
+_COLOURS = {"red": rules.COLOUR_RED, "yellow": rules.COLOUR_YELLOW, "green": rules.COLOUR_GREEN}
+_EDITION_DEFAULTS = {
+    "rulebook": dict(hideaway=False, area_deck="levels", leader="arrow",
+                     item_deck="killer_top_half", killer_reshuffle="cleanup",
+                     used_items="discard", junk=0,
+                     white_colours=("red", "red", "yellow", "yellow", "yellow", "green", "green")),
+    "instructions": dict(hideaway=True, area_deck="cycle", leader="last_trick",
+                         item_deck="shuffled", killer_reshuffle="at_once", used_items="out",
+                         junk=rules.N_JUNK,
+                         white_colours=("red", "red", "red", "yellow", "yellow", "yellow",
+                                        "green")),
+}
+
+
+def _choice(name, value, allowed):
+    if value not in allowed:
+        raise ConfigError(f"unknown {name} {value!r}; expected one of: {', '.join(allowed)}")
+    return value
+
+
+def _int_range(name, value, low, high):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not low <= value <= high:
+        raise ConfigError(f"{name} must be {low}..{high}, got {value!r}")
+    return int(value)
+
+
+def _bool(name, value):
+    if not isinstance(value, (bool, np.bool_)):
+        raise ConfigError(f"{name} must be true or false, got {value!r}")
+    return bool(value)
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """The rules of one simulated game. See RULES.md; ``None`` means "the edition's value".
+
+    Knobs (§9): ``edition``, ``health`` (starting health 1..7), ``hideaway``,
+    ``cursed_object``, ``escapes_needed`` (1..5), ``traps`` (traps that lose, 1..4),
+    ``red_knives`` / ``red_greens`` (the red table, ranks 1..5), ``lv1_areas`` (the rulebook's
+    top group; the others form Lv.2). The rest are the [choice] points of RULES.md.
+    """
+
+    edition: str = "rulebook"
+    health: int = 7
+    hideaway: bool | None = None
+    cursed_object: bool = True
+    escapes_needed: int = 4
+    traps: int = 3
+    max_rounds: int = 200
+    red_knives: tuple = (1, 1, 2, 2, 3)
+    red_greens: tuple = (1, 1, 2, 2, 3)
+    lv1_areas: tuple = ("tent_site", "lodge", "woodland")
+    removed_areas: tuple = ()
+    area_deck: str | None = None
+    areas_used: int = 4
+    leader: str | None = None
+    first_leader: int = 0
+    item_deck: str | None = None
+    killer_reshuffle: str | None = None
+    used_items: str | None = None
+    junk: int | None = None
+    white_colours: tuple | None = None
+    cursed_extra_draws: int = 3
+    lakeside_removal: int = 2
+    tent_site_reduction: int = 1
+    white_red_knives: int = 1
+    white_red_greens: int = 1
+    walkie_talkie_without_draw: bool = True
+    killer_position: int | None = None
+    check_invariants: bool = False
+
+    def __post_init__(self):
+        for name in ("red_knives", "red_greens", "lv1_areas", "removed_areas", "white_colours"):
+            value = getattr(self, name)
+            if isinstance(value, (list, np.ndarray)):
+                object.__setattr__(self, name, tuple(value))
+            elif isinstance(value, str):
+                object.__setattr__(self, name, (value,))
+        self.resolved()
+
+    @classmethod
+    def knob_names(cls):
+        return tuple(f.name for f in fields(cls))
+
+    @classmethod
+    def from_dict(cls, values):
+        """A config from a mapping of knob names; unknown names are refused by name."""
+        known = cls.knob_names()
+        for key in values:
+            if key not in known:
+                raise ConfigError(f"unknown knob {key!r}; expected one of: {', '.join(known)}")
+        return cls(**values)
+
+    def resolved(self):
+        """Every field with edition defaults filled in, validated; a plain dict."""
+        edition = _choice("edition", self.edition, rules.EDITION_NAMES)
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        for key, value in _EDITION_DEFAULTS[edition].items():
+            if out[key] is None:
+                out[key] = value
+        _int_range("health", out["health"], 1, rules.MAX_HEALTH)
+        _bool("hideaway", out["hideaway"])
+        _bool("cursed_object", out["cursed_object"])
+        _int_range("escapes_needed", out["escapes_needed"], 1, rules.N_ESCAPES)
+        _int_range("traps", out["traps"], 1, 4)
+        _int_range("max_rounds", out["max_rounds"], 1, 100_000)
+        for name in ("red_knives", "red_greens"):
+            if len(out[name]) != 5:
+                raise ConfigError(f"{name} must list 5 values (ranks 1..5), got {out[name]!r}")
+            for v in out[name]:
+                _int_range(name, v, 0 if name == "red_knives" else 1, 10)
+        for name in ("lv1_areas", "removed_areas"):
+            for area in out[name]:
+                _choice("area", area, rules.AREA_NAMES)
+        if "hideaway" in out["removed_areas"]:
+            raise ConfigError("removed_areas may not name 'hideaway'; use hideaway = false")
+        _choice("area_deck", out["area_deck"], tuple(_AREA_DECKS))
+        _choice("leader", out["leader"], tuple(_LEADERS))
+        _choice("item_deck", out["item_deck"], tuple(_ITEM_DECKS))
+        _choice("killer_reshuffle", out["killer_reshuffle"], tuple(_RESHUFFLES))
+        _choice("used_items", out["used_items"], tuple(_USED))
+        _int_range("junk", out["junk"], 0, rules.N_JUNK)
+        if len(out["white_colours"]) != rules.MAX_HEALTH:
+            raise ConfigError(f"white_colours must list 7 colours (health 1..7), "
+                              f"got {out['white_colours']!r}")
+        for c in out["white_colours"]:
+            _choice("white colour", c, tuple(_COLOURS))
+        _int_range("areas_used", out["areas_used"], 1, rules.N_AREAS)
+        _int_range("first_leader", out["first_leader"], 0, 1)
+        _int_range("cursed_extra_draws", out["cursed_extra_draws"], 0, 12)
+        _int_range("lakeside_removal", out["lakeside_removal"], 0, 20)
+        _int_range("tent_site_reduction", out["tent_site_reduction"], 0, 20)
+        _int_range("white_red_knives", out["white_red_knives"], 0, 10)
+        _int_range("white_red_greens", out["white_red_greens"], 1, 10)
+        _bool("walkie_talkie_without_draw", out["walkie_talkie_without_draw"])
+        _bool("check_invariants", out["check_invariants"])
+        pool = [a for a in rules.AREA_NAMES
+                if a not in out["removed_areas"] and (a != "hideaway" or out["hideaway"])]
+        if not pool:
+            raise ConfigError("no area left in the area deck")
+        if out["killer_position"] is not None:
+            _int_range("killer_position", out["killer_position"], 1, self.killer_slots(out))
+        return out
+
+    @staticmethod
+    def killer_slots(values):
+        """Positions (1 = top) the Killer can start at in the first item deck."""
+        n = len(rules.STANDARD_ITEMS) - (0 if values["cursed_object"] else 1)
+        if values["item_deck"] == "killer_top_half":
+            return math.ceil(n / 2) + 1
+        return n + 1
+
+    @property
+    def killer_positions(self):
+        return self.killer_slots(self.resolved())
+
+    def replace(self, **changes):
+        """A copy with ``changes`` applied (validated)."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        for key in changes:
+            if key not in values:
+                raise ConfigError(f"unknown knob {key!r}; expected one of: "
+                                  f"{', '.join(values)}")
+        values.update(changes)
+        return GameConfig(**values)
+
+    def to_array(self):
+        """The rule settings as the ``cfg`` array the kernels read (``layout.C_*``)."""
+        v = self.resolved()
+        cfg = np.zeros(L.CFG_SIZE, dtype=np.int64)
+        cfg[L.C_EDITION] = rules.EDITION_NAMES.index(v["edition"])
+        cfg[L.C_START_HEALTH] = v["health"]
+        cfg[L.C_MAX_HEALTH] = rules.MAX_HEALTH
+        cfg[L.C_ESCAPES_NEEDED] = v["escapes_needed"]
+        cfg[L.C_TRAPS] = v["traps"]
+        cfg[L.C_MAX_ROUNDS] = v["max_rounds"]
+        cfg[L.C_AREA_DECK] = _AREA_DECKS[v["area_deck"]]
+        cfg[L.C_AREAS_USED] = v["areas_used"]
+        cfg[L.C_LEADER] = _LEADERS[v["leader"]]
+        cfg[L.C_FIRST_LEADER] = v["first_leader"]
+        cfg[L.C_ITEM_DECK] = _ITEM_DECKS[v["item_deck"]]
+        cfg[L.C_KILLER_RESHUFFLE] = _RESHUFFLES[v["killer_reshuffle"]]
+        cfg[L.C_USED_ITEMS] = _USED[v["used_items"]]
+        cfg[L.C_JUNK] = v["junk"]
+        cfg[L.C_CURSED_EXTRA] = v["cursed_extra_draws"]
+        cfg[L.C_LAKESIDE_REMOVE] = v["lakeside_removal"]
+        cfg[L.C_TENT_REDUCTION] = v["tent_site_reduction"]
+        cfg[L.C_WHITE_RED_KNIVES] = v["white_red_knives"]
+        cfg[L.C_WHITE_RED_GREENS] = v["white_red_greens"]
+        cfg[L.C_WALKIE_WITHOUT_DRAW] = v["walkie_talkie_without_draw"]
+        cfg[L.C_KILLER_POSITION] = v["killer_position"] or 0
+        cfg[L.C_CHECK] = v["check_invariants"]
+        for a, name in enumerate(rules.AREA_NAMES):
+            in_pool = name not in v["removed_areas"] and (name != "hideaway" or v["hideaway"])
+            cfg[L.C_AREA_IN + a] = in_pool
+            cfg[L.C_AREA_LEVEL + a] = 1 if name in v["lv1_areas"] else 2
+        cfg[L.C_RED_KNIVES:L.C_RED_KNIVES + 5] = v["red_knives"]
+        cfg[L.C_RED_GREENS:L.C_RED_GREENS + 5] = v["red_greens"]
+        cfg[L.C_WHITE_COLOUR] = rules.COLOUR_RED
+        for h, c in enumerate(v["white_colours"], start=1):
+            cfg[L.C_WHITE_COLOUR + h] = _COLOURS[c]
+        for item in rules.STANDARD_ITEMS:
+            cfg[L.C_ITEM_IN + item] = 1
+        cfg[L.C_ITEM_IN + rules.CURSED_OBJECT] = v["cursed_object"]
+        return cfg
+
+    def describe(self):
+        """The knobs of §9 and every rule value in force, JSON-ready."""
+        v = self.resolved()
+        return {k: (list(x) if isinstance(x, tuple) else x) for k, x in v.items()}

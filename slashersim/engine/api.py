@@ -1,0 +1,48 @@
+"""The policy interface: decision codes and the one signature every policy has.
+
+A policy is an ``@njit(POLICY_SIGNATURE, cache=True)`` function
+
+    policy(decision, player, arg, st, cfg, rng, params) -> int64
+
+called by the engine at each decision point below. ``st`` is the full game state (see
+:mod:`slashersim.engine.layout`); a fair policy reads only what ``player`` may see: its own hand
+``st[S_HAND + player]``, played and won cards, the play log, public counters (health, traps,
+area, trump, items held, deck size, the face-up discard pile, the drawn cards of the turn) —
+never the partner's hand, the trump deck below its top card or the item-deck order. ``rng`` holds
+the game's streams; a policy draws only from ``rng.POLICY``. ``params`` are the policy's tunable
+numbers. The engine validates every answer; an illegal one is replaced by the default (lowest
+legal card, "no") and flagged as ``V_POLICY``.
+
+The kernels take the policy as a first-class function of type ``POLICY_TYPE``, so each is
+compiled once and cached, whatever policy it is given.
+"""
+from numba import types
+
+#: choose a card: ``arg`` = bitmask of legal cards; answer a card id from it
+PLAY_CARD = 0
+#: start of the item phase (Lucky Charm time): answer an item to use, or -1
+PHASE_START = 1
+#: before the player's draw: answer an item to use (First Aid, Lucky Charm, Flashlight), or -1
+BEFORE_DRAW = 2
+#: Flashlight: ``st[S_PEEK:S_PEEK+arg]`` are the top ``arg`` cards, top first; answer
+#: ``order + 6 * bottom``: ``items.FLASHLIGHT_ORDERS[arg - 1, order]`` lists the peeked
+#: indices top first, and ``bottom`` = 1 puts them under the deck in that order
+FLASHLIGHT = 3
+#: Cabins: answer 1 to draw one more card
+CABINS_EXTRA = 4
+#: answer 1 to use a held Backpack (``arg`` = keepable cards drawn)
+USE_BACKPACK = 5
+#: keep: answer the index into ``st[S_DRAWN:]`` of pick number ``arg`` (0 or 1), or -1
+KEEP = 6
+#: Walkie-talkie: answer the index into ``st[S_DISCARD:]`` to take instead of the first pick,
+#: or -1 to keep the Walkie-talkie
+WALKIE_TALKIE = 7
+#: Fire pit: answer an item id to give to the partner, or -1
+TRADE = 8
+N_DECISIONS = 9
+DECISION_NAMES = ("play_card", "phase_start", "before_draw", "flashlight", "cabins_extra",
+                  "use_backpack", "keep", "walkie_talkie", "trade")
+
+POLICY_SIGNATURE = types.int64(types.int64, types.int64, types.int64, types.int64[::1],
+                               types.int64[::1], types.uint64[::1], types.float64[::1])
+POLICY_TYPE = types.FunctionType(POLICY_SIGNATURE)

@@ -1,0 +1,148 @@
+"""Set-up (RULES.md §2) and the per-round deal, area and clean-up steps (§6)."""
+import numpy as np
+from numba import njit
+
+from ..rules import (AREA_DECK_LEVELS, CURSED_OBJECT, ITEM_DECK_KILLER_TOP_HALF, KILLER,
+                     LEADER_ARROW, N_AREAS, N_NUMBER_CARDS, HAND_SIZE, YELLOW, SUIT_MASK)
+from .bits import popcount
+from .layout import (C_AREA_DECK, C_AREA_IN, C_AREA_LEVEL, C_AREAS_USED, C_ITEM_DECK, C_ITEM_IN,
+                     C_JUNK, C_KILLER_POSITION, C_LEADER, C_FIRST_LEADER, C_START_HEALTH,
+                     S_AREA, S_AREA_DECK, S_AREA_N, S_AREA_POS, S_ARROW, S_DECK, S_DECK_N,
+                     S_DISCARD, S_DISCARD_N, S_HAND, S_HEALTH, S_JUNK_ASIDE, S_KILLER_START,
+                     S_PERM, S_ROUND, S_ROUND_LEADER, S_TRICK_LEADER, S_TRUMP, S_TRUMP_CARD,
+                     S_TRUMP_DECK, S_OUT, S_TURN, S_LED, S_FIRST_AREA, S_FIRST_TRUMP,
+                     S_FIRST_YELLOWS)
+from .rng import AREAS, DEAL, ITEMS, rand_below, shuffle_slice
+
+
+@njit(cache=True)
+def setup_area_deck(st, cfg, rng):
+    """Build the area deck (§2.2): arrows for all seven cards, then the deck of the pool.
+
+    Rulebook: each level group shuffled, Lv.1 on top; instructions: the pool shuffled and the
+    first ``C_AREAS_USED`` kept, cycling. Arrows are drawn for every area id so that removing an
+    area does not change the others' arrows.
+    """
+    for a in range(N_AREAS):
+        st[S_ARROW + a] = rand_below(rng, AREAS, 2)
+    n = 0
+    if cfg[C_AREA_DECK] == AREA_DECK_LEVELS:
+        for level in (1, 2):
+            start = n
+            for a in range(N_AREAS):
+                if cfg[C_AREA_IN + a] and cfg[C_AREA_LEVEL + a] == level:
+                    st[S_AREA_DECK + n] = a
+                    n += 1
+            shuffle_slice(st, S_AREA_DECK + start, S_AREA_DECK + n, rng, AREAS)
+    else:
+        for a in range(N_AREAS):
+            if cfg[C_AREA_IN + a]:
+                st[S_AREA_DECK + n] = a
+                n += 1
+        shuffle_slice(st, S_AREA_DECK, S_AREA_DECK + n, rng, AREAS)
+        n = min(n, cfg[C_AREAS_USED])
+    st[S_AREA_N] = n
+    st[S_AREA_POS] = 0
+
+
+@njit(cache=True)
+def next_area(st, cfg, rng):
+    """Turn up the round's area card (§6): the next card, reshuffling or cycling when out."""
+    if st[S_AREA_POS] == st[S_AREA_N]:
+        if cfg[C_AREA_DECK] == AREA_DECK_LEVELS:
+            shuffle_slice(st, S_AREA_DECK, S_AREA_DECK + st[S_AREA_N], rng, AREAS)
+        st[S_AREA_POS] = 0
+    st[S_AREA] = st[S_AREA_DECK + st[S_AREA_POS]]
+    st[S_AREA_POS] += 1
+
+
+@njit(cache=True)
+def setup_item_deck(st, cfg, rng):
+    """Build the first item deck (§2.3) and record the Killer's position (1 = top).
+
+    The items in play are shuffled; the Killer is then inserted at a uniform position among the
+    top ``ceil(n/2) + 1`` (rulebook: shuffled into the top group) or all ``n + 1`` (instructions:
+    fully shuffled). ``C_KILLER_POSITION > 0`` forces that position; the random draw is made
+    anyway so that the rest of the game's randomness is unchanged.
+    """
+    n = 0
+    for item in range(CURSED_OBJECT + 1):
+        if cfg[C_ITEM_IN + item]:
+            st[S_PERM + n] = item
+            n += 1
+        else:
+            st[S_OUT] |= 1 << item
+    shuffle_slice(st, S_PERM, S_PERM + n, rng, ITEMS)
+    if cfg[C_ITEM_DECK] == ITEM_DECK_KILLER_TOP_HALF:
+        slots = (n + 1) // 2 + 1
+    else:
+        slots = n + 1
+    k = rand_below(rng, ITEMS, slots)
+    if cfg[C_KILLER_POSITION] > 0:
+        k = cfg[C_KILLER_POSITION] - 1
+    # deck index 0 is the bottom: position p from the top (0-based) sits at index n - p
+    j = 0
+    for p in range(n + 1):
+        if p == k:
+            card = KILLER
+        else:
+            card = st[S_PERM + j]
+            j += 1
+        st[S_DECK + n - p] = card
+    st[S_DECK_N] = n + 1
+    st[S_DISCARD_N] = 0
+    st[S_JUNK_ASIDE] = cfg[C_JUNK]
+    st[S_KILLER_START] = k + 1
+
+
+@njit(cache=True)
+def setup_game(st, cfg, rng):
+    """Reset ``st`` to the start of a game (§2.1-2.3)."""
+    st[:] = 0
+    st[S_HEALTH] = cfg[C_START_HEALTH]
+    st[S_HEALTH + 1] = cfg[C_START_HEALTH]
+    st[S_TRICK_LEADER] = cfg[C_FIRST_LEADER]
+    st[S_TURN] = -1
+    st[S_LED] = -1
+    setup_area_deck(st, cfg, rng)
+    setup_item_deck(st, cfg, rng)
+
+
+@njit(cache=True)
+def deal_round(st, rng):
+    """Shuffle the 20 number cards, deal 8 to each player, reveal the trump (§2.4).
+
+    The shuffle starts from the identity and draws exactly 19 numbers, so a round's deal
+    depends only on the game's deal stream and the round number.
+    """
+    for c in range(N_NUMBER_CARDS):
+        st[S_PERM + c] = c
+    shuffle_slice(st, S_PERM, S_PERM + N_NUMBER_CARDS, rng, DEAL)
+    for p in range(2):
+        hand = 0
+        for i in range(HAND_SIZE):
+            hand |= 1 << st[S_PERM + p * HAND_SIZE + i]
+        st[S_HAND + p] = hand
+    rest = 0
+    for i in range(2 * HAND_SIZE, N_NUMBER_CARDS):
+        rest |= 1 << st[S_PERM + i]
+    st[S_TRUMP_DECK] = rest
+    st[S_TRUMP_CARD] = st[S_PERM + 2 * HAND_SIZE]
+    st[S_TRUMP] = st[S_TRUMP_CARD] // 5
+
+
+@njit(cache=True)
+def start_round(st, cfg, rng):
+    """Begin round ``st[S_ROUND] + 1``: area card, deal, trump and round leader (§3)."""
+    st[S_ROUND] += 1
+    next_area(st, cfg, rng)
+    deal_round(st, rng)
+    if cfg[C_LEADER] == LEADER_ARROW:
+        st[S_ROUND_LEADER] = st[S_ARROW + st[S_AREA]]
+    else:
+        st[S_ROUND_LEADER] = st[S_TRICK_LEADER]
+    if st[S_ROUND] == 1:
+        st[S_FIRST_AREA] = st[S_AREA]
+        st[S_FIRST_TRUMP] = st[S_TRUMP]
+        for p in range(2):
+            st[S_FIRST_YELLOWS + p] = popcount(st[S_HAND + p] & SUIT_MASK[YELLOW])

@@ -1,0 +1,175 @@
+"""A whole game (RULES.md §5-6), invariant checks, and the parallel chunk driver."""
+import numpy as np
+from numba import njit, prange, types
+
+from ..rules import ALL_CARDS, JUNK, KILLER, KILLER_RESHUFFLE_AT_CLEANUP, RUNNING, TIMEOUT, WIN
+from .api import POLICY_TYPE
+from .bits import popcount
+from .deal import setup_game, start_round
+from .items import item_phase, reshuffle_item_deck, team_escapes
+from .layout import (C_CHECK, C_JUNK, C_KILLER_RESHUFFLE, C_MAX_HEALTH, C_MAX_ROUNDS,
+                     K_DAMAGE, K_GAMES, K_KEPT, K_KILLER_DRAWS, K_KILLER_GAMES, K_KILLER_WINS,
+                     K_OUTCOMES, K_ROUNDS, K_ROUNDS_AREA, K_ROUNDS_HIST, K_TRAPS_AREA,
+                     K_VIOLATIONS, MAX_KILLER_START, R_DAMAGE, R_ESCAPES, R_FIRST_AREA,
+                     R_FIRST_TRUMP, R_FIRST_YELLOWS, R_HEALTH, R_KEPT, R_KILLER_DRAWS,
+                     R_KILLER_START, R_OUTCOME, R_ROUNDS, R_ROUNDS_AREA, R_TRAPS, R_TRAPS_AREA,
+                     R_VIOLATIONS, S_AREA, S_CHARMS_ROUND, S_DAMAGE, S_DECK, S_DECK_N, S_DISCARD,
+                     S_DISCARD_N, S_FIRST_AREA, S_FIRST_TRUMP, S_FIRST_YELLOWS, S_HAND, S_HEALTH,
+                     S_HELD, S_JUNK_ASIDE, S_KEPT, S_KILLER_DRAWN, S_KILLER_DRAWS,
+                     S_KILLER_START, S_OUT, S_OUTCOME, S_PLAYED, S_ROUND, S_ROUNDS_AREA,
+                     S_TRAP_ROUND, S_TRAPS, S_TRAPS_AREA, S_TRAPS_AT_START, S_TRICK,
+                     S_TRUMP_DECK, S_VIOLATIONS, S_WON, STATE_SIZE, V_CARDS, V_HEALTH, V_ITEMS,
+                     V_TRAPS, RECORD_SIZE)
+from .rng import N_STREAMS, seed_streams
+from .tricks import play_phase
+
+#: games one parallel task plays in a row with one scratch state
+BLOCK = 256
+
+
+@njit(cache=True)
+def cleanup(st, cfg, rng):
+    """Clean-up (§6): under the rulebook a drawn Killer sends the discard pile back."""
+    if st[S_KILLER_DRAWN] and cfg[C_KILLER_RESHUFFLE] == KILLER_RESHUFFLE_AT_CLEANUP:
+        reshuffle_item_deck(st, rng)
+    st[S_KILLER_DRAWN] = 0
+
+
+@njit(cache=True)
+def check_invariants(st, cfg):
+    """Flag broken invariants in ``st[S_VIOLATIONS]`` at the end of a round.
+
+    The 20 number cards are each in exactly one place; every item card is in exactly one of
+    deck, discard, a player's items, out of the game or (Junk) aside; health is within
+    0..max; at most one trap went off and the trap count moved only by it and Lucky Charms.
+    """
+    hands = st[S_HAND] | st[S_HAND + 1]
+    won = st[S_WON] | st[S_WON + 1]
+    parts = (st[S_HAND], st[S_HAND + 1], st[S_WON], st[S_WON + 1], st[S_TRUMP_DECK])
+    total = 0
+    union = 0
+    for m in parts:
+        total += popcount(m)
+        union |= m
+    if total != 20 or union != ALL_CARDS or popcount(st[S_TRUMP_DECK]) != 4 \
+            or st[S_PLAYED] != won or popcount(won) != 2 * st[S_TRICK] \
+            or popcount(hands) != 16 - 2 * st[S_TRICK]:
+        st[S_VIOLATIONS] |= V_CARDS
+    seen = 0
+    dup = False
+    for i in range(st[S_DECK_N]):
+        c = st[S_DECK + i]
+        dup |= (seen >> c) & 1 == 1
+        seen |= 1 << c
+    for i in range(st[S_DISCARD_N]):
+        c = st[S_DISCARD + i]
+        dup |= (seen >> c) & 1 == 1
+        seen |= 1 << c
+    for m in (st[S_HELD], st[S_HELD + 1], st[S_OUT]):
+        dup |= (seen & m) != 0
+        seen |= m
+    aside = st[S_JUNK_ASIDE]
+    for j in range(cfg[C_JUNK] - aside, cfg[C_JUNK]):
+        dup |= (seen >> (JUNK + j)) & 1 == 1
+        seen |= 1 << (JUNK + j)
+    expected = (1 << 12) - 1 | (1 << KILLER)
+    for j in range(cfg[C_JUNK]):
+        expected |= 1 << (JUNK + j)
+    if dup or seen != expected or (st[S_HELD] | st[S_HELD + 1]) & ((1 << KILLER) | (1 << 11)):
+        st[S_VIOLATIONS] |= V_ITEMS
+    for p in range(2):
+        if st[S_HEALTH + p] < 0 or st[S_HEALTH + p] > cfg[C_MAX_HEALTH]:
+            st[S_VIOLATIONS] |= V_HEALTH
+    if st[S_TRAP_ROUND] > 1 or st[S_TRAPS] < 0 or \
+            st[S_TRAPS] != st[S_TRAPS_AT_START] + st[S_TRAP_ROUND] - st[S_CHARMS_ROUND]:
+        st[S_VIOLATIONS] |= V_TRAPS
+
+
+@njit(cache=True)
+def play_round(policy, st, cfg, rng, params):
+    """One round: area, deal, play phase, item phase, clean-up."""
+    st[S_TRAPS_AT_START] = st[S_TRAPS]
+    st[S_CHARMS_ROUND] = 0
+    start_round(st, cfg, rng)
+    st[S_ROUNDS_AREA + st[S_AREA]] += 1
+    play_phase(policy, st, cfg, rng, params)
+    if st[S_OUTCOME] == RUNNING:
+        item_phase(policy, st, cfg, rng, params)
+    if cfg[C_CHECK]:
+        check_invariants(st, cfg)
+    cleanup(st, cfg, rng)
+
+
+@njit(cache=True)
+def play_game(policy, st, cfg, rng, params, seed, game):
+    """Play game ``game`` of a run with ``seed`` to its end; the result is left in ``st``."""
+    seed_streams(rng, seed, game)
+    setup_game(st, cfg, rng)
+    while st[S_OUTCOME] == RUNNING:
+        if st[S_ROUND] >= cfg[C_MAX_ROUNDS]:
+            st[S_OUTCOME] = TIMEOUT
+            break
+        play_round(policy, st, cfg, rng, params)
+
+
+@njit(cache=True)
+def write_record(st, rec):
+    """Copy the per-game summary of a finished ``st`` into ``rec : ndarray(int32, (RECORD_SIZE,))``."""
+    rec[R_OUTCOME] = st[S_OUTCOME]
+    rec[R_ROUNDS] = st[S_ROUND]
+    rec[R_KILLER_START] = st[S_KILLER_START]
+    rec[R_ESCAPES] = team_escapes(st)
+    rec[R_TRAPS] = st[S_TRAPS]
+    rec[R_KILLER_DRAWS] = st[S_KILLER_DRAWS]
+    rec[R_VIOLATIONS] = st[S_VIOLATIONS]
+    rec[R_FIRST_AREA] = st[S_FIRST_AREA]
+    rec[R_FIRST_TRUMP] = st[S_FIRST_TRUMP]
+    for p in range(2):
+        rec[R_DAMAGE + p] = st[S_DAMAGE + p]
+        rec[R_KEPT + p] = st[S_KEPT + p]
+        rec[R_HEALTH + p] = st[S_HEALTH + p]
+        rec[R_FIRST_YELLOWS + p] = st[S_FIRST_YELLOWS + p]
+    for a in range(7):
+        rec[R_TRAPS_AREA + a] = st[S_TRAPS_AREA + a]
+        rec[R_ROUNDS_AREA + a] = st[S_ROUNDS_AREA + a]
+
+
+@njit(types.void(POLICY_TYPE, types.int64[::1], types.float64[::1], types.int64, types.int64,
+                 types.int32[:, ::1]), parallel=True, cache=True)
+def simulate_chunk(policy, cfg, params, seed, game0, records):
+    """Play games ``game0 .. game0 + len(records) - 1`` in parallel, one record row each.
+
+    Game ``g`` depends only on ``(seed, g)``, never on the thread or block that plays it.
+    """
+    n = records.shape[0]
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        st = np.zeros(STATE_SIZE, dtype=np.int64)
+        rng = np.zeros(N_STREAMS, dtype=np.uint64)
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            play_game(policy, st, cfg, rng, params, seed, game0 + i)
+            write_record(st, records[i])
+
+
+@njit(types.void(types.int32[:, ::1], types.int64[::1]), cache=True)
+def aggregate(records, counts):
+    """Add the records of a chunk into ``counts`` (laid out by ``layout.K_*``)."""
+    max_rounds = counts.shape[0] - K_ROUNDS_HIST - 1
+    for i in range(records.shape[0]):
+        r = records[i]
+        counts[K_GAMES] += 1
+        counts[K_OUTCOMES + r[R_OUTCOME]] += 1
+        counts[K_ROUNDS] += r[R_ROUNDS]
+        counts[K_DAMAGE] += r[R_DAMAGE] + r[R_DAMAGE + 1]
+        counts[K_KEPT] += r[R_KEPT] + r[R_KEPT + 1]
+        counts[K_KILLER_DRAWS] += r[R_KILLER_DRAWS]
+        if r[R_VIOLATIONS]:
+            counts[K_VIOLATIONS] += 1
+        for a in range(7):
+            counts[K_TRAPS_AREA + a] += r[R_TRAPS_AREA + a]
+            counts[K_ROUNDS_AREA + a] += r[R_ROUNDS_AREA + a]
+        k = min(r[R_KILLER_START], MAX_KILLER_START)
+        counts[K_KILLER_GAMES + k] += 1
+        if r[R_OUTCOME] == WIN:
+            counts[K_KILLER_WINS + k] += 1
+        counts[K_ROUNDS_HIST + min(r[R_ROUNDS], max_rounds)] += 1

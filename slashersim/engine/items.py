@@ -1,0 +1,409 @@
+"""The item phase (RULES.md §4): colours, nullifying, draws, the Killer, keeping, items."""
+import numpy as np
+from numba import njit
+
+from ..rules import (BACKPACK, CABINS, COLOUR_GREEN, COLOUR_RED, COLOUR_YELLOW, CURSED_OBJECT,
+                     ESCAPE_MASK, FIRE_PIT, FIRST_AID_LARGE, FIRST_AID_SMALL, FLASHLIGHT, GREEN,
+                     HIDEAWAY, JUNK, KILLER, KILLER_RESHUFFLE_AT_ONCE, LAKESIDE, LODGE,
+                     LOSS_HEALTH, LUCKY_CHARM, N_JUNK, RED, SUIT_MASK, TENT_SITE,
+                     USED_TO_DISCARD, WALKIE_TALKIE, WHITE, WIN, WOODLAND, YELLOW)
+from . import api
+from .bits import popcount
+from .layout import (C_CURSED_EXTRA, C_ESCAPES_NEEDED, C_JUNK, C_KILLER_RESHUFFLE,
+                     C_LAKESIDE_REMOVE, C_MAX_HEALTH, C_RED_GREENS, C_RED_KNIVES,
+                     C_TENT_REDUCTION, C_USED_ITEMS, C_WALKIE_WITHOUT_DRAW, C_WHITE_COLOUR,
+                     C_WHITE_RED_GREENS, C_WHITE_RED_KNIVES, S_AREA, S_CHARMS_ROUND, S_DAMAGE,
+                     S_DECK, S_DECK_N, S_DISCARD, S_DISCARD_N, S_DRAWN, S_DRAWN_N, S_GREENS,
+                     S_HEALTH, S_HELD, S_JUNK_ASIDE, S_KEPT, S_KILLER_DRAWN, S_KILLER_DRAWS,
+                     S_KNIVES, S_OUT, S_OUTCOME, S_PEEK, S_PEEK_N, S_PICK, S_PICKS,
+                     S_ROUND_LEADER, S_TRAPS, S_TURN, S_VIOLATIONS, S_WHITE_COLOUR, S_WON,
+                     S_YELLOWS, S_DRAWS, V_POLICY)
+from .rng import ITEMS, shuffle_slice
+
+#: most items one phase may use or trade before the engine stops asking (guards bad policies)
+_MAX_ACTIONS = 32
+
+
+# --- step 1-4: colours, Lakeside, nullify, draw count --------------------------------------
+@njit(cache=True)
+def white_colour(cfg, health, area):
+    """Colour a white card takes at ``health`` in ``area`` (Lodge one step down, Woodland up)."""
+    c = cfg[C_WHITE_COLOUR + health]
+    if area == LODGE:
+        c = max(COLOUR_RED, c - 1)
+    elif area == WOODLAND:
+        c = min(COLOUR_GREEN, c + 1)
+    return c
+
+
+@njit(cache=True)
+def lakeside_removal(cfg, greens):
+    """Greens left after Lakeside removes ``C_LAKESIDE_REMOVE`` of them (all if fewer)."""
+    return max(0, greens - cfg[C_LAKESIDE_REMOVE])
+
+
+@njit(cache=True)
+def nullify(cfg, red_mask, red_whites, greens):
+    """Knives left after spending ``greens`` optimally on the reds (§4 step 3).
+
+    ``red_mask`` is the bitmask of red number cards won, ``red_whites`` the whites turned red.
+    Each green nullifies one green's worth whatever its rank, each is used once, and the
+    choice maximises the knives removed: a 0/1 knapsack over at most ten reds, solved
+    exactly by dynamic programming over the greens spent.
+    """
+    total = 0
+    best = [0] * 11  # best[g]: most knives removable with g greens
+    cap = min(greens, 10)
+    for r in range(5):
+        if (red_mask >> (RED * 5 + r)) & 1:
+            k = cfg[C_RED_KNIVES + r]
+            need = cfg[C_RED_GREENS + r]
+            total += k
+            for g in range(cap, need - 1, -1):
+                v = best[g - need] + k
+                if v > best[g]:
+                    best[g] = v
+    k = cfg[C_WHITE_RED_KNIVES]
+    need = cfg[C_WHITE_RED_GREENS]
+    for _ in range(red_whites):
+        total += k
+        for g in range(cap, need - 1, -1):
+            v = best[g - need] + k
+            if v > best[g]:
+                best[g] = v
+    return total - best[cap]
+
+
+@njit(cache=True)
+def draw_count(cfg, yellows, area):
+    """Cards to draw: one per yellow, one with no yellow; Tent site removes one (never < 0)."""
+    if area == TENT_SITE:
+        return max(0, yellows - cfg[C_TENT_REDUCTION])
+    return yellows if yellows > 0 else 1
+
+
+@njit(cache=True)
+def sort_won_cards(st, cfg, player):
+    """Steps 1-4 for ``player``: store greens, yellows, knives left and the draw count."""
+    won = st[S_WON + player]
+    area = st[S_AREA]
+    greens = popcount(won & SUIT_MASK[GREEN])
+    yellows = popcount(won & SUIT_MASK[YELLOW])
+    whites = popcount(won & SUIT_MASK[WHITE])
+    red_whites = 0
+    colour = st[S_WHITE_COLOUR + player]
+    if colour == COLOUR_GREEN:
+        greens += whites
+    elif colour == COLOUR_YELLOW:
+        yellows += whites
+    else:
+        red_whites = whites
+    if area == LAKESIDE:
+        greens = lakeside_removal(cfg, greens)
+    st[S_GREENS + player] = greens
+    st[S_YELLOWS + player] = yellows
+    st[S_KNIVES + player] = nullify(cfg, won & SUIT_MASK[RED], red_whites, greens)
+    st[S_DRAWS + player] = draw_count(cfg, yellows, area)
+
+
+# --- the piles ------------------------------------------------------------------------------
+@njit(cache=True)
+def discard(st, card):
+    """Put ``card`` face up on the discard pile."""
+    st[S_DISCARD + st[S_DISCARD_N]] = card
+    st[S_DISCARD_N] += 1
+
+
+@njit(cache=True)
+def take_from_discard(st, index):
+    """Remove and return the card at ``index`` of the discard pile."""
+    card = st[S_DISCARD + index]
+    n = st[S_DISCARD_N]
+    for i in range(index, n - 1):
+        st[S_DISCARD + i] = st[S_DISCARD + i + 1]
+    st[S_DISCARD_N] = n - 1
+    return card
+
+
+@njit(cache=True)
+def reshuffle_item_deck(st, rng):
+    """Shuffle the discard pile and the rest of the deck together into a new deck."""
+    n = st[S_DECK_N]
+    for i in range(st[S_DISCARD_N]):
+        st[S_DECK + n] = st[S_DISCARD + i]
+        n += 1
+    st[S_DISCARD_N] = 0
+    st[S_DECK_N] = n
+    shuffle_slice(st, S_DECK, S_DECK + n, rng, ITEMS)
+
+
+@njit(cache=True)
+def dispose_used_item(st, cfg, item):
+    """A used item goes to the discard pile (rulebook) or out of the game (instructions)."""
+    if cfg[C_USED_ITEMS] == USED_TO_DISCARD:
+        discard(st, item)
+    else:
+        st[S_OUT] |= 1 << item
+
+
+@njit(cache=True)
+def team_escapes(st):
+    """Number of different escape items the two players hold."""
+    return popcount((st[S_HELD] | st[S_HELD + 1]) & ESCAPE_MASK)
+
+
+# --- items --------------------------------------------------------------------------------
+#: ``FLASHLIGHT_ORDERS[k - 1, order]``: the peeked indices (top first) of order ``order`` of
+#: ``k`` cards, in lexicographic order; unused entries are -1
+FLASHLIGHT_ORDERS = np.array([
+    [[0, -1, -1]] + [[-1, -1, -1]] * 5,
+    [[0, 1, -1], [1, 0, -1]] + [[-1, -1, -1]] * 4,
+    [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]],
+], dtype=np.int64)
+#: number of orders of ``k`` cards, ``k = 0..3``
+N_FLASHLIGHT_ORDERS = np.array([1, 1, 2, 6], dtype=np.int64)
+
+
+@njit(cache=True)
+def use_flashlight(policy, player, st, cfg, rng, params):
+    """Flashlight: look at the top 3 cards, reorder them, put them on top or at the bottom."""
+    k = min(3, st[S_DECK_N])
+    st[S_PEEK_N] = k
+    if k == 0:
+        return
+    top = S_DECK + st[S_DECK_N] - 1
+    for i in range(k):
+        st[S_PEEK + i] = st[top - i]
+    answer = policy(api.FLASHLIGHT, player, k, st, cfg, rng, params)
+    if answer < 0 or answer >= 2 * 6 or answer % 6 >= N_FLASHLIGHT_ORDERS[k]:
+        st[S_VIOLATIONS] |= V_POLICY
+        answer = 0
+    order = answer % 6
+    bottom = answer // 6
+    n = st[S_DECK_N]
+    if bottom:
+        # the rest of the deck moves up by k; the cards go under it, first-chosen lowest-first
+        for i in range(n - k - 1, -1, -1):
+            st[S_DECK + i + k] = st[S_DECK + i]
+        for i in range(k):
+            st[S_DECK + k - 1 - i] = st[S_PEEK + FLASHLIGHT_ORDERS[k - 1, order, i]]
+    else:
+        for i in range(k):
+            st[top - i] = st[S_PEEK + FLASHLIGHT_ORDERS[k - 1, order, i]]
+
+
+@njit(cache=True)
+def use_item(policy, player, item, st, cfg, rng, params):
+    """Use ``player``'s held ``item`` (First Aid, Lucky Charm or Flashlight); False if it can't.
+
+    First Aid heals its holder (+1 / +2, never above the maximum); a Lucky Charm removes a
+    set-off trap; the Flashlight asks the policy how to reorder the top of the deck.
+    """
+    if item < 0 or item >= 12 or not (st[S_HELD + player] >> item) & 1:
+        return False
+    if item == FIRST_AID_SMALL or item == FIRST_AID_LARGE:
+        heal = 1 if item == FIRST_AID_SMALL else 2
+        st[S_HEALTH + player] = min(cfg[C_MAX_HEALTH], st[S_HEALTH + player] + heal)
+    elif item == LUCKY_CHARM:
+        if st[S_TRAPS] == 0:
+            return False
+        st[S_TRAPS] -= 1
+        st[S_CHARMS_ROUND] += 1
+    elif item == FLASHLIGHT:
+        use_flashlight(policy, player, st, cfg, rng, params)
+    else:
+        return False
+    st[S_HELD + player] &= ~(1 << item)
+    dispose_used_item(st, cfg, item)
+    return True
+
+
+@njit(cache=True)
+def use_items(policy, decision, player, st, cfg, rng, params):
+    """Let ``player`` use items at ``decision`` (PHASE_START or BEFORE_DRAW) until it says -1."""
+    for _ in range(_MAX_ACTIONS):
+        item = policy(decision, player, 0, st, cfg, rng, params)
+        if item < 0:
+            return
+        if not use_item(policy, player, item, st, cfg, rng, params):
+            st[S_VIOLATIONS] |= V_POLICY
+            return
+
+
+@njit(cache=True)
+def fire_pit_trades(policy, st, cfg, rng, params):
+    """Fire pit: each player, leader first, may give held items to the partner."""
+    first = st[S_ROUND_LEADER]
+    for i in range(2):
+        p = first if i == 0 else 1 - first
+        for _ in range(_MAX_ACTIONS):
+            item = policy(api.TRADE, p, 0, st, cfg, rng, params)
+            if item < 0:
+                break
+            if item >= 12 or not (st[S_HELD + p] >> item) & 1:
+                st[S_VIOLATIONS] |= V_POLICY
+                break
+            st[S_HELD + p] &= ~(1 << item)
+            st[S_HELD + 1 - p] |= 1 << item
+
+
+# --- step 6: drawing ------------------------------------------------------------------------
+@njit(cache=True)
+def draw_cards(st, cfg, count):
+    """Draw ``count`` cards one at a time; True if the Killer came up.
+
+    Stops at once on the Killer or an empty deck. The Cursed Object counts as a draw, leaves
+    the game and adds ``C_CURSED_EXTRA`` mandatory draws.
+    """
+    pending = count
+    while pending > 0 and st[S_DECK_N] > 0:
+        st[S_DECK_N] -= 1
+        card = st[S_DECK + st[S_DECK_N]]
+        pending -= 1
+        if card == KILLER:
+            st[S_DRAWN + st[S_DRAWN_N]] = card
+            st[S_DRAWN_N] += 1
+            return True
+        if card == CURSED_OBJECT:
+            st[S_OUT] |= 1 << CURSED_OBJECT
+            pending += cfg[C_CURSED_EXTRA]
+        else:
+            st[S_DRAWN + st[S_DRAWN_N]] = card
+            st[S_DRAWN_N] += 1
+    return False
+
+
+@njit(cache=True)
+def draw_items(policy, player, st, cfg, rng, params):
+    """The player's draw (§4 step 6), with Cabins' optional extra card. True on the Killer."""
+    st[S_DRAWN_N] = 0
+    if draw_cards(st, cfg, st[S_DRAWS + player]):
+        return True
+    if st[S_AREA] == CABINS and st[S_DECK_N] > 0:
+        if policy(api.CABINS_EXTRA, player, 0, st, cfg, rng, params) == 1:
+            return draw_cards(st, cfg, 1)
+    return False
+
+
+# --- step 7: the Killer ---------------------------------------------------------------------
+@njit(cache=True)
+def killer_damage(st, player):
+    """Health the Killer takes: 1 + knives left, or everything in the Hideaway."""
+    if st[S_AREA] == HIDEAWAY:
+        return st[S_HEALTH + player]
+    return 1 + st[S_KNIVES + player]
+
+
+@njit(cache=True)
+def resolve_killer(st, cfg, rng, player):
+    """The Killer was drawn: damage, nothing kept, the cards back per edition (§4 step 7)."""
+    lost = min(st[S_HEALTH + player], killer_damage(st, player))
+    st[S_HEALTH + player] -= lost
+    st[S_DAMAGE + player] += lost
+    st[S_KILLER_DRAWS] += 1
+    st[S_KILLER_DRAWN] = 1
+    for i in range(st[S_DRAWN_N]):
+        discard(st, st[S_DRAWN + i])
+    st[S_DRAWN_N] = 0
+    if cfg[C_KILLER_RESHUFFLE] == KILLER_RESHUFFLE_AT_ONCE:
+        if st[S_JUNK_ASIDE] > 0:
+            discard(st, JUNK + cfg[C_JUNK] - st[S_JUNK_ASIDE])
+            st[S_JUNK_ASIDE] -= 1
+        reshuffle_item_deck(st, rng)
+    if st[S_HEALTH + player] == 0:
+        st[S_OUTCOME] = LOSS_HEALTH
+
+
+# --- step 8: keeping ------------------------------------------------------------------------
+@njit(cache=True)
+def keepable(card):
+    """Whether a drawn or discarded card may be kept (not Junk, the Killer or Cursed Object)."""
+    return card < CURSED_OBJECT
+
+
+@njit(cache=True)
+def keep_items(policy, player, st, cfg, rng, params):
+    """Keep 1 drawn card (2 with a Backpack, or from the discard with a Walkie-talkie)."""
+    n = st[S_DRAWN_N]
+    held_before = st[S_HELD + player]
+    n_keepable = 0
+    for i in range(n):
+        if keepable(st[S_DRAWN + i]):
+            n_keepable += 1
+    st[S_PICK] = -1
+    st[S_PICK + 1] = -1
+    st[S_PICKS] = 1
+    if (held_before >> BACKPACK) & 1 and n_keepable >= 2:
+        if policy(api.USE_BACKPACK, player, n_keepable, st, cfg, rng, params) == 1:
+            st[S_HELD + player] &= ~(1 << BACKPACK)
+            dispose_used_item(st, cfg, BACKPACK)
+            st[S_PICKS] = 2
+    for k in range(min(st[S_PICKS], n_keepable)):
+        i = policy(api.KEEP, player, k, st, cfg, rng, params)
+        if i < 0:
+            break
+        if i >= n or not keepable(st[S_DRAWN + i]) or st[S_PICK] == i:
+            st[S_VIOLATIONS] |= V_POLICY
+            break
+        st[S_PICK + k] = i
+    from_discard = -1
+    if (held_before >> WALKIE_TALKIE) & 1 and st[S_DISCARD_N] > 0 and \
+            (n > 0 or cfg[C_WALKIE_WITHOUT_DRAW]):
+        d = policy(api.WALKIE_TALKIE, player, 0, st, cfg, rng, params)
+        if d >= 0:
+            if d >= st[S_DISCARD_N] or not keepable(st[S_DISCARD + d]):
+                st[S_VIOLATIONS] |= V_POLICY
+            else:
+                st[S_HELD + player] &= ~(1 << WALKIE_TALKIE)
+                from_discard = take_from_discard(st, d)
+                dispose_used_item(st, cfg, WALKIE_TALKIE)
+    if from_discard >= 0:
+        st[S_HELD + player] |= 1 << from_discard
+        st[S_KEPT + player] += 1
+        if st[S_PICK] >= 0:
+            st[S_PICK] = st[S_PICK + 1]
+            st[S_PICK + 1] = -1
+    for i in range(n):
+        card = st[S_DRAWN + i]
+        if i == st[S_PICK] or i == st[S_PICK + 1]:
+            st[S_HELD + player] |= 1 << card
+            st[S_KEPT + player] += 1
+        else:
+            discard(st, card)
+    st[S_DRAWN_N] = 0
+    if team_escapes(st) >= cfg[C_ESCAPES_NEEDED]:
+        st[S_OUTCOME] = WIN
+
+
+# --- the phase ------------------------------------------------------------------------------
+@njit(cache=True)
+def item_turn(policy, player, st, cfg, rng, params):
+    """One player's part of the item phase (§4 steps 1-8)."""
+    st[S_TURN] = player
+    sort_won_cards(st, cfg, player)
+    use_items(policy, api.BEFORE_DRAW, player, st, cfg, rng, params)
+    if draw_items(policy, player, st, cfg, rng, params):
+        resolve_killer(st, cfg, rng, player)
+    else:
+        keep_items(policy, player, st, cfg, rng, params)
+    st[S_TURN] = -1
+
+
+@njit(cache=True)
+def item_phase(policy, st, cfg, rng, params):
+    """The item phase: whites coloured by health at its start, Lucky Charms, Fire pit trades,
+    then each player's turn, the round leader first. Stops on a finished game."""
+    area = st[S_AREA]
+    for p in range(2):
+        st[S_WHITE_COLOUR + p] = white_colour(cfg, st[S_HEALTH + p], area)
+    first = st[S_ROUND_LEADER]
+    for i in range(2):
+        use_items(policy, api.PHASE_START, first if i == 0 else 1 - first, st, cfg, rng, params)
+    for i in range(2):
+        if area == FIRE_PIT:
+            fire_pit_trades(policy, st, cfg, rng, params)
+        item_turn(policy, first if i == 0 else 1 - first, st, cfg, rng, params)
+        if st[S_OUTCOME]:
+            return
+    if area == FIRE_PIT:
+        fire_pit_trades(policy, st, cfg, rng, params)

@@ -1,0 +1,166 @@
+"""Field offsets of the flat int64 arrays the kernels share.
+
+A game's whole state is one ``int64`` array ``st`` of length ``STATE_SIZE``; the rule settings
+of a configuration are one ``int64`` array ``cfg`` of length ``CFG_SIZE`` (built by
+:meth:`slashersim.config.GameConfig.to_array`); a finished game is one row of ``RECORD_FIELDS``
+int32 columns; a run's counts are one int64 array laid out by ``K_*``. Plain offsets keep the
+kernels allocation-free and let numba pass everything as arrays.
+"""
+import numpy as np
+
+
+class _Layout:
+    """Hands out consecutive offsets; ``field(n)`` reserves ``n`` slots."""
+
+    def __init__(self):
+        self.size = 0
+        self.names = []
+
+    def field(self, name, n=1):
+        off = self.size
+        self.size += n
+        self.names.append((name, off, n))
+        return off
+
+
+# --- cfg: rule settings -------------------------------------------------------------------
+_c = _Layout()
+C_EDITION = _c.field("edition")                      #: 0 rulebook, 1 instructions
+C_START_HEALTH = _c.field("start_health")
+C_MAX_HEALTH = _c.field("max_health")
+C_ESCAPES_NEEDED = _c.field("escapes_needed")
+C_TRAPS = _c.field("traps")                          #: traps that lose the game
+C_MAX_ROUNDS = _c.field("max_rounds")
+C_AREA_DECK = _c.field("area_deck")                  #: rules.AREA_DECK_*
+C_AREAS_USED = _c.field("areas_used")                #: cycle length of the instructions deck
+C_LEADER = _c.field("leader")                        #: rules.LEADER_*
+C_FIRST_LEADER = _c.field("first_leader")            #: round-1 leader under LEADER_LAST_TRICK
+C_ITEM_DECK = _c.field("item_deck")                  #: rules.ITEM_DECK_*
+C_KILLER_RESHUFFLE = _c.field("killer_reshuffle")    #: rules.KILLER_RESHUFFLE_*
+C_USED_ITEMS = _c.field("used_items")                #: rules.USED_*
+C_JUNK = _c.field("junk")                            #: Junk cards set aside
+C_CURSED_EXTRA = _c.field("cursed_extra")            #: draws the Cursed Object adds
+C_LAKESIDE_REMOVE = _c.field("lakeside_remove")      #: greens Lakeside removes
+C_TENT_REDUCTION = _c.field("tent_reduction")        #: draws Tent site removes
+C_WHITE_RED_KNIVES = _c.field("white_red_knives")
+C_WHITE_RED_GREENS = _c.field("white_red_greens")
+C_WALKIE_WITHOUT_DRAW = _c.field("walkie_without_draw")
+C_KILLER_POSITION = _c.field("killer_position")      #: 0 random, k forces position k (1 = top)
+C_CHECK = _c.field("check")                          #: 1: check invariants every round
+C_AREA_IN = _c.field("area_in", 7)                   #: 1 if the area is in the pool
+C_AREA_LEVEL = _c.field("area_level", 7)             #: rulebook group, 1 (top) or 2
+C_RED_KNIVES = _c.field("red_knives", 5)
+C_RED_GREENS = _c.field("red_greens", 5)
+C_WHITE_COLOUR = _c.field("white_colour", 8)         #: colour of a white at health h
+C_ITEM_IN = _c.field("item_in", 12)                  #: 1 if the item card is in the game
+CFG_SIZE = _c.size
+
+# --- st: one game's state -----------------------------------------------------------------
+DECK_CAPACITY = 24
+_s = _Layout()
+S_ROUND = _s.field("round")                          #: 1-based number of the current round
+S_AREA = _s.field("area")
+S_TRUMP = _s.field("trump")                          #: trump suit of the round
+S_TRUMP_CARD = _s.field("trump_card")                #: the revealed trump-deck card
+S_ROUND_LEADER = _s.field("round_leader")
+S_TRICK = _s.field("trick")                          #: tricks completed this round
+S_TRICK_LEADER = _s.field("trick_leader")            #: leader of the current trick
+S_LED = _s.field("led")                              #: card led in the current trick, or -1
+S_TRAPS = _s.field("traps")
+S_TRAP_ROUND = _s.field("trap_round")                #: 1 once a trap went off this round
+S_TRAPS_AT_START = _s.field("traps_at_start")
+S_CHARMS_ROUND = _s.field("charms_round")
+S_OUTCOME = _s.field("outcome")                      #: rules.RUNNING / WIN / LOSS_* / TIMEOUT
+S_HEALTH = _s.field("health", 2)
+S_HAND = _s.field("hand", 2)                         #: bitmask of number cards in hand
+S_WON = _s.field("won", 2)                           #: bitmask of cards won this round
+S_TRICKS = _s.field("tricks", 2)                     #: tricks won this round
+S_PLAYED = _s.field("played")                        #: bitmask of cards played this round
+S_PLAY_LOG = _s.field("play_log", 16)                #: cards in play order this round
+S_TRUMP_DECK = _s.field("trump_deck")                #: bitmask of the 4 undealt cards
+S_HELD = _s.field("held", 2)                         #: bitmask of item ids held
+S_OUT = _s.field("out")                              #: bitmask of item ids out of the game
+S_JUNK_ASIDE = _s.field("junk_aside")
+S_DECK_N = _s.field("deck_n")
+S_DECK = _s.field("deck", DECK_CAPACITY)             #: item deck, index 0 = bottom
+S_DISCARD_N = _s.field("discard_n")
+S_DISCARD = _s.field("discard", DECK_CAPACITY)       #: discard pile, earliest first
+S_DRAWN_N = _s.field("drawn_n")
+S_DRAWN = _s.field("drawn", DECK_CAPACITY)           #: this turn's drawn cards, in order
+S_PICK = _s.field("pick", 2)                         #: drawn indices picked to keep, or -1
+S_PICKS = _s.field("picks")                          #: picks allowed this turn (1 or 2)
+S_KILLER_DRAWN = _s.field("killer_drawn")            #: 1 if the Killer came up this round
+S_AREA_N = _s.field("area_n")
+S_AREA_POS = _s.field("area_pos")
+S_AREA_DECK = _s.field("area_deck", 7)
+S_ARROW = _s.field("arrow", 7)                       #: player each area card points to
+S_WHITE_COLOUR = _s.field("white_colour", 2)         #: colour of whites this item phase
+S_GREENS = _s.field("greens", 2)                     #: greens left after Lakeside
+S_YELLOWS = _s.field("yellows", 2)
+S_KNIVES = _s.field("knives", 2)                     #: knives left after nullifying
+S_DRAWS = _s.field("draws", 2)                       #: draw count n
+S_TURN = _s.field("turn")                            #: item-phase player, or -1
+S_PEEK_N = _s.field("peek_n")
+S_PEEK = _s.field("peek", 3)                         #: Flashlight: top cards, top first
+S_PERM = _s.field("perm", 20)                        #: deal scratch
+S_DAMAGE = _s.field("damage", 2)
+S_KEPT = _s.field("kept", 2)
+S_KILLER_START = _s.field("killer_start")
+S_KILLER_DRAWS = _s.field("killer_draws")
+S_TRAPS_AREA = _s.field("traps_area", 7)
+S_ROUNDS_AREA = _s.field("rounds_area", 7)
+S_VIOLATIONS = _s.field("violations")
+S_FIRST_AREA = _s.field("first_area")
+S_FIRST_TRUMP = _s.field("first_trump")
+S_FIRST_YELLOWS = _s.field("first_yellows", 2)
+STATE_SIZE = _s.size
+
+#: invariant-violation flags (st[S_VIOLATIONS])
+V_CARDS, V_ITEMS, V_HEALTH, V_TRAPS, V_POLICY = 1, 2, 4, 8, 16
+
+# --- per-game records ---------------------------------------------------------------------
+_r = _Layout()
+R_OUTCOME = _r.field("outcome")
+R_ROUNDS = _r.field("rounds")
+R_KILLER_START = _r.field("killer_start")
+R_DAMAGE = _r.field("damage", 2)
+R_KEPT = _r.field("kept", 2)
+R_ESCAPES = _r.field("escapes")
+R_TRAPS = _r.field("traps")
+R_HEALTH = _r.field("health", 2)
+R_KILLER_DRAWS = _r.field("killer_draws")
+R_VIOLATIONS = _r.field("violations")
+R_TRAPS_AREA = _r.field("traps_area", 7)
+R_ROUNDS_AREA = _r.field("rounds_area", 7)
+R_FIRST_AREA = _r.field("first_area")
+R_FIRST_TRUMP = _r.field("first_trump")
+R_FIRST_YELLOWS = _r.field("first_yellows", 2)
+RECORD_SIZE = _r.size
+RECORD_FIELDS = tuple(_r.names)
+
+# --- counts of a run ----------------------------------------------------------------------
+MAX_KILLER_START = 20
+_k = _Layout()
+K_GAMES = _k.field("games")
+K_OUTCOMES = _k.field("outcomes", 5)                 #: indexed by rules outcome code
+K_ROUNDS = _k.field("rounds")
+K_DAMAGE = _k.field("damage")
+K_KEPT = _k.field("kept")
+K_KILLER_DRAWS = _k.field("killer_draws")
+K_VIOLATIONS = _k.field("violations")                #: games with any violation
+K_TRAPS_AREA = _k.field("traps_area", 7)
+K_ROUNDS_AREA = _k.field("rounds_area", 7)
+K_KILLER_GAMES = _k.field("killer_games", MAX_KILLER_START + 1)
+K_KILLER_WINS = _k.field("killer_wins", MAX_KILLER_START + 1)
+K_ROUNDS_HIST = _k.field("rounds_hist", 0)           #: games ending in round r, r = 0..max
+K_FIXED_SIZE = _k.size
+
+
+def counts_size(max_rounds):
+    """Length of a counts array for runs of at most ``max_rounds`` rounds."""
+    return K_FIXED_SIZE + max_rounds + 1
+
+
+def new_state():
+    """A zeroed game state ``ndarray(int64, (STATE_SIZE,))``."""
+    return np.zeros(STATE_SIZE, dtype=np.int64)

@@ -1,0 +1,95 @@
+"""Counter-based random streams, one set per game.
+
+Game ``g`` of a run with seed ``s`` owns ``N_STREAMS`` independent PCG32 generators. Stream
+``k`` starts from a state derived only from ``(s, g, k)`` through SplitMix64, so a game's
+randomness does not depend on which thread, chunk or worker plays it, and two configurations
+played with the same seed see the same deals, deck orders and area orders (common random
+numbers) for as long as they consume their streams alike.
+
+- ``DEAL``: the 20-card shuffle of every round (a fixed 19 draws per round, so round ``r``'s deal
+  is the same in every configuration).
+- ``ITEMS``: item-deck set-up and every reshuffle of it.
+- ``AREAS``: area-deck order, arrows and reshuffles.
+- ``POLICY``: every random choice a policy makes.
+
+PCG32 is the XSH-RR variant of O'Neill (2014); bounded integers use Lemire's (2019)
+multiply-shift with rejection, so they are exactly uniform.
+"""
+import numpy as np
+from numba import njit
+
+#: deal stream: number-card shuffles and the trump
+DEAL = 0
+#: item-deck stream: set-up and reshuffles
+ITEMS = 1
+#: area stream: area order, arrows, reshuffles
+AREAS = 2
+#: policy stream: the players' random choices
+POLICY = 3
+#: number of streams per game
+N_STREAMS = 4
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_PCG_MULT = np.uint64(6364136223846793005)
+_PCG_INC = np.uint64(1442695040888963407)
+_MASK32 = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True)
+def splitmix64(x):
+    """SplitMix64 finaliser of ``x + golden ratio``: a bijective 64-bit hash."""
+    z = np.uint64(x) + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def stream_seed(seed, game, stream):
+    """Initial state of stream ``stream`` of game ``game`` under run seed ``seed``."""
+    h = splitmix64(np.uint64(seed))
+    h = splitmix64(h ^ np.uint64(game))
+    return splitmix64(h ^ np.uint64(stream))
+
+
+@njit(cache=True)
+def seed_streams(rng, seed, game):
+    """Fill ``rng : ndarray(uint64, (N_STREAMS,))`` with the streams of one game."""
+    for k in range(N_STREAMS):
+        rng[k] = stream_seed(seed, game, k)
+
+
+@njit(cache=True)
+def next_u32(rng, stream):
+    """Advance PCG32 stream ``stream`` of ``rng`` and return 32 random bits (as uint64)."""
+    old = rng[stream]
+    rng[stream] = old * _PCG_MULT + _PCG_INC
+    xorshifted = (((old >> np.uint64(18)) ^ old) >> np.uint64(27)) & _MASK32
+    rot = old >> np.uint64(59)
+    return ((xorshifted >> rot) | (xorshifted << ((np.uint64(32) - rot) & np.uint64(31)))) & _MASK32
+
+
+@njit(cache=True)
+def rand_below(rng, stream, n):
+    """A uniform integer in ``0..n-1`` (``1 <= n < 2**32``) from stream ``stream``."""
+    bound = np.uint64(n)
+    m = next_u32(rng, stream) * bound
+    low = m & _MASK32
+    if low < bound:
+        threshold = ((_MASK32 + np.uint64(1)) - bound) % bound
+        while low < threshold:
+            m = next_u32(rng, stream) * bound
+            low = m & _MASK32
+    return np.int64(m >> np.uint64(32))
+
+
+@njit(cache=True)
+def shuffle_slice(a, start, stop, rng, stream):
+    """Fisher-Yates shuffle of ``a[start:stop]`` in place; draws ``stop - start - 1`` numbers."""
+    for i in range(stop - 1, start, -1):
+        j = start + rand_below(rng, stream, i - start + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t

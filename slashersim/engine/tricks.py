@@ -1,0 +1,136 @@
+"""The play phase (RULES.md §3): legal cards, trick winners, area rules and traps."""
+from numba import njit
+
+from ..rules import (CABINS, FIRE_PIT, HIDEAWAY, LAKESIDE, LODGE, LOSS_TRAPS, RED, SUIT_MASK,
+                     TENT_SITE, TRICKS_PER_ROUND, WHITE, WOODLAND)
+from . import api
+from .bits import lowest_bit
+from .layout import (C_TRAPS, S_AREA, S_HAND, S_LED, S_OUTCOME, S_PLAYED, S_PLAY_LOG,
+                     S_ROUND_LEADER, S_TRAP_ROUND, S_TRAPS, S_TRAPS_AREA, S_TRICK,
+                     S_TRICK_LEADER, S_TRICKS, S_TRUMP, S_VIOLATIONS, S_WON, V_POLICY)
+
+
+@njit(cache=True)
+def legal_cards(hand, led):
+    """Bitmask of the cards of ``hand`` that may be played; ``led`` is the led card or -1."""
+    if led < 0:
+        return hand
+    follow = hand & SUIT_MASK[led // 5]
+    return follow if follow else hand
+
+
+@njit(cache=True)
+def trick_winner(lead, follow, trump):
+    """0 if the leader's card ``lead`` wins against ``follow`` under trump suit ``trump``, else 1.
+
+    The highest trump wins; without trumps the higher card of the led suit; a card of another
+    suit never wins.
+    """
+    ls = lead // 5
+    fs = follow // 5
+    if fs == ls:
+        return 1 if follow > lead else 0
+    if fs == trump:
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def area_breached_by_trick(area, lead, follow, winning_card):
+    """Whether one trick breaks the area's rule (Lakeside, Cabins, Woodland, Fire pit)."""
+    r1 = lead % 5 + 1
+    r2 = follow % 5 + 1
+    if area == LAKESIDE:
+        return abs(r1 - r2) > 2
+    if area == CABINS:
+        return r1 + r2 > 7
+    if area == WOODLAND:
+        s1 = lead // 5
+        s2 = follow // 5
+        return (s1 == WHITE and s2 == RED) or (s1 == RED and s2 == WHITE)
+    if area == FIRE_PIT:
+        return winning_card % 5 + 1 == 4
+    return False
+
+
+@njit(cache=True)
+def area_breached_by_tricks_won(area, tricks0, tricks1, tricks_played):
+    """Whether the tricks won so far break the area's rule (Tent site, Lodge, Hideaway).
+
+    Hideaway breaks as soon as both players have won a trick; Tent site (odd) and Lodge (even)
+    are judged after the last trick.
+    """
+    if area == HIDEAWAY:
+        return tricks0 > 0 and tricks1 > 0
+    if tricks_played < TRICKS_PER_ROUND:
+        return False
+    if area == TENT_SITE:
+        return tricks0 % 2 == 1
+    if area == LODGE:
+        return tricks0 % 2 == 0
+    return False
+
+
+@njit(cache=True)
+def set_off_trap(st, cfg):
+    """Set off this round's trap if none went off yet; reaching ``C_TRAPS`` loses at once."""
+    if st[S_TRAP_ROUND]:
+        return
+    st[S_TRAP_ROUND] = 1
+    st[S_TRAPS] += 1
+    st[S_TRAPS_AREA + st[S_AREA]] += 1
+    if st[S_TRAPS] >= cfg[C_TRAPS]:
+        st[S_OUTCOME] = LOSS_TRAPS
+
+
+@njit(cache=True)
+def choose_card(policy, player, st, cfg, rng, params):
+    """Ask ``policy`` for ``player``'s card; an illegal answer becomes the lowest legal card."""
+    legal = legal_cards(st[S_HAND + player], st[S_LED])
+    card = policy(api.PLAY_CARD, player, legal, st, cfg, rng, params)
+    if card < 0 or card >= 20 or not (legal >> card) & 1:
+        st[S_VIOLATIONS] |= V_POLICY
+        card = lowest_bit(legal)
+    st[S_HAND + player] &= ~(1 << card)
+    st[S_PLAYED] |= 1 << card
+    st[S_PLAY_LOG + 2 * st[S_TRICK] + (0 if st[S_LED] < 0 else 1)] = card
+    return card
+
+
+@njit(cache=True)
+def play_trick(policy, st, cfg, rng, params):
+    """Play one trick; the winner takes both cards and leads next. Returns the winner."""
+    leader = st[S_TRICK_LEADER]
+    st[S_LED] = -1
+    lead = choose_card(policy, leader, st, cfg, rng, params)
+    st[S_LED] = lead
+    follow = choose_card(policy, 1 - leader, st, cfg, rng, params)
+    st[S_LED] = -1
+    w = trick_winner(lead, follow, st[S_TRUMP])
+    winner = leader if w == 0 else 1 - leader
+    st[S_WON + winner] |= (1 << lead) | (1 << follow)
+    st[S_TRICKS + winner] += 1
+    st[S_TRICK] += 1
+    st[S_TRICK_LEADER] = winner
+    area = st[S_AREA]
+    if area_breached_by_trick(area, lead, follow, follow if w else lead) or \
+            area_breached_by_tricks_won(area, st[S_TRICKS], st[S_TRICKS + 1], st[S_TRICK]):
+        set_off_trap(st, cfg)
+    return winner
+
+
+@njit(cache=True)
+def play_phase(policy, st, cfg, rng, params):
+    """The eight tricks of a round, led first by the round leader; stops on a lost game."""
+    st[S_TRICK] = 0
+    st[S_TRICK_LEADER] = st[S_ROUND_LEADER]
+    st[S_WON] = 0
+    st[S_WON + 1] = 0
+    st[S_TRICKS] = 0
+    st[S_TRICKS + 1] = 0
+    st[S_PLAYED] = 0
+    st[S_TRAP_ROUND] = 0
+    for _ in range(TRICKS_PER_ROUND):
+        play_trick(policy, st, cfg, rng, params)
+        if st[S_OUTCOME]:
+            return

@@ -1,0 +1,147 @@
+"""Card, area and item ids of The Slasher, and the rule tables of both editions.
+
+Everything here is plain integers and numpy arrays so that the numba kernels read the same
+definitions as the Python side. ``RULES.md`` (in the shared project folder) is the authority;
+the section numbers below refer to it.
+"""
+from enum import IntEnum
+
+import numpy as np
+
+# --- number cards (§1) -------------------------------------------------------------------
+#: suits; a number card's id is ``suit * 5 + rank - 1``
+WHITE, GREEN, YELLOW, RED = 0, 1, 2, 3
+N_SUITS = 4
+N_RANKS = 5
+N_NUMBER_CARDS = 20
+HAND_SIZE = 8
+TRICKS_PER_ROUND = 8
+TRUMP_DECK_SIZE = 4
+SUIT_NAMES = ("white", "green", "yellow", "red")
+#: bitmask of all number cards
+ALL_CARDS = (1 << N_NUMBER_CARDS) - 1
+#: ``SUIT_MASK[s]``: bitmask of the five cards of suit ``s``
+SUIT_MASK = np.array([0b11111 << (5 * s) for s in range(N_SUITS)], dtype=np.int64)
+
+
+class Suit(IntEnum):
+    WHITE = WHITE
+    GREEN = GREEN
+    YELLOW = YELLOW
+    RED = RED
+
+
+def card_id(suit, rank):
+    """Id of the number card of ``suit`` (0..3) and ``rank`` (1..5)."""
+    return int(suit) * N_RANKS + rank - 1
+
+
+def card_name(card):
+    """``'red 5'`` for the id of the red 5."""
+    return f"{SUIT_NAMES[card // N_RANKS]} {card % N_RANKS + 1}"
+
+
+# --- areas (§1, §3) -----------------------------------------------------------------------
+TENT_SITE, LODGE, LAKESIDE, HIDEAWAY, CABINS, WOODLAND, FIRE_PIT = range(7)
+N_AREAS = 7
+AREA_NAMES = ("tent_site", "lodge", "lakeside", "hideaway", "cabins", "woodland", "fire_pit")
+
+
+class Area(IntEnum):
+    TENT_SITE = TENT_SITE
+    LODGE = LODGE
+    LAKESIDE = LAKESIDE
+    HIDEAWAY = HIDEAWAY
+    CABINS = CABINS
+    WOODLAND = WOODLAND
+    FIRE_PIT = FIRE_PIT
+
+
+#: rulebook area groups (§2, [choice]): 1 = Lv.1 (on top), 2 = Lv.2; Hideaway joins Lv.2
+DEFAULT_AREA_LEVEL = np.array([1, 1, 2, 2, 2, 1, 2], dtype=np.int64)
+
+# --- item cards (§1, §4) ------------------------------------------------------------------
+(MAP, CAR_KEY, GASOLINE, BOLT_CUTTERS, BASEBALL_BAT, FIRST_AID_SMALL, FIRST_AID_LARGE,
+ FLASHLIGHT, BACKPACK, LUCKY_CHARM, WALKIE_TALKIE, CURSED_OBJECT, KILLER) = range(13)
+#: the five Junk cards of the instructions edition have ids ``JUNK .. JUNK + 4``
+JUNK = 13
+N_JUNK = 5
+N_ITEM_IDS = JUNK + N_JUNK
+N_ESCAPES = 5
+#: bitmask (over item ids) of the escape items
+ESCAPE_MASK = (1 << N_ESCAPES) - 1
+ITEM_NAMES = ("map", "car_key", "gasoline", "bolt_cutters", "baseball_bat", "first_aid_small",
+              "first_aid_large", "flashlight", "backpack", "lucky_charm", "walkie_talkie",
+              "cursed_object", "killer") + tuple(f"junk_{i + 1}" for i in range(N_JUNK))
+#: the 12 item cards of the retail game (Killer and Junk excluded)
+STANDARD_ITEMS = tuple(range(CURSED_OBJECT + 1))
+
+
+class Item(IntEnum):
+    MAP = MAP
+    CAR_KEY = CAR_KEY
+    GASOLINE = GASOLINE
+    BOLT_CUTTERS = BOLT_CUTTERS
+    BASEBALL_BAT = BASEBALL_BAT
+    FIRST_AID_SMALL = FIRST_AID_SMALL
+    FIRST_AID_LARGE = FIRST_AID_LARGE
+    FLASHLIGHT = FLASHLIGHT
+    BACKPACK = BACKPACK
+    LUCKY_CHARM = LUCKY_CHARM
+    WALKIE_TALKIE = WALKIE_TALKIE
+    CURSED_OBJECT = CURSED_OBJECT
+    KILLER = KILLER
+    JUNK = JUNK
+
+
+# --- red cards (§1, [choice] red_table) ---------------------------------------------------
+#: knives of red ranks 1..5
+DEFAULT_RED_KNIVES = np.array([1, 1, 2, 2, 3], dtype=np.int64)
+#: greens needed to nullify red ranks 1..5
+DEFAULT_RED_GREENS = np.array([1, 1, 2, 2, 3], dtype=np.int64)
+
+# --- health and white colours (§1, §4 step 1) ---------------------------------------------
+MAX_HEALTH = 7
+#: colour codes of a white card in the item phase, ordered so that "one step down" is -1
+COLOUR_RED, COLOUR_YELLOW, COLOUR_GREEN = 0, 1, 2
+#: ``WHITE_COLOUR[edition][health]``: a white card's colour at that health (index 0 unused)
+RULEBOOK_WHITE_COLOUR = np.array([0, 0, 0, 1, 1, 1, 2, 2], dtype=np.int64)
+INSTRUCTIONS_WHITE_COLOUR = np.array([0, 0, 0, 0, 1, 1, 1, 2], dtype=np.int64)
+
+# --- editions (§8) ------------------------------------------------------------------------
+RULEBOOK, INSTRUCTIONS = 0, 1
+EDITION_NAMES = ("rulebook", "instructions")
+
+
+class Edition(IntEnum):
+    RULEBOOK = RULEBOOK
+    INSTRUCTIONS = INSTRUCTIONS
+
+
+#: area-deck modes
+AREA_DECK_LEVELS, AREA_DECK_CYCLE = 0, 1
+#: round-leader modes
+LEADER_ARROW, LEADER_LAST_TRICK = 0, 1
+#: item-deck set-up modes
+ITEM_DECK_KILLER_TOP_HALF, ITEM_DECK_SHUFFLED = 0, 1
+#: what happens after the Killer is drawn
+KILLER_RESHUFFLE_AT_CLEANUP, KILLER_RESHUFFLE_AT_ONCE = 0, 1
+#: where a used item goes
+USED_TO_DISCARD, USED_OUT_OF_GAME = 0, 1
+
+#: per-edition rule settings (§8); ``GameConfig`` starts from these and lets any be overridden
+EDITION_RULES = {
+    "rulebook": dict(area_deck=AREA_DECK_LEVELS, leader=LEADER_ARROW,
+                     item_deck=ITEM_DECK_KILLER_TOP_HALF,
+                     killer_reshuffle=KILLER_RESHUFFLE_AT_CLEANUP, used_items=USED_TO_DISCARD,
+                     junk=0, white_colour=tuple(RULEBOOK_WHITE_COLOUR[1:]), hideaway=False),
+    "instructions": dict(area_deck=AREA_DECK_CYCLE, leader=LEADER_LAST_TRICK,
+                         item_deck=ITEM_DECK_SHUFFLED,
+                         killer_reshuffle=KILLER_RESHUFFLE_AT_ONCE, used_items=USED_OUT_OF_GAME,
+                         junk=N_JUNK, white_colour=tuple(INSTRUCTIONS_WHITE_COLOUR[1:]),
+                         hideaway=True),
+}
+
+# --- outcomes (§5) ------------------------------------------------------------------------
+RUNNING, WIN, LOSS_HEALTH, LOSS_TRAPS, TIMEOUT = range(5)
+OUTCOME_NAMES = ("running", "win", "loss_health", "loss_traps", "timeout")

@@ -1,0 +1,191 @@
+"""Run N games of a configuration under a policy: chunking, threads, streaming counts.
+
+Games are played in chunks of ``chunk_size`` by :func:`engine.game.simulate_chunk` (parallel
+over the chunk) and reduced into counts at once, so memory does not grow with the number of
+games. Game ``g`` depends only on ``(seed, g)``: results are bit-identical for any number of
+threads and any chunk size.
+"""
+from dataclasses import dataclass, field
+import time
+
+import numba
+import numpy as np
+import pandas as pd
+
+from . import rules
+from .analysis.stats import wilson_interval
+from .config import GameConfig
+from .engine import layout as L
+from .engine.game import aggregate, simulate_chunk
+from .policies import get_policy
+
+DEFAULT_CHUNK = 1 << 16
+
+
+@dataclass
+class SimulationResult:
+    """Counts of a run (``counts`` laid out by ``layout.K_*``) and, on request, its records."""
+
+    config: GameConfig
+    policy: str
+    seed: int
+    counts: np.ndarray
+    elapsed_s: float = 0.0
+    records: pd.DataFrame | None = None
+    params: dict = field(default_factory=dict)
+
+    @property
+    def games(self):
+        return int(self.counts[L.K_GAMES])
+
+    def outcome(self, name):
+        return int(self.counts[L.K_OUTCOMES + rules.OUTCOME_NAMES.index(name)])
+
+    @property
+    def wins(self):
+        return self.outcome("win")
+
+    @property
+    def win_rate(self):
+        return self.wins / self.games
+
+    @property
+    def win_ci(self):
+        return wilson_interval(self.wins, self.games)
+
+    def trap_rate_by_area(self):
+        """Area name -> traps set off there per round played there (None if never played)."""
+        out = {}
+        for a, name in enumerate(rules.AREA_NAMES):
+            played = int(self.counts[L.K_ROUNDS_AREA + a])
+            out[name] = int(self.counts[L.K_TRAPS_AREA + a]) / played if played else None
+        return out
+
+    def rounds_by_area(self):
+        return {name: int(self.counts[L.K_ROUNDS_AREA + a])
+                for a, name in enumerate(rules.AREA_NAMES)}
+
+    def win_rate_by_killer_start(self):
+        """"k" -> [games, win rate] for each starting position k of the Killer (1 = top)."""
+        out = {}
+        for k in range(1, L.MAX_KILLER_START + 1):
+            n = int(self.counts[L.K_KILLER_GAMES + k])
+            if n:
+                out[str(k)] = [n, int(self.counts[L.K_KILLER_WINS + k]) / n]
+        return out
+
+    def rounds_histogram(self):
+        """Games that ended in round r, for r = 0..max_rounds."""
+        return self.counts[L.K_ROUNDS_HIST:].copy()
+
+    def summary(self):
+        """The run as one JSON-ready dict (the ``simulate --json`` object)."""
+        g = self.games
+        low, high = self.win_ci
+        return {
+            "games": g,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "win_ci": [low, high],
+            "loss_health": self.outcome("loss_health") / g,
+            "loss_traps": self.outcome("loss_traps") / g,
+            "timeout": self.outcome("timeout") / g,
+            "mean_rounds": int(self.counts[L.K_ROUNDS]) / g,
+            "mean_damage": int(self.counts[L.K_DAMAGE]) / g,
+            "mean_items_kept": int(self.counts[L.K_KEPT]) / g,
+            "mean_killer_draws": int(self.counts[L.K_KILLER_DRAWS]) / g,
+            "trap_rate_by_area": self.trap_rate_by_area(),
+            "rounds_by_area": self.rounds_by_area(),
+            "win_rate_by_killer_start": self.win_rate_by_killer_start(),
+            "invariant_violations": int(self.counts[L.K_VIOLATIONS]),
+            "config": self.config.describe(),
+            "policy": self.policy,
+            "seed": self.seed,
+            "elapsed_s": self.elapsed_s,
+        }
+
+
+def records_frame(records):
+    """Per-game records ``ndarray(int32, (n, RECORD_SIZE))`` as a tidy DataFrame."""
+    cols = {}
+    for name, off, n in L.RECORD_FIELDS:
+        if n == 1:
+            cols[name] = records[:, off]
+        elif name in ("traps_area", "rounds_area"):
+            stem = name.split("_")[0]
+            for a, area in enumerate(rules.AREA_NAMES):
+                cols[f"{stem}_{area}"] = records[:, off + a]
+        else:
+            for p in range(n):
+                cols[f"{name}_{p}"] = records[:, off + p]
+    df = pd.DataFrame(cols)
+    df["outcome"] = pd.Categorical.from_codes(df["outcome"], categories=rules.OUTCOME_NAMES)
+    return df
+
+
+def policy_params(name, overrides=None):
+    """The parameter vector of policy ``name`` with ``overrides`` (index -> value) applied."""
+    _, defaults, _ = get_policy(name)
+    params = np.array(defaults, dtype=np.float64)
+    for k, v in (overrides or {}).items():
+        params[int(k)] = v
+    return params
+
+
+def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
+             chunk_size=DEFAULT_CHUNK, keep_records=False, first_game=0, progress=None,
+             params=None):
+    """Play ``games`` games and return a :class:`SimulationResult`.
+
+    Parameters
+    ----------
+    config : GameConfig, optional
+        The rules (default: the rulebook defaults).
+    policy : str
+        A registered policy name.
+    games, seed : int
+        How many games, and the run seed; game ``g`` uses the streams of ``(seed, g)``.
+    threads : int, optional
+        Numba threads (default: all).
+    keep_records : bool
+        Also return one row per game in ``result.records``.
+    first_game : int
+        Index of the first game, so that runs can be split and merged exactly.
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each chunk.
+    """
+    config = config or GameConfig()
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise ValueError(f"games must be at least 1, got {games!r}")
+    fn, _, _ = get_policy(policy)
+    params = policy_params(policy) if params is None else np.asarray(params, dtype=np.float64)
+    cfg = config.to_array()
+    max_rounds = int(cfg[L.C_MAX_ROUNDS])
+    counts = np.zeros(L.counts_size(max_rounds), dtype=np.int64)
+    previous_threads = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(int(threads))
+    t0 = time.perf_counter()
+    frames = []
+    try:
+        chunk = min(games, chunk_size)
+        buf = np.zeros((chunk, L.RECORD_SIZE), dtype=np.int32)
+        done = 0
+        while done < games:
+            n = min(chunk, games - done)
+            rec = buf[:n]
+            simulate_chunk(fn, cfg, params, int(seed), int(first_game + done), rec)
+            aggregate(rec, counts)
+            if keep_records:
+                frames.append(rec.copy())
+            done += n
+            if progress is not None:
+                progress(done, games)
+    finally:
+        numba.set_num_threads(previous_threads)
+    elapsed = time.perf_counter() - t0
+    records = None
+    if keep_records:
+        records = records_frame(np.concatenate(frames))
+        records.insert(0, "game", np.arange(first_game, first_game + games))
+    return SimulationResult(config, policy, int(seed), counts, elapsed, records)
