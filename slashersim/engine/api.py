@@ -2,16 +2,16 @@
 
 A policy is an ``@njit(POLICY_SIGNATURE, cache=True)`` function
 
-    policy(decision, player, arg, st, cfg, rng, params) -> int64
+    policy(decision, player, arg, st, params) -> int64
 
 called by the engine at each decision point below. ``st`` is the full game state (see
-:mod:`slashersim.engine.layout`); a fair policy reads only what ``player`` may see: its own hand
-``st[S_HAND + player]``, played and won cards, the play log, public counters (health, traps,
-area, trump, items held, deck size, the face-up discard pile, the drawn cards of the turn) —
-never the partner's hand, the trump deck below its top card or the item-deck order. ``rng`` holds
-the game's streams; a policy draws only from ``rng.POLICY``. ``params`` are the policy's tunable
-numbers. The engine validates every answer; an illegal one is replaced by the default (lowest
-legal card, "no") and flagged as ``V_POLICY``.
+:mod:`slashersim.engine.layout`), rules and random streams included; a fair policy reads only
+what ``player`` may see: its own hand ``st[S_HAND + player]``, played and won cards, the play
+log, public counters (health, traps, area, trump, items held, deck size, the face-up discard
+pile, the drawn cards of the turn) — never the partner's hand, the trump deck below its top
+card or the item-deck order — and draws only from stream ``rng.POLICY``. ``params`` are the
+policy's tunable numbers. The engine validates every answer; an illegal one is replaced by the
+default (lowest legal card, "no") and flagged as ``V_POLICY``.
 
 The kernels take the policy as a first-class function of type ``POLICY_TYPE``, so each is
 compiled once and cached, whatever policy it is given.
@@ -44,5 +44,5 @@ DECISION_NAMES = ("play_card", "phase_start", "before_draw", "flashlight", "cabi
                   "use_backpack", "keep", "walkie_talkie", "trade")
 
 POLICY_SIGNATURE = types.int64(types.int64, types.int64, types.int64, types.int64[::1],
-                               types.int64[::1], types.uint64[::1], types.float64[::1])
+                               types.float64[::1])
 POLICY_TYPE = types.FunctionType(POLICY_SIGNATURE)

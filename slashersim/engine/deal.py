@@ -11,12 +11,12 @@ from .layout import (C_AREA_DECK, C_AREA_IN, C_AREA_LEVEL, C_AREAS_USED, C_ITEM_
                      S_DISCARD, S_DISCARD_N, S_HAND, S_HEALTH, S_JUNK_ASIDE, S_KILLER_START,
                      S_PERM, S_ROUND, S_ROUND_LEADER, S_TRICK_LEADER, S_TRUMP, S_TRUMP_CARD,
                      S_TRUMP_DECK, S_OUT, S_TURN, S_LED, S_FIRST_AREA, S_FIRST_TRUMP,
-                     S_FIRST_YELLOWS)
+                     S_FIRST_YELLOWS, S_DYNAMIC)
 from .rng import AREAS, DEAL, ITEMS, rand_below, shuffle_slice
 
 
 @njit(cache=True)
-def setup_area_deck(st, cfg, rng):
+def setup_area_deck(st):
     """Build the area deck (§2.2): arrows for all seven cards, then the deck of the pool.
 
     Rulebook: each level group shuffled, Lv.1 on top; instructions: the pool shuffled and the
@@ -24,40 +24,40 @@ def setup_area_deck(st, cfg, rng):
     area does not change the others' arrows.
     """
     for a in range(N_AREAS):
-        st[S_ARROW + a] = rand_below(rng, AREAS, 2)
+        st[S_ARROW + a] = rand_below(st, AREAS, 2)
     n = 0
-    if cfg[C_AREA_DECK] == AREA_DECK_LEVELS:
+    if st[C_AREA_DECK] == AREA_DECK_LEVELS:
         for level in (1, 2):
             start = n
             for a in range(N_AREAS):
-                if cfg[C_AREA_IN + a] and cfg[C_AREA_LEVEL + a] == level:
+                if st[C_AREA_IN + a] and st[C_AREA_LEVEL + a] == level:
                     st[S_AREA_DECK + n] = a
                     n += 1
-            shuffle_slice(st, S_AREA_DECK + start, S_AREA_DECK + n, rng, AREAS)
+            shuffle_slice(st, S_AREA_DECK + start, S_AREA_DECK + n, AREAS)
     else:
         for a in range(N_AREAS):
-            if cfg[C_AREA_IN + a]:
+            if st[C_AREA_IN + a]:
                 st[S_AREA_DECK + n] = a
                 n += 1
-        shuffle_slice(st, S_AREA_DECK, S_AREA_DECK + n, rng, AREAS)
-        n = min(n, cfg[C_AREAS_USED])
+        shuffle_slice(st, S_AREA_DECK, S_AREA_DECK + n, AREAS)
+        n = min(n, st[C_AREAS_USED])
     st[S_AREA_N] = n
     st[S_AREA_POS] = 0
 
 
-@njit(cache=True)
-def next_area(st, cfg, rng):
+@njit(cache=True, inline='always')
+def next_area(st):
     """Turn up the round's area card (§6): the next card, reshuffling or cycling when out."""
     if st[S_AREA_POS] == st[S_AREA_N]:
-        if cfg[C_AREA_DECK] == AREA_DECK_LEVELS:
-            shuffle_slice(st, S_AREA_DECK, S_AREA_DECK + st[S_AREA_N], rng, AREAS)
+        if st[C_AREA_DECK] == AREA_DECK_LEVELS:
+            shuffle_slice(st, S_AREA_DECK, S_AREA_DECK + st[S_AREA_N], AREAS)
         st[S_AREA_POS] = 0
     st[S_AREA] = st[S_AREA_DECK + st[S_AREA_POS]]
     st[S_AREA_POS] += 1
 
 
 @njit(cache=True)
-def setup_item_deck(st, cfg, rng):
+def setup_item_deck(st):
     """Build the first item deck (§2.3) and record the Killer's position (1 = top).
 
     The items in play are shuffled; the Killer is then inserted at a uniform position among the
@@ -67,19 +67,19 @@ def setup_item_deck(st, cfg, rng):
     """
     n = 0
     for item in range(CURSED_OBJECT + 1):
-        if cfg[C_ITEM_IN + item]:
+        if st[C_ITEM_IN + item]:
             st[S_PERM + n] = item
             n += 1
         else:
             st[S_OUT] |= 1 << item
-    shuffle_slice(st, S_PERM, S_PERM + n, rng, ITEMS)
-    if cfg[C_ITEM_DECK] == ITEM_DECK_KILLER_TOP_HALF:
+    shuffle_slice(st, S_PERM, S_PERM + n, ITEMS)
+    if st[C_ITEM_DECK] == ITEM_DECK_KILLER_TOP_HALF:
         slots = (n + 1) // 2 + 1
     else:
         slots = n + 1
-    k = rand_below(rng, ITEMS, slots)
-    if cfg[C_KILLER_POSITION] > 0:
-        k = cfg[C_KILLER_POSITION] - 1
+    k = rand_below(st, ITEMS, slots)
+    if st[C_KILLER_POSITION] > 0:
+        k = st[C_KILLER_POSITION] - 1
     # deck index 0 is the bottom: position p from the top (0-based) sits at index n - p
     j = 0
     for p in range(n + 1):
@@ -91,25 +91,25 @@ def setup_item_deck(st, cfg, rng):
         st[S_DECK + n - p] = card
     st[S_DECK_N] = n + 1
     st[S_DISCARD_N] = 0
-    st[S_JUNK_ASIDE] = cfg[C_JUNK]
+    st[S_JUNK_ASIDE] = st[C_JUNK]
     st[S_KILLER_START] = k + 1
 
 
 @njit(cache=True)
-def setup_game(st, cfg, rng):
+def setup_game(st):
     """Reset ``st`` to the start of a game (§2.1-2.3)."""
-    st[:] = 0
-    st[S_HEALTH] = cfg[C_START_HEALTH]
-    st[S_HEALTH + 1] = cfg[C_START_HEALTH]
-    st[S_TRICK_LEADER] = cfg[C_FIRST_LEADER]
+    st[S_DYNAMIC:] = 0
+    st[S_HEALTH] = st[C_START_HEALTH]
+    st[S_HEALTH + 1] = st[C_START_HEALTH]
+    st[S_TRICK_LEADER] = st[C_FIRST_LEADER]
     st[S_TURN] = -1
     st[S_LED] = -1
-    setup_area_deck(st, cfg, rng)
-    setup_item_deck(st, cfg, rng)
+    setup_area_deck(st)
+    setup_item_deck(st)
 
 
-@njit(cache=True)
-def deal_round(st, rng):
+@njit(cache=True, inline='always')
+def deal_round(st):
     """Shuffle the 20 number cards, deal 8 to each player, reveal the trump (§2.4).
 
     The shuffle starts from the identity and draws exactly 19 numbers, so a round's deal
@@ -117,7 +117,7 @@ def deal_round(st, rng):
     """
     for c in range(N_NUMBER_CARDS):
         st[S_PERM + c] = c
-    shuffle_slice(st, S_PERM, S_PERM + N_NUMBER_CARDS, rng, DEAL)
+    shuffle_slice(st, S_PERM, S_PERM + N_NUMBER_CARDS, DEAL)
     for p in range(2):
         hand = 0
         for i in range(HAND_SIZE):
@@ -131,13 +131,13 @@ def deal_round(st, rng):
     st[S_TRUMP] = st[S_TRUMP_CARD] // 5
 
 
-@njit(cache=True)
-def start_round(st, cfg, rng):
+@njit(cache=True, inline='always')
+def start_round(st):
     """Begin round ``st[S_ROUND] + 1``: area card, deal, trump and round leader (§3)."""
     st[S_ROUND] += 1
-    next_area(st, cfg, rng)
-    deal_round(st, rng)
-    if cfg[C_LEADER] == LEADER_ARROW:
+    next_area(st)
+    deal_round(st)
+    if st[C_LEADER] == LEADER_ARROW:
         st[S_ROUND_LEADER] = st[S_ARROW + st[S_AREA]]
     else:
         st[S_ROUND_LEADER] = st[S_TRICK_LEADER]

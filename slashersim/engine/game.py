@@ -18,25 +18,25 @@ from .layout import (C_CHECK, C_JUNK, C_KILLER_RESHUFFLE, C_MAX_HEALTH, C_MAX_RO
                      S_HELD, S_JUNK_ASIDE, S_KEPT, S_KILLER_DRAWN, S_KILLER_DRAWS,
                      S_KILLER_START, S_OUT, S_OUTCOME, S_PLAYED, S_ROUND, S_ROUNDS_AREA,
                      S_TRAP_ROUND, S_TRAPS, S_TRAPS_AREA, S_TRAPS_AT_START, S_TRICK,
-                     S_TRUMP_DECK, S_VIOLATIONS, S_WON, STATE_SIZE, V_CARDS, V_HEALTH, V_ITEMS,
+                     S_TRUMP_DECK, S_VIOLATIONS, S_WON, STATE_SIZE, CFG_SIZE, V_CARDS, V_HEALTH, V_ITEMS,
                      V_TRAPS, RECORD_SIZE)
-from .rng import N_STREAMS, seed_streams
+from .rng import seed_streams
 from .tricks import play_phase
 
 #: games one parallel task plays in a row with one scratch state
 BLOCK = 256
 
 
-@njit(cache=True)
-def cleanup(st, cfg, rng):
+@njit(cache=True, inline='always')
+def cleanup(st):
     """Clean-up (§6): under the rulebook a drawn Killer sends the discard pile back."""
-    if st[S_KILLER_DRAWN] and cfg[C_KILLER_RESHUFFLE] == KILLER_RESHUFFLE_AT_CLEANUP:
-        reshuffle_item_deck(st, rng)
+    if st[S_KILLER_DRAWN] and st[C_KILLER_RESHUFFLE] == KILLER_RESHUFFLE_AT_CLEANUP:
+        reshuffle_item_deck(st)
     st[S_KILLER_DRAWN] = 0
 
 
 @njit(cache=True)
-def check_invariants(st, cfg):
+def check_invariants(st):
     """Flag broken invariants in ``st[S_VIOLATIONS]`` at the end of a round.
 
     The 20 number cards are each in exactly one place; every item card is in exactly one of
@@ -69,47 +69,47 @@ def check_invariants(st, cfg):
         dup |= (seen & m) != 0
         seen |= m
     aside = st[S_JUNK_ASIDE]
-    for j in range(cfg[C_JUNK] - aside, cfg[C_JUNK]):
+    for j in range(st[C_JUNK] - aside, st[C_JUNK]):
         dup |= (seen >> (JUNK + j)) & 1 == 1
         seen |= 1 << (JUNK + j)
     expected = (1 << 12) - 1 | (1 << KILLER)
-    for j in range(cfg[C_JUNK]):
+    for j in range(st[C_JUNK]):
         expected |= 1 << (JUNK + j)
     if dup or seen != expected or (st[S_HELD] | st[S_HELD + 1]) & ((1 << KILLER) | (1 << 11)):
         st[S_VIOLATIONS] |= V_ITEMS
     for p in range(2):
-        if st[S_HEALTH + p] < 0 or st[S_HEALTH + p] > cfg[C_MAX_HEALTH]:
+        if st[S_HEALTH + p] < 0 or st[S_HEALTH + p] > st[C_MAX_HEALTH]:
             st[S_VIOLATIONS] |= V_HEALTH
     if st[S_TRAP_ROUND] > 1 or st[S_TRAPS] < 0 or \
             st[S_TRAPS] != st[S_TRAPS_AT_START] + st[S_TRAP_ROUND] - st[S_CHARMS_ROUND]:
         st[S_VIOLATIONS] |= V_TRAPS
 
 
-@njit(cache=True)
-def play_round(policy, st, cfg, rng, params):
+@njit(cache=True, inline='always')
+def play_round(policy, st, params):
     """One round: area, deal, play phase, item phase, clean-up."""
     st[S_TRAPS_AT_START] = st[S_TRAPS]
     st[S_CHARMS_ROUND] = 0
-    start_round(st, cfg, rng)
+    start_round(st)
     st[S_ROUNDS_AREA + st[S_AREA]] += 1
-    play_phase(policy, st, cfg, rng, params)
+    play_phase(policy, st, params)
     if st[S_OUTCOME] == RUNNING:
-        item_phase(policy, st, cfg, rng, params)
-    if cfg[C_CHECK]:
-        check_invariants(st, cfg)
-    cleanup(st, cfg, rng)
+        item_phase(policy, st, params)
+    if st[C_CHECK]:
+        check_invariants(st)
+    cleanup(st)
 
 
 @njit(cache=True)
-def play_game(policy, st, cfg, rng, params, seed, game):
+def play_game(policy, st, params, seed, game):
     """Play game ``game`` of a run with ``seed`` to its end; the result is left in ``st``."""
-    seed_streams(rng, seed, game)
-    setup_game(st, cfg, rng)
+    seed_streams(st, seed, game)
+    setup_game(st)
     while st[S_OUTCOME] == RUNNING:
-        if st[S_ROUND] >= cfg[C_MAX_ROUNDS]:
+        if st[S_ROUND] >= st[C_MAX_ROUNDS]:
             st[S_OUTCOME] = TIMEOUT
             break
-        play_round(policy, st, cfg, rng, params)
+        play_round(policy, st, params)
 
 
 @njit(cache=True)
@@ -145,9 +145,9 @@ def simulate_chunk(policy, cfg, params, seed, game0, records):
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         st = np.zeros(STATE_SIZE, dtype=np.int64)
-        rng = np.zeros(N_STREAMS, dtype=np.uint64)
+        st[:CFG_SIZE] = cfg
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            play_game(policy, st, cfg, rng, params, seed, game0 + i)
+            play_game(policy, st, params, seed, game0 + i)
             write_record(st, records[i])
 
 

@@ -17,18 +17,21 @@ from .layout import (C_CURSED_EXTRA, C_ESCAPES_NEEDED, C_JUNK, C_KILLER_RESHUFFL
                      S_HEALTH, S_HELD, S_JUNK_ASIDE, S_KEPT, S_KILLER_DRAWN, S_KILLER_DRAWS,
                      S_KNIVES, S_OUT, S_OUTCOME, S_PEEK, S_PEEK_N, S_PICK, S_PICKS,
                      S_ROUND_LEADER, S_TRAPS, S_TURN, S_VIOLATIONS, S_WHITE_COLOUR, S_WON,
-                     S_YELLOWS, S_DRAWS, V_POLICY)
+                     S_YELLOWS, S_DRAWS, V_POLICY, S_KNAPSACK, KNAPSACK_CAPACITY)
 from .rng import ITEMS, shuffle_slice
 
 #: most items one phase may use or trade before the engine stops asking (guards bad policies)
 _MAX_ACTIONS = 32
+#: items a player may use before drawing (and at the start of the item phase)
+USABLE_BEFORE_DRAW = (1 << FIRST_AID_SMALL) | (1 << FIRST_AID_LARGE) | (1 << LUCKY_CHARM) | \
+    (1 << FLASHLIGHT)
 
 
 # --- step 1-4: colours, Lakeside, nullify, draw count --------------------------------------
-@njit(cache=True)
-def white_colour(cfg, health, area):
+@njit(cache=True, inline='always')
+def white_colour(st, health, area):
     """Colour a white card takes at ``health`` in ``area`` (Lodge one step down, Woodland up)."""
-    c = cfg[C_WHITE_COLOUR + health]
+    c = st[C_WHITE_COLOUR + health]
     if area == LODGE:
         c = max(COLOUR_RED, c - 1)
     elif area == WOODLAND:
@@ -36,54 +39,56 @@ def white_colour(cfg, health, area):
     return c
 
 
-@njit(cache=True)
-def lakeside_removal(cfg, greens):
+@njit(cache=True, inline='always')
+def lakeside_removal(st, greens):
     """Greens left after Lakeside removes ``C_LAKESIDE_REMOVE`` of them (all if fewer)."""
-    return max(0, greens - cfg[C_LAKESIDE_REMOVE])
+    return max(0, greens - st[C_LAKESIDE_REMOVE])
 
 
-@njit(cache=True)
-def nullify(cfg, red_mask, red_whites, greens):
+@njit(cache=True, inline='always')
+def nullify(st, red_mask, red_whites, greens):
     """Knives left after spending ``greens`` optimally on the reds (§4 step 3).
 
     ``red_mask`` is the bitmask of red number cards won, ``red_whites`` the whites turned red.
     Each green nullifies one green's worth whatever its rank, each is used once, and the
     choice maximises the knives removed: a 0/1 knapsack over at most ten reds, solved
-    exactly by dynamic programming over the greens spent.
+    exactly by dynamic programming over the greens spent (scratch in ``st[S_KNAPSACK:]``).
     """
+    best = S_KNAPSACK  # st[best + g]: most knives removable with g greens
+    cap = min(greens, KNAPSACK_CAPACITY)
+    for g in range(cap + 1):
+        st[best + g] = 0
     total = 0
-    best = [0] * 11  # best[g]: most knives removable with g greens
-    cap = min(greens, 10)
     for r in range(5):
         if (red_mask >> (RED * 5 + r)) & 1:
-            k = cfg[C_RED_KNIVES + r]
-            need = cfg[C_RED_GREENS + r]
+            k = st[C_RED_KNIVES + r]
+            need = st[C_RED_GREENS + r]
             total += k
             for g in range(cap, need - 1, -1):
-                v = best[g - need] + k
-                if v > best[g]:
-                    best[g] = v
-    k = cfg[C_WHITE_RED_KNIVES]
-    need = cfg[C_WHITE_RED_GREENS]
+                v = st[best + g - need] + k
+                if v > st[best + g]:
+                    st[best + g] = v
+    k = st[C_WHITE_RED_KNIVES]
+    need = st[C_WHITE_RED_GREENS]
     for _ in range(red_whites):
         total += k
         for g in range(cap, need - 1, -1):
-            v = best[g - need] + k
-            if v > best[g]:
-                best[g] = v
-    return total - best[cap]
+            v = st[best + g - need] + k
+            if v > st[best + g]:
+                st[best + g] = v
+    return total - st[best + cap]
 
 
-@njit(cache=True)
-def draw_count(cfg, yellows, area):
+@njit(cache=True, inline='always')
+def draw_count(st, yellows, area):
     """Cards to draw: one per yellow, one with no yellow; Tent site removes one (never < 0)."""
     if area == TENT_SITE:
-        return max(0, yellows - cfg[C_TENT_REDUCTION])
+        return max(0, yellows - st[C_TENT_REDUCTION])
     return yellows if yellows > 0 else 1
 
 
-@njit(cache=True)
-def sort_won_cards(st, cfg, player):
+@njit(cache=True, inline='always')
+def sort_won_cards(st, player):
     """Steps 1-4 for ``player``: store greens, yellows, knives left and the draw count."""
     won = st[S_WON + player]
     area = st[S_AREA]
@@ -99,22 +104,22 @@ def sort_won_cards(st, cfg, player):
     else:
         red_whites = whites
     if area == LAKESIDE:
-        greens = lakeside_removal(cfg, greens)
+        greens = lakeside_removal(st, greens)
     st[S_GREENS + player] = greens
     st[S_YELLOWS + player] = yellows
-    st[S_KNIVES + player] = nullify(cfg, won & SUIT_MASK[RED], red_whites, greens)
-    st[S_DRAWS + player] = draw_count(cfg, yellows, area)
+    st[S_KNIVES + player] = nullify(st, won & SUIT_MASK[RED], red_whites, greens)
+    st[S_DRAWS + player] = draw_count(st, yellows, area)
 
 
 # --- the piles ------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def discard(st, card):
     """Put ``card`` face up on the discard pile."""
     st[S_DISCARD + st[S_DISCARD_N]] = card
     st[S_DISCARD_N] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def take_from_discard(st, index):
     """Remove and return the card at ``index`` of the discard pile."""
     card = st[S_DISCARD + index]
@@ -126,7 +131,7 @@ def take_from_discard(st, index):
 
 
 @njit(cache=True)
-def reshuffle_item_deck(st, rng):
+def reshuffle_item_deck(st):
     """Shuffle the discard pile and the rest of the deck together into a new deck."""
     n = st[S_DECK_N]
     for i in range(st[S_DISCARD_N]):
@@ -134,19 +139,19 @@ def reshuffle_item_deck(st, rng):
         n += 1
     st[S_DISCARD_N] = 0
     st[S_DECK_N] = n
-    shuffle_slice(st, S_DECK, S_DECK + n, rng, ITEMS)
+    shuffle_slice(st, S_DECK, S_DECK + n, ITEMS)
 
 
-@njit(cache=True)
-def dispose_used_item(st, cfg, item):
+@njit(cache=True, inline='always')
+def dispose_used_item(st, item):
     """A used item goes to the discard pile (rulebook) or out of the game (instructions)."""
-    if cfg[C_USED_ITEMS] == USED_TO_DISCARD:
+    if st[C_USED_ITEMS] == USED_TO_DISCARD:
         discard(st, item)
     else:
         st[S_OUT] |= 1 << item
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def team_escapes(st):
     """Number of different escape items the two players hold."""
     return popcount((st[S_HELD] | st[S_HELD + 1]) & ESCAPE_MASK)
@@ -165,7 +170,7 @@ N_FLASHLIGHT_ORDERS = np.array([1, 1, 2, 6], dtype=np.int64)
 
 
 @njit(cache=True)
-def use_flashlight(policy, player, st, cfg, rng, params):
+def use_flashlight(policy, player, st, params):
     """Flashlight: look at the top 3 cards, reorder them, put them on top or at the bottom."""
     k = min(3, st[S_DECK_N])
     st[S_PEEK_N] = k
@@ -174,7 +179,7 @@ def use_flashlight(policy, player, st, cfg, rng, params):
     top = S_DECK + st[S_DECK_N] - 1
     for i in range(k):
         st[S_PEEK + i] = st[top - i]
-    answer = policy(api.FLASHLIGHT, player, k, st, cfg, rng, params)
+    answer = policy(api.FLASHLIGHT, player, k, st, params)
     if answer < 0 or answer >= 2 * 6 or answer % 6 >= N_FLASHLIGHT_ORDERS[k]:
         st[S_VIOLATIONS] |= V_POLICY
         answer = 0
@@ -193,7 +198,7 @@ def use_flashlight(policy, player, st, cfg, rng, params):
 
 
 @njit(cache=True)
-def use_item(policy, player, item, st, cfg, rng, params):
+def use_item(policy, player, item, st, params):
     """Use ``player``'s held ``item`` (First Aid, Lucky Charm or Flashlight); False if it can't.
 
     First Aid heals its holder (+1 / +2, never above the maximum); a Lucky Charm removes a
@@ -203,41 +208,48 @@ def use_item(policy, player, item, st, cfg, rng, params):
         return False
     if item == FIRST_AID_SMALL or item == FIRST_AID_LARGE:
         heal = 1 if item == FIRST_AID_SMALL else 2
-        st[S_HEALTH + player] = min(cfg[C_MAX_HEALTH], st[S_HEALTH + player] + heal)
+        st[S_HEALTH + player] = min(st[C_MAX_HEALTH], st[S_HEALTH + player] + heal)
     elif item == LUCKY_CHARM:
         if st[S_TRAPS] == 0:
             return False
         st[S_TRAPS] -= 1
         st[S_CHARMS_ROUND] += 1
     elif item == FLASHLIGHT:
-        use_flashlight(policy, player, st, cfg, rng, params)
+        use_flashlight(policy, player, st, params)
     else:
         return False
     st[S_HELD + player] &= ~(1 << item)
-    dispose_used_item(st, cfg, item)
+    dispose_used_item(st, item)
     return True
 
 
-@njit(cache=True)
-def use_items(policy, decision, player, st, cfg, rng, params):
-    """Let ``player`` use items at ``decision`` (PHASE_START or BEFORE_DRAW) until it says -1."""
+@njit(cache=True, inline='always')
+def use_items(policy, decision, player, st, params):
+    """Let ``player`` use items at ``decision`` (PHASE_START or BEFORE_DRAW) until it says -1.
+
+    The policy is asked only while the player holds an item usable now.
+    """
     for _ in range(_MAX_ACTIONS):
-        item = policy(decision, player, 0, st, cfg, rng, params)
+        if not st[S_HELD + player] & USABLE_BEFORE_DRAW:
+            return
+        item = policy(decision, player, 0, st, params)
         if item < 0:
             return
-        if not use_item(policy, player, item, st, cfg, rng, params):
+        if not use_item(policy, player, item, st, params):
             st[S_VIOLATIONS] |= V_POLICY
             return
 
 
 @njit(cache=True)
-def fire_pit_trades(policy, st, cfg, rng, params):
+def fire_pit_trades(policy, st, params):
     """Fire pit: each player, leader first, may give held items to the partner."""
     first = st[S_ROUND_LEADER]
     for i in range(2):
         p = first if i == 0 else 1 - first
         for _ in range(_MAX_ACTIONS):
-            item = policy(api.TRADE, p, 0, st, cfg, rng, params)
+            if not st[S_HELD + p]:
+                break
+            item = policy(api.TRADE, p, 0, st, params)
             if item < 0:
                 break
             if item >= 12 or not (st[S_HELD + p] >> item) & 1:
@@ -248,8 +260,8 @@ def fire_pit_trades(policy, st, cfg, rng, params):
 
 
 # --- step 6: drawing ------------------------------------------------------------------------
-@njit(cache=True)
-def draw_cards(st, cfg, count):
+@njit(cache=True, inline='always')
+def draw_cards(st, count):
     """Draw ``count`` cards one at a time; True if the Killer came up.
 
     Stops at once on the Killer or an empty deck. The Cursed Object counts as a draw, leaves
@@ -266,27 +278,27 @@ def draw_cards(st, cfg, count):
             return True
         if card == CURSED_OBJECT:
             st[S_OUT] |= 1 << CURSED_OBJECT
-            pending += cfg[C_CURSED_EXTRA]
+            pending += st[C_CURSED_EXTRA]
         else:
             st[S_DRAWN + st[S_DRAWN_N]] = card
             st[S_DRAWN_N] += 1
     return False
 
 
-@njit(cache=True)
-def draw_items(policy, player, st, cfg, rng, params):
+@njit(cache=True, inline='always')
+def draw_items(policy, player, st, params):
     """The player's draw (§4 step 6), with Cabins' optional extra card. True on the Killer."""
     st[S_DRAWN_N] = 0
-    if draw_cards(st, cfg, st[S_DRAWS + player]):
+    if draw_cards(st, st[S_DRAWS + player]):
         return True
     if st[S_AREA] == CABINS and st[S_DECK_N] > 0:
-        if policy(api.CABINS_EXTRA, player, 0, st, cfg, rng, params) == 1:
-            return draw_cards(st, cfg, 1)
+        if policy(api.CABINS_EXTRA, player, 0, st, params) == 1:
+            return draw_cards(st, 1)
     return False
 
 
 # --- step 7: the Killer ---------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def killer_damage(st, player):
     """Health the Killer takes: 1 + knives left, or everything in the Hideaway."""
     if st[S_AREA] == HIDEAWAY:
@@ -294,8 +306,8 @@ def killer_damage(st, player):
     return 1 + st[S_KNIVES + player]
 
 
-@njit(cache=True)
-def resolve_killer(st, cfg, rng, player):
+@njit(cache=True, inline='always')
+def resolve_killer(st, player):
     """The Killer was drawn: damage, nothing kept, the cards back per edition (§4 step 7)."""
     lost = min(st[S_HEALTH + player], killer_damage(st, player))
     st[S_HEALTH + player] -= lost
@@ -305,24 +317,24 @@ def resolve_killer(st, cfg, rng, player):
     for i in range(st[S_DRAWN_N]):
         discard(st, st[S_DRAWN + i])
     st[S_DRAWN_N] = 0
-    if cfg[C_KILLER_RESHUFFLE] == KILLER_RESHUFFLE_AT_ONCE:
+    if st[C_KILLER_RESHUFFLE] == KILLER_RESHUFFLE_AT_ONCE:
         if st[S_JUNK_ASIDE] > 0:
-            discard(st, JUNK + cfg[C_JUNK] - st[S_JUNK_ASIDE])
+            discard(st, JUNK + st[C_JUNK] - st[S_JUNK_ASIDE])
             st[S_JUNK_ASIDE] -= 1
-        reshuffle_item_deck(st, rng)
+        reshuffle_item_deck(st)
     if st[S_HEALTH + player] == 0:
         st[S_OUTCOME] = LOSS_HEALTH
 
 
 # --- step 8: keeping ------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def keepable(card):
     """Whether a drawn or discarded card may be kept (not Junk, the Killer or Cursed Object)."""
     return card < CURSED_OBJECT
 
 
-@njit(cache=True)
-def keep_items(policy, player, st, cfg, rng, params):
+@njit(cache=True, inline='always')
+def keep_items(policy, player, st, params):
     """Keep 1 drawn card (2 with a Backpack, or from the discard with a Walkie-talkie)."""
     n = st[S_DRAWN_N]
     held_before = st[S_HELD + player]
@@ -334,12 +346,12 @@ def keep_items(policy, player, st, cfg, rng, params):
     st[S_PICK + 1] = -1
     st[S_PICKS] = 1
     if (held_before >> BACKPACK) & 1 and n_keepable >= 2:
-        if policy(api.USE_BACKPACK, player, n_keepable, st, cfg, rng, params) == 1:
+        if policy(api.USE_BACKPACK, player, n_keepable, st, params) == 1:
             st[S_HELD + player] &= ~(1 << BACKPACK)
-            dispose_used_item(st, cfg, BACKPACK)
+            dispose_used_item(st, BACKPACK)
             st[S_PICKS] = 2
     for k in range(min(st[S_PICKS], n_keepable)):
-        i = policy(api.KEEP, player, k, st, cfg, rng, params)
+        i = policy(api.KEEP, player, k, st, params)
         if i < 0:
             break
         if i >= n or not keepable(st[S_DRAWN + i]) or st[S_PICK] == i:
@@ -348,15 +360,15 @@ def keep_items(policy, player, st, cfg, rng, params):
         st[S_PICK + k] = i
     from_discard = -1
     if (held_before >> WALKIE_TALKIE) & 1 and st[S_DISCARD_N] > 0 and \
-            (n > 0 or cfg[C_WALKIE_WITHOUT_DRAW]):
-        d = policy(api.WALKIE_TALKIE, player, 0, st, cfg, rng, params)
+            (n > 0 or st[C_WALKIE_WITHOUT_DRAW]):
+        d = policy(api.WALKIE_TALKIE, player, 0, st, params)
         if d >= 0:
             if d >= st[S_DISCARD_N] or not keepable(st[S_DISCARD + d]):
                 st[S_VIOLATIONS] |= V_POLICY
             else:
                 st[S_HELD + player] &= ~(1 << WALKIE_TALKIE)
                 from_discard = take_from_discard(st, d)
-                dispose_used_item(st, cfg, WALKIE_TALKIE)
+                dispose_used_item(st, WALKIE_TALKIE)
     if from_discard >= 0:
         st[S_HELD + player] |= 1 << from_discard
         st[S_KEPT + player] += 1
@@ -371,39 +383,39 @@ def keep_items(policy, player, st, cfg, rng, params):
         else:
             discard(st, card)
     st[S_DRAWN_N] = 0
-    if team_escapes(st) >= cfg[C_ESCAPES_NEEDED]:
+    if team_escapes(st) >= st[C_ESCAPES_NEEDED]:
         st[S_OUTCOME] = WIN
 
 
 # --- the phase ------------------------------------------------------------------------------
-@njit(cache=True)
-def item_turn(policy, player, st, cfg, rng, params):
+@njit(cache=True, inline='always')
+def item_turn(policy, player, st, params):
     """One player's part of the item phase (§4 steps 1-8)."""
     st[S_TURN] = player
-    sort_won_cards(st, cfg, player)
-    use_items(policy, api.BEFORE_DRAW, player, st, cfg, rng, params)
-    if draw_items(policy, player, st, cfg, rng, params):
-        resolve_killer(st, cfg, rng, player)
+    sort_won_cards(st, player)
+    use_items(policy, api.BEFORE_DRAW, player, st, params)
+    if draw_items(policy, player, st, params):
+        resolve_killer(st, player)
     else:
-        keep_items(policy, player, st, cfg, rng, params)
+        keep_items(policy, player, st, params)
     st[S_TURN] = -1
 
 
 @njit(cache=True)
-def item_phase(policy, st, cfg, rng, params):
+def item_phase(policy, st, params):
     """The item phase: whites coloured by health at its start, Lucky Charms, Fire pit trades,
     then each player's turn, the round leader first. Stops on a finished game."""
     area = st[S_AREA]
     for p in range(2):
-        st[S_WHITE_COLOUR + p] = white_colour(cfg, st[S_HEALTH + p], area)
+        st[S_WHITE_COLOUR + p] = white_colour(st, st[S_HEALTH + p], area)
     first = st[S_ROUND_LEADER]
     for i in range(2):
-        use_items(policy, api.PHASE_START, first if i == 0 else 1 - first, st, cfg, rng, params)
+        use_items(policy, api.PHASE_START, first if i == 0 else 1 - first, st, params)
     for i in range(2):
         if area == FIRE_PIT:
-            fire_pit_trades(policy, st, cfg, rng, params)
-        item_turn(policy, first if i == 0 else 1 - first, st, cfg, rng, params)
+            fire_pit_trades(policy, st, params)
+        item_turn(policy, first if i == 0 else 1 - first, st, params)
         if st[S_OUTCOME]:
             return
     if area == FIRE_PIT:
-        fire_pit_trades(policy, st, cfg, rng, params)
+        fire_pit_trades(policy, st, params)

@@ -1,8 +1,9 @@
 """Field offsets of the flat int64 arrays the kernels share.
 
-A game's whole state is one ``int64`` array ``st`` of length ``STATE_SIZE``; the rule settings
-of a configuration are one ``int64`` array ``cfg`` of length ``CFG_SIZE`` (built by
-:meth:`slashersim.config.GameConfig.to_array`); a finished game is one row of ``RECORD_FIELDS``
+The rule settings of a configuration are one ``int64`` array ``cfg`` of length ``CFG_SIZE``
+(built by :meth:`slashersim.config.GameConfig.to_array`). A game's whole state is one ``int64``
+array ``st`` of length ``STATE_SIZE`` that starts with a copy of ``cfg`` (so ``st[C_TRAPS]`` is
+a rule setting) and the game's random streams, then the game itself; a finished game is one row of ``RECORD_FIELDS``
 int32 columns; a run's counts are one int64 array laid out by ``K_*``. Plain offsets keep the
 kernels allocation-free and let numba pass everything as arrays.
 """
@@ -58,6 +59,9 @@ CFG_SIZE = _c.size
 # --- st: one game's state -----------------------------------------------------------------
 DECK_CAPACITY = 24
 _s = _Layout()
+_s.size = CFG_SIZE                                   #: st[:CFG_SIZE] is a copy of cfg
+S_RNG = _s.field("rng", 4)                           #: the game's random streams (uint64 bits)
+S_DYNAMIC = _s.size                                  #: st[S_DYNAMIC:] is reset for each game
 S_ROUND = _s.field("round")                          #: 1-based number of the current round
 S_AREA = _s.field("area")
 S_TRUMP = _s.field("trump")                          #: trump suit of the round
@@ -103,6 +107,8 @@ S_TURN = _s.field("turn")                            #: item-phase player, or -1
 S_PEEK_N = _s.field("peek_n")
 S_PEEK = _s.field("peek", 3)                         #: Flashlight: top cards, top first
 S_PERM = _s.field("perm", 20)                        #: deal scratch
+KNAPSACK_CAPACITY = 16
+S_KNAPSACK = _s.field("knapsack", KNAPSACK_CAPACITY + 1)  #: nullify scratch
 S_DAMAGE = _s.field("damage", 2)
 S_KEPT = _s.field("kept", 2)
 S_KILLER_START = _s.field("killer_start")
@@ -161,6 +167,8 @@ def counts_size(max_rounds):
     return K_FIXED_SIZE + max_rounds + 1
 
 
-def new_state():
-    """A zeroed game state ``ndarray(int64, (STATE_SIZE,))``."""
-    return np.zeros(STATE_SIZE, dtype=np.int64)
+def new_state(cfg):
+    """A zeroed game state ``ndarray(int64, (STATE_SIZE,))`` holding the rules ``cfg``."""
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    st[:CFG_SIZE] = cfg
+    return st

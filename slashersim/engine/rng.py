@@ -12,11 +12,16 @@ numbers) for as long as they consume their streams alike.
 - ``AREAS``: area-deck order, arrows and reshuffles.
 - ``POLICY``: every random choice a policy makes.
 
+The stream states live in the game state, ``st[S_RNG:S_RNG + N_STREAMS]``, as the int64 bit
+patterns of the uint64 states.
+
 PCG32 is the XSH-RR variant of O'Neill (2014); bounded integers use Lemire's (2019)
 multiply-shift with rejection, so they are exactly uniform.
 """
 import numpy as np
 from numba import njit
+
+from .layout import S_RNG
 
 #: deal stream: number-card shuffles and the trump
 DEAL = 0
@@ -55,41 +60,41 @@ def stream_seed(seed, game, stream):
 
 
 @njit(cache=True)
-def seed_streams(rng, seed, game):
-    """Fill ``rng : ndarray(uint64, (N_STREAMS,))`` with the streams of one game."""
+def seed_streams(st, seed, game):
+    """Start the streams of game ``game`` of a run with seed ``seed`` in ``st``."""
     for k in range(N_STREAMS):
-        rng[k] = stream_seed(seed, game, k)
+        st[S_RNG + k] = np.int64(stream_seed(seed, game, k))
 
 
-@njit(cache=True)
-def next_u32(rng, stream):
-    """Advance PCG32 stream ``stream`` of ``rng`` and return 32 random bits (as uint64)."""
-    old = rng[stream]
-    rng[stream] = old * _PCG_MULT + _PCG_INC
+@njit(cache=True, inline='always')
+def next_u32(st, stream):
+    """Advance PCG32 stream ``stream`` of ``st`` and return 32 random bits (as uint64)."""
+    old = np.uint64(st[S_RNG + stream])
+    st[S_RNG + stream] = np.int64(old * _PCG_MULT + _PCG_INC)
     xorshifted = (((old >> np.uint64(18)) ^ old) >> np.uint64(27)) & _MASK32
     rot = old >> np.uint64(59)
     return ((xorshifted >> rot) | (xorshifted << ((np.uint64(32) - rot) & np.uint64(31)))) & _MASK32
 
 
-@njit(cache=True)
-def rand_below(rng, stream, n):
+@njit(cache=True, inline='always')
+def rand_below(st, stream, n):
     """A uniform integer in ``0..n-1`` (``1 <= n < 2**32``) from stream ``stream``."""
     bound = np.uint64(n)
-    m = next_u32(rng, stream) * bound
+    m = next_u32(st, stream) * bound
     low = m & _MASK32
     if low < bound:
         threshold = ((_MASK32 + np.uint64(1)) - bound) % bound
         while low < threshold:
-            m = next_u32(rng, stream) * bound
+            m = next_u32(st, stream) * bound
             low = m & _MASK32
     return np.int64(m >> np.uint64(32))
 
 
-@njit(cache=True)
-def shuffle_slice(a, start, stop, rng, stream):
-    """Fisher-Yates shuffle of ``a[start:stop]`` in place; draws ``stop - start - 1`` numbers."""
+@njit(cache=True, inline='always')
+def shuffle_slice(st, start, stop, stream):
+    """Fisher-Yates shuffle of ``st[start:stop]`` in place; draws ``stop - start - 1`` numbers."""
     for i in range(stop - 1, start, -1):
-        j = start + rand_below(rng, stream, i - start + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
+        j = start + rand_below(st, stream, i - start + 1)
+        t = st[i]
+        st[i] = st[j]
+        st[j] = t

@@ -1,4 +1,5 @@
 """The play phase (RULES.md §3): legal cards, trick winners, area rules and traps."""
+import numpy as np
 from numba import njit
 
 from ..rules import (CABINS, FIRE_PIT, HIDEAWAY, LAKESIDE, LODGE, LOSS_TRAPS, RED, SUIT_MASK,
@@ -10,7 +11,7 @@ from .layout import (C_TRAPS, S_AREA, S_HAND, S_LED, S_OUTCOME, S_PLAYED, S_PLAY
                      S_TRICK_LEADER, S_TRICKS, S_TRUMP, S_VIOLATIONS, S_WON, V_POLICY)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def legal_cards(hand, led):
     """Bitmask of the cards of ``hand`` that may be played; ``led`` is the led card or -1."""
     if led < 0:
@@ -19,7 +20,7 @@ def legal_cards(hand, led):
     return follow if follow else hand
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def trick_winner(lead, follow, trump):
     """0 if the leader's card ``lead`` wins against ``follow`` under trump suit ``trump``, else 1.
 
@@ -30,12 +31,10 @@ def trick_winner(lead, follow, trump):
     fs = follow // 5
     if fs == ls:
         return 1 if follow > lead else 0
-    if fs == trump:
-        return 1
-    return 0
+    return 1 if fs == trump else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def area_breached_by_trick(area, lead, follow, winning_card):
     """Whether one trick breaks the area's rule (Lakeside, Cabins, Woodland, Fire pit)."""
     r1 = lead % 5 + 1
@@ -53,7 +52,7 @@ def area_breached_by_trick(area, lead, follow, winning_card):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def area_breached_by_tricks_won(area, tricks0, tricks1, tricks_played):
     """Whether the tricks won so far break the area's rule (Tent site, Lodge, Hideaway).
 
@@ -71,23 +70,23 @@ def area_breached_by_tricks_won(area, tricks0, tricks1, tricks_played):
     return False
 
 
-@njit(cache=True)
-def set_off_trap(st, cfg):
+@njit(cache=True, inline='always')
+def set_off_trap(st):
     """Set off this round's trap if none went off yet; reaching ``C_TRAPS`` loses at once."""
     if st[S_TRAP_ROUND]:
         return
     st[S_TRAP_ROUND] = 1
     st[S_TRAPS] += 1
     st[S_TRAPS_AREA + st[S_AREA]] += 1
-    if st[S_TRAPS] >= cfg[C_TRAPS]:
+    if st[S_TRAPS] >= st[C_TRAPS]:
         st[S_OUTCOME] = LOSS_TRAPS
 
 
-@njit(cache=True)
-def choose_card(policy, player, st, cfg, rng, params):
+@njit(cache=True, inline='always')
+def choose_card(policy, player, st, params):
     """Ask ``policy`` for ``player``'s card; an illegal answer becomes the lowest legal card."""
     legal = legal_cards(st[S_HAND + player], st[S_LED])
-    card = policy(api.PLAY_CARD, player, legal, st, cfg, rng, params)
+    card = policy(api.PLAY_CARD, player, legal, st, params)
     if card < 0 or card >= 20 or not (legal >> card) & 1:
         st[S_VIOLATIONS] |= V_POLICY
         card = lowest_bit(legal)
@@ -97,17 +96,17 @@ def choose_card(policy, player, st, cfg, rng, params):
     return card
 
 
-@njit(cache=True)
-def play_trick(policy, st, cfg, rng, params):
+@njit(cache=True, inline='always')
+def play_trick(policy, st, params):
     """Play one trick; the winner takes both cards and leads next. Returns the winner."""
     leader = st[S_TRICK_LEADER]
     st[S_LED] = -1
-    lead = choose_card(policy, leader, st, cfg, rng, params)
+    lead = choose_card(policy, leader, st, params)
     st[S_LED] = lead
-    follow = choose_card(policy, 1 - leader, st, cfg, rng, params)
+    follow = choose_card(policy, 1 - leader, st, params)
     st[S_LED] = -1
     w = trick_winner(lead, follow, st[S_TRUMP])
-    winner = leader if w == 0 else 1 - leader
+    winner = leader ^ w
     st[S_WON + winner] |= (1 << lead) | (1 << follow)
     st[S_TRICKS + winner] += 1
     st[S_TRICK] += 1
@@ -115,12 +114,12 @@ def play_trick(policy, st, cfg, rng, params):
     area = st[S_AREA]
     if area_breached_by_trick(area, lead, follow, follow if w else lead) or \
             area_breached_by_tricks_won(area, st[S_TRICKS], st[S_TRICKS + 1], st[S_TRICK]):
-        set_off_trap(st, cfg)
+        set_off_trap(st)
     return winner
 
 
-@njit(cache=True)
-def play_phase(policy, st, cfg, rng, params):
+@njit(cache=True, inline='always')
+def play_phase(policy, st, params):
     """The eight tricks of a round, led first by the round leader; stops on a lost game."""
     st[S_TRICK] = 0
     st[S_TRICK_LEADER] = st[S_ROUND_LEADER]
@@ -131,6 +130,6 @@ def play_phase(policy, st, cfg, rng, params):
     st[S_PLAYED] = 0
     st[S_TRAP_ROUND] = 0
     for _ in range(TRICKS_PER_ROUND):
-        play_trick(policy, st, cfg, rng, params)
+        play_trick(policy, st, params)
         if st[S_OUTCOME]:
             return

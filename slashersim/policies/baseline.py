@@ -26,13 +26,13 @@ LARGE_AID_BELOW = 5
 SMALL_AID_BELOW = 6
 
 
-@njit(cache=True)
-def random_legal_card(legal, rng):
+@njit(cache=True, inline='always')
+def random_legal_card(legal, st):
     """A uniformly random card of the bitmask ``legal``."""
-    return nth_bit(legal, rand_below(rng, POLICY, popcount(legal)))
+    return nth_bit(legal, rand_below(st, POLICY, popcount(legal)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def lucky_charm_now(st, player):
     """Use a held Lucky Charm while any trap is set off."""
     if (st[S_HELD + player] >> LUCKY_CHARM) & 1 and st[S_TRAPS] > 0:
@@ -40,7 +40,7 @@ def lucky_charm_now(st, player):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def first_aid_now(st, player):
     """First Aid Large while health <= 5, then Small while health <= 6."""
     held = st[S_HELD + player]
@@ -52,7 +52,7 @@ def first_aid_now(st, player):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def keep_score(st, card, index):
     """How much the baseline wants a drawn card: missing escape items first (earliest first),
     then the item priority; 0 for a card it never keeps."""
@@ -96,10 +96,10 @@ def walkie_talkie_pick(st):
 
 
 @njit(api.POLICY_SIGNATURE, cache=True)
-def baseline(decision, player, arg, st, cfg, rng, params):
+def baseline(decision, player, arg, st, params):
     """The baseline policy (RULES.md §7)."""
     if decision == api.PLAY_CARD:
-        return random_legal_card(arg, rng)
+        return random_legal_card(arg, st)
     if decision == api.PHASE_START:
         return lucky_charm_now(st, player)
     if decision == api.BEFORE_DRAW:

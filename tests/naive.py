@@ -1,0 +1,536 @@
+"""Naive plain-Python reference model of The Slasher (baseline policy only).
+
+Written independently of the numba engine, from /work/shared/RULES.md, so that
+the engine's statistics can be cross-checked against it.  Clarity over speed:
+stdlib ``random.Random`` only, one function per rule.
+
+Public API::
+
+    play_game(config, rng) -> dict      # one game
+    simulate(config, games, seed) -> dict  # many games, aggregated
+
+Conventions: the item deck is a list whose index 0 is the top card; the discard
+pile is a list in the order cards were discarded (index 0 = earliest).
+"""
+
+import math
+import random
+import time
+
+# --------------------------------------------------------------------------
+# Components
+# --------------------------------------------------------------------------
+
+SUITS = ("white", "green", "yellow", "red")
+NUMBER_CARDS = [(suit, rank) for suit in SUITS for rank in range(1, 6)]
+
+AREAS = ("tent_site", "lodge", "lakeside", "hideaway", "cabins", "woodland", "fire_pit")
+LV1_AREAS = ("tent_site", "lodge", "woodland")
+LV2_AREAS = ("lakeside", "cabins", "fire_pit")
+
+ESCAPE_ITEMS = ("map", "car_key", "gasoline", "bolt_cutters", "baseball_bat")
+NORMAL_ITEMS = ("first_aid_small", "first_aid_large", "flashlight", "backpack",
+                "lucky_charm", "walkie_talkie", "cursed_object")
+KILLER = "killer"
+JUNK = "junk"
+JUNK_COUNT = 5
+
+MAX_HEALTH = 7
+TRICKS_PER_ROUND = 8
+
+# red rank -> (knives, greens needed)
+RED_TABLE = {1: (1, 1), 2: (1, 1), 3: (2, 2), 4: (2, 2), 5: (3, 3)}
+WHITE_TURNED_RED = (1, 1)
+
+# Baseline keep priority (lower is better); escape items all rank first.
+KEEP_PRIORITY = {name: 0 for name in ESCAPE_ITEMS}
+KEEP_PRIORITY.update({"first_aid_large": 1, "first_aid_small": 2, "lucky_charm": 3,
+                      "walkie_talkie": 4, "backpack": 5, "flashlight": 6})
+
+COLOUR_STEPS = ("red", "yellow", "green")  # one step "down" = towards red
+
+DEFAULTS = {"edition": "rulebook", "health": 7, "hideaway": None, "cursed_object": True,
+            "escapes_needed": 4, "traps": 3, "max_rounds": 200}
+
+
+# --------------------------------------------------------------------------
+# Configuration
+# --------------------------------------------------------------------------
+
+def normalise_config(config):
+    """Fill in defaults; Hideaway defaults to off (rulebook) / on (instructions)."""
+    unknown = set(config) - set(DEFAULTS)
+    if unknown:
+        raise ValueError(f"unknown config keys: {sorted(unknown)}")
+    cfg = dict(DEFAULTS)
+    cfg.update(config)
+    if cfg["edition"] not in ("rulebook", "instructions"):
+        raise ValueError(f"unknown edition {cfg['edition']!r}")
+    if cfg["hideaway"] is None:
+        cfg["hideaway"] = cfg["edition"] == "instructions"
+    return cfg
+
+
+class Game:
+    """Mutable state of one game."""
+
+    def __init__(self, cfg, rng):
+        self.cfg = cfg
+        self.rng = rng
+        self.rulebook = cfg["edition"] == "rulebook"
+        self.health = [cfg["health"], cfg["health"]]
+        self.traps = 0
+        self.held = [[], []]          # items held by each player
+        self.discard = []
+        self.junk_aside = 0 if self.rulebook else JUNK_COUNT
+        self.killer_drawn_this_round = False
+        self.traps_by_area = {a: 0 for a in AREAS}
+        self.rounds_by_area = {a: 0 for a in AREAS}
+        self.deck, self.killer_start = build_item_deck(cfg, rng)
+        self.area_deck, self.arrows, self.area_cycle = build_areas(cfg, rng)
+        self.last_trick_winner = 0
+
+
+# --------------------------------------------------------------------------
+# Setup
+# --------------------------------------------------------------------------
+
+def item_cards(cfg):
+    """The 12 item cards, less the Cursed Object when the config removes it."""
+    cards = list(ESCAPE_ITEMS) + list(NORMAL_ITEMS)
+    if not cfg["cursed_object"]:
+        cards.remove("cursed_object")
+    return cards
+
+
+def build_item_deck(cfg, rng):
+    """Item deck (index 0 = top) and the Killer's 1-based starting position.
+
+    rulebook: shuffled items, first ceil(n/2) form the top group, the Killer is
+    inserted uniformly among the ceil(n/2)+1 positions of that group.
+    instructions: items and Killer fully shuffled.
+    """
+    cards = item_cards(cfg)
+    rng.shuffle(cards)
+    if cfg["edition"] == "rulebook":
+        top_size = math.ceil(len(cards) / 2)
+        cards.insert(rng.randrange(top_size + 1), KILLER)
+    else:
+        cards.append(KILLER)
+        rng.shuffle(cards)
+    return cards, cards.index(KILLER) + 1
+
+
+def area_pool(cfg):
+    """Area cards in play for this config."""
+    return [a for a in AREAS if a != "hideaway" or cfg["hideaway"]]
+
+
+def build_areas(cfg, rng):
+    """Return (rulebook area deck, rulebook arrows, instructions 4-card cycle)."""
+    if cfg["edition"] == "rulebook":
+        lv1 = list(LV1_AREAS)
+        lv2 = list(LV2_AREAS) + (["hideaway"] if cfg["hideaway"] else [])
+        rng.shuffle(lv1)
+        rng.shuffle(lv2)
+        arrows = {a: rng.randrange(2) for a in area_pool(cfg)}
+        return lv1 + lv2, arrows, None
+    pool = area_pool(cfg)
+    rng.shuffle(pool)
+    return None, None, pool[:4]
+
+
+def next_area(game, round_no):
+    """Area card for this round (round_no is 1-based)."""
+    if not game.rulebook:
+        return game.area_cycle[(round_no - 1) % len(game.area_cycle)]
+    if not game.area_deck:
+        game.area_deck = area_pool(game.cfg)
+        game.rng.shuffle(game.area_deck)
+    return game.area_deck.pop(0)
+
+
+def round_leader(game, area, round_no):
+    """rulebook: the area's arrow; instructions: P0 first, then last trick's winner."""
+    if game.rulebook:
+        return game.arrows[area]
+    return 0 if round_no == 1 else game.last_trick_winner
+
+
+def deal(rng):
+    """Shuffle the 20 number cards: two hands of 8 and the trump suit."""
+    cards = list(NUMBER_CARDS)
+    rng.shuffle(cards)
+    hands = [cards[0:8], cards[8:16]]
+    trump_deck = cards[16:20]
+    return hands, trump_deck[0][0]
+
+
+# --------------------------------------------------------------------------
+# Play phase
+# --------------------------------------------------------------------------
+
+def legal_cards(hand, led_suit):
+    """Cards the follower may play: the led suit if held, else anything."""
+    follow = [c for c in hand if c[0] == led_suit]
+    return follow if follow else list(hand)
+
+
+def trick_winning_card(lead, follow, trump):
+    """Highest trump if any; else the higher card of the led suit; else the lead."""
+    trumps = [c for c in (lead, follow) if c[0] == trump]
+    if trumps:
+        return max(trumps, key=lambda c: c[1])
+    if follow[0] == lead[0]:
+        return max(lead, follow, key=lambda c: c[1])
+    return lead
+
+
+def breached_in_trick(area, lead, follow, winning_card, tricks_won):
+    """Area rules checked after every trick."""
+    if area == "lakeside":
+        return abs(lead[1] - follow[1]) > 2
+    if area == "cabins":
+        return lead[1] + follow[1] > 7
+    if area == "woodland":
+        return {lead[0], follow[0]} == {"white", "red"}
+    if area == "fire_pit":
+        return winning_card[1] == 4
+    if area == "hideaway":
+        return tricks_won[0] > 0 and tricks_won[1] > 0
+    return False
+
+
+def breached_after_round(area, tricks_won):
+    """Tent site / Lodge, checked after trick 8 (both counts share parity)."""
+    if area == "tent_site":
+        return tricks_won[0] % 2 == 1
+    if area == "lodge":
+        return tricks_won[0] % 2 == 0
+    return False
+
+
+def set_off_trap(game, area):
+    """One trap for this round's breach; True if that loses the game."""
+    game.traps += 1
+    game.traps_by_area[area] += 1
+    return game.traps >= game.cfg["traps"]
+
+
+def play_phase(game, area, leader):
+    """Play 8 random legal tricks. Returns (cards won per player, lost_to_traps)."""
+    rng = game.rng
+    hands, trump = deal(rng)
+    won = [[], []]
+    tricks_won = [0, 0]
+    breached = False
+    for _ in range(TRICKS_PER_ROUND):
+        follower = 1 - leader
+        lead = rng.choice(hands[leader])
+        hands[leader].remove(lead)
+        follow = rng.choice(legal_cards(hands[follower], lead[0]))
+        hands[follower].remove(follow)
+        winning = trick_winning_card(lead, follow, trump)
+        winner = leader if winning == lead else follower
+        won[winner] += [lead, follow]
+        tricks_won[winner] += 1
+        if not breached and breached_in_trick(area, lead, follow, winning, tricks_won):
+            breached = True
+            if set_off_trap(game, area):
+                return won, True
+        leader = winner
+    game.last_trick_winner = leader
+    if not breached and breached_after_round(area, tricks_won):
+        if set_off_trap(game, area):
+            return won, True
+    return won, False
+
+
+# --------------------------------------------------------------------------
+# Item phase: sorting the won cards
+# --------------------------------------------------------------------------
+
+def white_colour(health, edition, area):
+    """Colour a won white card takes, from health at the start of the item phase."""
+    if edition == "rulebook":
+        colour = "green" if health >= 6 else "yellow" if health >= 3 else "red"
+    else:
+        colour = "green" if health >= 7 else "yellow" if health >= 4 else "red"
+    step = COLOUR_STEPS.index(colour)
+    if area == "lodge":
+        step = max(0, step - 1)
+    elif area == "woodland":
+        step = min(2, step + 1)
+    return COLOUR_STEPS[step]
+
+
+def sort_won_cards(won, health, edition, area):
+    """Return (greens, yellows, reds) where reds is a list of (knives, needed)."""
+    greens, yellows, reds = 0, 0, []
+    for suit, rank in won:
+        colour = white_colour(health, edition, area) if suit == "white" else suit
+        if colour == "green":
+            greens += 1
+        elif colour == "yellow":
+            yellows += 1
+        elif suit == "red":
+            reds.append(RED_TABLE[rank])
+        else:
+            reds.append(WHITE_TURNED_RED)
+    return greens, yellows, reds
+
+
+def lakeside_removal(greens, area):
+    """Lakeside: remove 2 greens (1 if only 1)."""
+    return max(0, greens - 2) if area == "lakeside" else greens
+
+
+def remaining_knives(greens, reds):
+    """Spend greens on reds so that the fewest knives remain (0/1 knapsack)."""
+    best = [0] * (greens + 1)    # best[g] = most knives nullified with g greens
+    for knives, needed in reds:
+        for g in range(greens, needed - 1, -1):
+            best[g] = max(best[g], best[g - needed] + knives)
+    return sum(k for k, _ in reds) - best[greens]
+
+
+def draw_count(yellows, area):
+    """n = yellows (1 with none); Tent site: yellows - 1, 0 when yellows <= 1."""
+    if area == "tent_site":
+        return max(0, yellows - 1)
+    return yellows if yellows > 0 else 1
+
+
+# --------------------------------------------------------------------------
+# Item phase: items and drawing
+# --------------------------------------------------------------------------
+
+def use_item(game, player, item):
+    """Spend a held item: discard pile (rulebook) or out of the game (instructions)."""
+    game.held[player].remove(item)
+    if game.rulebook:
+        game.discard.append(item)
+
+
+def use_lucky_charms(game, order):
+    """Start of the item phase: any holder (leader first) uses charms while traps > 0."""
+    for p in order:
+        while game.traps > 0 and "lucky_charm" in game.held[p]:
+            use_item(game, p, "lucky_charm")
+            game.traps -= 1
+
+
+def use_first_aid(game, player):
+    """Baseline: Large while health <= 5, then Small while health <= 6."""
+    while game.health[player] <= 5 and "first_aid_large" in game.held[player]:
+        use_item(game, player, "first_aid_large")
+        game.health[player] = min(MAX_HEALTH, game.health[player] + 2)
+    while game.health[player] <= 6 and "first_aid_small" in game.held[player]:
+        use_item(game, player, "first_aid_small")
+        game.health[player] = min(MAX_HEALTH, game.health[player] + 1)
+
+
+def draw_items(game, n):
+    """Draw n cards from the top, stopping on the Killer or an empty deck.
+
+    A Cursed Object counts as a draw, leaves the game and adds 3 mandatory draws.
+    Returns (drawn cards in draw order, killer_drawn).
+    """
+    drawn = []
+    remaining = n
+    while remaining > 0 and game.deck:
+        card = game.deck.pop(0)
+        remaining -= 1
+        if card == KILLER:
+            return drawn, True
+        if card == "cursed_object":
+            remaining += 3
+            continue
+        drawn.append(card)
+    return drawn, False
+
+
+def killer_attack(game, player, knives, area):
+    """Damage 1 + remaining knives (Hideaway: health to 0), floored at 0."""
+    if area == "hideaway":
+        game.health[player] = 0
+    else:
+        game.health[player] = max(0, game.health[player] - 1 - knives)
+
+
+def return_killer(game, drawn):
+    """Where the Killer and this turn's drawn cards go.
+
+    rulebook: to the discard pile; reshuffled at cleanup.
+    instructions: at once deck + discard + drawn + Killer + 1 Junk (if any) shuffled.
+    """
+    if game.rulebook:
+        game.discard += drawn + [KILLER]
+        game.killer_drawn_this_round = True
+        return
+    game.deck += game.discard + drawn + [KILLER]
+    game.discard = []
+    if game.junk_aside > 0:
+        game.junk_aside -= 1
+        game.deck.append(JUNK)
+    game.rng.shuffle(game.deck)
+
+
+def team_escape_items(game):
+    """Distinct escape items held by the two players together."""
+    return {c for hand in game.held for c in hand if c in ESCAPE_ITEMS}
+
+
+def choose_picks(drawn, use_backpack):
+    """Baseline keep: best 1 (best 2 with a Backpack) keepable drawn cards."""
+    keepable = [(KEEP_PRIORITY[c], i, c) for i, c in enumerate(drawn) if c != JUNK]
+    keepable.sort()
+    count = 2 if use_backpack else 1
+    return [c for _, _, c in keepable[:count]]
+
+
+def walkie_talkie_target(game, picks):
+    """Earliest-discarded escape item the team lacks, if no pick is an escape item."""
+    if any(c in ESCAPE_ITEMS for c in picks):
+        return None
+    lacking = set(ESCAPE_ITEMS) - team_escape_items(game)
+    for card in game.discard:
+        if card in lacking:
+            return card
+    return None
+
+
+def keep_items(game, player, drawn, had_backpack, had_walkie):
+    """Keep per baseline policy; the rest go to the discard pile. True on a win."""
+    keepable_count = sum(1 for c in drawn if c != JUNK)
+    use_backpack = had_backpack and keepable_count >= 2
+    picks = choose_picks(drawn, use_backpack)
+    if use_backpack:
+        use_item(game, player, "backpack")
+    rest = list(drawn)
+    for c in picks:
+        rest.remove(c)
+    if had_walkie:
+        target = walkie_talkie_target(game, picks)
+        if target is not None:
+            game.discard.remove(target)
+            if picks:
+                rest.append(picks[0])      # replaced first pick is discarded
+                picks = [target] + picks[1:]
+            else:
+                picks = [target]
+            use_item(game, player, "walkie_talkie")
+    game.discard += rest
+    for card in picks:
+        game.held[player].append(card)
+        if len(team_escape_items(game)) >= game.cfg["escapes_needed"]:
+            return True
+    return False
+
+
+def item_turn(game, player, area, won, start_health):
+    """One player's item-phase turn. Returns 'win', 'loss_health' or None."""
+    edition = game.cfg["edition"]
+    greens, yellows, reds = sort_won_cards(won, start_health, edition, area)
+    greens = lakeside_removal(greens, area)
+    knives = remaining_knives(greens, reds)
+    n = draw_count(yellows, area)
+    use_first_aid(game, player)
+    had_backpack = "backpack" in game.held[player]
+    had_walkie = "walkie_talkie" in game.held[player]
+    drawn, killer = draw_items(game, n)
+    if killer:
+        killer_attack(game, player, knives, area)
+        return_killer(game, drawn)
+        return "loss_health" if game.health[player] == 0 else None
+    if keep_items(game, player, drawn, had_backpack, had_walkie):
+        return "win"
+    return None
+
+
+def item_phase(game, area, leader, won):
+    """Lucky Charms, then each player's turn, round leader first."""
+    order = [leader, 1 - leader]
+    start_health = list(game.health)
+    use_lucky_charms(game, order)
+    for p in order:
+        result = item_turn(game, p, area, won[p], start_health[p])
+        if result:
+            return result
+    return None
+
+
+def cleanup(game):
+    """rulebook: after a Killer draw, discard + remaining deck shuffled together."""
+    if game.rulebook and game.killer_drawn_this_round:
+        game.deck += game.discard
+        game.discard = []
+        game.rng.shuffle(game.deck)
+    game.killer_drawn_this_round = False
+
+
+# --------------------------------------------------------------------------
+# Whole games
+# --------------------------------------------------------------------------
+
+def play_game(config, rng):
+    """Play one game with the baseline policy; see the module docstring."""
+    cfg = normalise_config(config)
+    game = Game(cfg, rng)
+    outcome = "timeout"
+    rounds = 0
+    for round_no in range(1, cfg["max_rounds"] + 1):
+        rounds = round_no
+        area = next_area(game, round_no)
+        game.rounds_by_area[area] += 1
+        leader = round_leader(game, area, round_no)
+        won, lost = play_phase(game, area, leader)
+        if lost:
+            outcome = "loss_traps"
+            break
+        result = item_phase(game, area, leader, won)
+        if result:
+            outcome = result
+            break
+        cleanup(game)
+    return {"outcome": outcome, "rounds": rounds,
+            "traps_by_area": game.traps_by_area, "rounds_by_area": game.rounds_by_area,
+            "killer_start": game.killer_start}
+
+
+def simulate(config, games, seed):
+    """Play `games` games from one Random(seed) and aggregate the results."""
+    rng = random.Random(seed)
+    totals = {"games": games, "wins": 0, "loss_health": 0, "loss_traps": 0, "timeout": 0}
+    traps_by_area = {a: 0 for a in AREAS}
+    rounds_by_area = {a: 0 for a in AREAS}
+    ks_games, ks_wins = {}, {}
+    total_rounds = 0
+    for _ in range(games):
+        r = play_game(config, rng)
+        key = "wins" if r["outcome"] == "win" else r["outcome"]
+        totals[key] += 1
+        total_rounds += r["rounds"]
+        for a in AREAS:
+            traps_by_area[a] += r["traps_by_area"][a]
+            rounds_by_area[a] += r["rounds_by_area"][a]
+        k = r["killer_start"]
+        ks_games[k] = ks_games.get(k, 0) + 1
+        ks_wins[k] = ks_wins.get(k, 0) + (r["outcome"] == "win")
+    totals["mean_rounds"] = total_rounds / games if games else 0.0
+    totals["traps_by_area"] = traps_by_area
+    totals["rounds_by_area"] = rounds_by_area
+    totals["killer_start_games"] = dict(sorted(ks_games.items()))
+    totals["killer_start_wins"] = dict(sorted(ks_wins.items()))
+    return totals
+
+
+if __name__ == "__main__":
+    GAMES = 2000
+    for edition in ("rulebook", "instructions"):
+        t0 = time.perf_counter()
+        res = simulate({"edition": edition}, GAMES, seed=12345)
+        ms = (time.perf_counter() - t0) * 1000 / GAMES
+        print(edition, f"{ms:.2f} ms/game")
+        for key, value in res.items():
+            print(f"  {key}: {value}")
