@@ -26,18 +26,6 @@ _RESHUFFLES = {"cleanup": rules.KILLER_RESHUFFLE_AT_CLEANUP,
 _USED = {"discard": rules.USED_TO_DISCARD, "out": rules.USED_OUT_OF_GAME}
 _AREA_DECKS = {"levels": rules.AREA_DECK_LEVELS, "cycle": rules.AREA_DECK_CYCLE}
 _COLOURS = {"red": rules.COLOUR_RED, "yellow": rules.COLOUR_YELLOW, "green": rules.COLOUR_GREEN}
-_EDITION_DEFAULTS = {
-    "rulebook": dict(hideaway=False, area_deck="levels", leader="arrow",
-                     item_deck="killer_top_half", killer_reshuffle="cleanup",
-                     used_items="discard", junk=0,
-                     white_colours=("red", "red", "yellow", "yellow", "yellow", "green", "green")),
-    "instructions": dict(hideaway=True, area_deck="cycle", leader="last_trick",
-                         item_deck="shuffled", killer_reshuffle="at_once", used_items="out",
-                         junk=rules.N_JUNK,
-                         white_colours=("red", "red", "red", "yellow", "yellow", "yellow",
-                                        "green")),
-}
-
 
 def _choice(name, value, allowed):
     if value not in allowed:
@@ -123,7 +111,7 @@ class GameConfig:
         """Every field with edition defaults filled in, validated; a plain dict."""
         edition = _choice("edition", self.edition, rules.EDITION_NAMES)
         out = {f.name: getattr(self, f.name) for f in fields(self)}
-        for key, value in _EDITION_DEFAULTS[edition].items():
+        for key, value in rules.EDITION_DEFAULTS[edition].items():
             if out[key] is None:
                 out[key] = value
         _int_range("health", out["health"], 1, rules.MAX_HEALTH)

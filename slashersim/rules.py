@@ -104,9 +104,6 @@ DEFAULT_RED_GREENS = np.array([1, 1, 2, 2, 3], dtype=np.int64)
 MAX_HEALTH = 7
 #: colour codes of a white card in the item phase, ordered so that "one step down" is -1
 COLOUR_RED, COLOUR_YELLOW, COLOUR_GREEN = 0, 1, 2
-#: ``WHITE_COLOUR[edition][health]``: a white card's colour at that health (index 0 unused)
-RULEBOOK_WHITE_COLOUR = np.array([0, 0, 0, 1, 1, 1, 2, 2], dtype=np.int64)
-INSTRUCTIONS_WHITE_COLOUR = np.array([0, 0, 0, 0, 1, 1, 1, 2], dtype=np.int64)
 
 # --- editions (§8) ------------------------------------------------------------------------
 RULEBOOK, INSTRUCTIONS = 0, 1
@@ -129,17 +126,18 @@ KILLER_RESHUFFLE_AT_CLEANUP, KILLER_RESHUFFLE_AT_ONCE = 0, 1
 #: where a used item goes
 USED_TO_DISCARD, USED_OUT_OF_GAME = 0, 1
 
-#: per-edition rule settings (§8); ``GameConfig`` starts from these and lets any be overridden
-EDITION_RULES = {
-    "rulebook": dict(area_deck=AREA_DECK_LEVELS, leader=LEADER_ARROW,
-                     item_deck=ITEM_DECK_KILLER_TOP_HALF,
-                     killer_reshuffle=KILLER_RESHUFFLE_AT_CLEANUP, used_items=USED_TO_DISCARD,
-                     junk=0, white_colour=tuple(RULEBOOK_WHITE_COLOUR[1:]), hideaway=False),
-    "instructions": dict(area_deck=AREA_DECK_CYCLE, leader=LEADER_LAST_TRICK,
-                         item_deck=ITEM_DECK_SHUFFLED,
-                         killer_reshuffle=KILLER_RESHUFFLE_AT_ONCE, used_items=USED_OUT_OF_GAME,
-                         junk=N_JUNK, white_colour=tuple(INSTRUCTIONS_WHITE_COLOUR[1:]),
-                         hideaway=True),
+#: per-edition values of the rule settings that differ (§8); ``GameConfig`` fills the fields
+#: left at ``None`` from here
+EDITION_DEFAULTS = {
+    "rulebook": dict(hideaway=False, area_deck="levels", leader="arrow",
+                     item_deck="killer_top_half", killer_reshuffle="cleanup",
+                     used_items="discard", junk=0,
+                     white_colours=("red", "red", "yellow", "yellow", "yellow", "green", "green")),
+    "instructions": dict(hideaway=True, area_deck="cycle", leader="last_trick",
+                         item_deck="shuffled", killer_reshuffle="at_once", used_items="out",
+                         junk=N_JUNK,
+                         white_colours=("red", "red", "red", "yellow", "yellow", "yellow",
+                                        "green")),
 }
 
 # --- outcomes (§5) ------------------------------------------------------------------------

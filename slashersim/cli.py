@@ -1,0 +1,170 @@
+"""The ``slashersim`` command line: ``simulate`` and ``bench``."""
+import argparse
+import json
+import sys
+
+import numba
+
+from . import rules
+from .config import ConfigError, GameConfig
+from .policies import policy_names
+
+
+class _Parser(argparse.ArgumentParser):
+    """Argument errors as one line on stderr and exit status 2."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _positive(name):
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{name} must be at least 1, got {value}")
+        return value
+    return parse
+
+
+def _int(text):
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def build_parser():
+    parser = _Parser(prog="slashersim",
+                     description="Monte Carlo difficulty analysis for The Slasher.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    sim = sub.add_parser("simulate", help="play N games of one configuration")
+    sim.add_argument("--edition", default="rulebook", choices=rules.EDITION_NAMES,
+                     help="rule edition (default: rulebook)")
+    sim.add_argument("--health", type=_int, default=7, help="starting health 1..7 (default 7)")
+    sim.add_argument("--hideaway", action=argparse.BooleanOptionalAction, default=None,
+                     help="Hideaway in the area deck (default: off for rulebook, "
+                          "on for instructions)")
+    sim.add_argument("--cursed-object", action=argparse.BooleanOptionalAction, default=True,
+                     help="Cursed Object in the item deck (default: in)")
+    sim.add_argument("--escapes-needed", type=_int, default=4,
+                     help="escape items needed to win, 1..5 (default 4)")
+    sim.add_argument("--traps", type=_int, default=3,
+                     help="traps that lose the game, 1..4 (default 3)")
+    sim.add_argument("--max-rounds", type=_int, default=200,
+                     help="rounds before a game ends as a timeout (default 200)")
+    sim.add_argument("--policy", default="baseline",
+                     help=f"player policy: {', '.join(policy_names())} (default baseline)")
+    sim.add_argument("--games", type=_positive("games"), default=100_000,
+                     help="games to play (default 100000)")
+    sim.add_argument("--seed", type=_int, default=0, help="run seed (default 0)")
+    sim.add_argument("--threads", type=_positive("threads"), default=None,
+                     help="worker threads (default: all cores)")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                     help="progress bar on stderr (default: on a terminal, for long runs)")
+
+    bench = sub.add_parser("bench", help="measure engine speed and memory")
+    bench.add_argument("--policy", default="baseline")
+    bench.add_argument("--games", type=_positive("games"), default=2_000_000)
+    bench.add_argument("--json", action="store_true")
+    return parser
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr: done/total, games per second and time left."""
+
+    def __init__(self, stream=sys.stderr):
+        import time
+        self._time = time.perf_counter
+        self._t0 = self._time()
+        self._stream = stream
+
+    def __call__(self, done, total):
+        elapsed = self._time() - self._t0
+        rate = done / elapsed if elapsed > 0 else 0.0
+        left = (total - done) / rate if rate else 0.0
+        width = 30
+        filled = int(width * done / total)
+        self._stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} games"
+                           f"  {rate:,.0f} games/s  {left:.0f} s left ")
+        if done == total:
+            self._stream.write("\n")
+        self._stream.flush()
+
+
+def format_summary(s):
+    """The human-readable table of a ``SimulationResult.summary()``."""
+    c = s["config"]
+    lo, hi = s["win_ci"]
+    lines = [
+        f"{c['edition']} edition, health {c['health']}, hideaway "
+        f"{'in' if c['hideaway'] else 'out'}, cursed object "
+        f"{'in' if c['cursed_object'] else 'out'}, {c['escapes_needed']} escapes, "
+        f"{c['traps']} traps; policy {s['policy']}; {s['games']:,} games, seed {s['seed']}",
+        "",
+        f"  win rate          {s['win_rate']:.4f}   95% CI [{lo:.4f}, {hi:.4f}]",
+        f"  loss by health    {s['loss_health']:.4f}",
+        f"  loss by traps     {s['loss_traps']:.4f}",
+        f"  timeout           {s['timeout']:.4f}",
+        f"  mean rounds       {s['mean_rounds']:.2f}",
+        "",
+        "  area         rounds played   traps per round",
+    ]
+    for area, rate in s["trap_rate_by_area"].items():
+        played = s["rounds_by_area"][area]
+        lines.append(f"  {area:<12} {played:>13,}   "
+                     f"{'-' if rate is None else format(rate, '.3f'):>15}")
+    lines.append("")
+    lines.append("  killer start   games      win rate")
+    for k, (n, rate) in s["win_rate_by_killer_start"].items():
+        lines.append(f"  {k:>12} {n:>8,}      {rate:.4f}")
+    lines.append("")
+    lines.append(f"  {s['elapsed_s']:.2f} s, {s['games'] / max(s['elapsed_s'], 1e-9):,.0f} games/s")
+    return "\n".join(lines)
+
+
+def cmd_simulate(args):
+    from .runner import simulate
+    config = GameConfig(edition=args.edition, health=args.health, hideaway=args.hideaway,
+                        cursed_object=args.cursed_object, escapes_needed=args.escapes_needed,
+                        traps=args.traps, max_rounds=args.max_rounds)
+    if args.threads is not None and args.threads > numba.config.NUMBA_NUM_THREADS:
+        raise ConfigError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, "
+                          f"got {args.threads}")
+    show = args.progress
+    if show is None:
+        show = sys.stderr.isatty() and args.games >= 1_000_000
+    result = simulate(config, args.policy, games=args.games, seed=args.seed,
+                      threads=args.threads, progress=ProgressBar() if show else None)
+    summary = result.summary()
+    print(json.dumps(summary) if args.json else format_summary(summary))
+
+
+def cmd_bench(args):
+    from .bench import format_bench, run_bench
+    from .policies import get_policy
+    get_policy(args.policy)
+    b = run_bench(games=args.games, policy=args.policy)
+    print(json.dumps(b) if args.json else format_bench(b))
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        {"simulate": cmd_simulate, "bench": cmd_bench}[args.command](args)
+    except (ConfigError, ValueError) as e:
+        print(f"slashersim: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("slashersim: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

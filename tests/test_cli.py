@@ -1,0 +1,76 @@
+"""The ``slashersim`` command line."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from slashersim.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+KEYS = {"games", "win_rate", "win_ci", "loss_health", "loss_traps", "timeout", "mean_rounds",
+        "trap_rate_by_area", "rounds_by_area", "win_rate_by_killer_start", "config", "policy",
+        "seed", "elapsed_s"}
+
+
+def _json(capsys, *args):
+    assert main(["simulate", "--json", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_simulate_json_has_the_documented_keys(capsys):
+    s = _json(capsys, "--games", "3000", "--seed", "5")
+    assert KEYS <= s.keys()
+    assert s["games"] == 3000 and s["seed"] == 5 and s["policy"] == "baseline"
+    lo, hi = s["win_ci"]
+    assert lo <= s["win_rate"] <= hi
+    assert abs(s["win_rate"] + s["loss_health"] + s["loss_traps"] + s["timeout"] - 1) < 1e-12
+    assert set(s["trap_rate_by_area"]) == {"tent_site", "lodge", "lakeside", "hideaway", "cabins",
+                                           "woodland", "fire_pit"}
+    assert s["trap_rate_by_area"]["hideaway"] is None and s["rounds_by_area"]["hideaway"] == 0
+    assert sum(n for n, _ in s["win_rate_by_killer_start"].values()) == 3000
+    assert s["config"]["edition"] == "rulebook" and s["config"]["hideaway"] is False
+
+
+def test_simulate_options_reach_the_config(capsys):
+    s = _json(capsys, "--games", "500", "--edition", "instructions", "--health", "5",
+              "--no-cursed-object", "--escapes-needed", "3", "--traps", "2", "--threads", "1")
+    c = s["config"]
+    assert (c["edition"], c["health"], c["cursed_object"], c["escapes_needed"], c["traps"]) == \
+        ("instructions", 5, False, 3, 2)
+    assert c["hideaway"] is True
+    assert s["rounds_by_area"]["hideaway"] > 0
+    s = _json(capsys, "--games", "500", "--edition", "instructions", "--no-hideaway")
+    assert s["rounds_by_area"]["hideaway"] == 0
+    s = _json(capsys, "--games", "500", "--hideaway")
+    assert s["rounds_by_area"]["hideaway"] > 0
+
+
+def test_simulate_human_output(capsys):
+    assert main(["simulate", "--games", "1000"]) == 0
+    out = capsys.readouterr().out
+    assert "win rate" in out and "95% CI" in out and "loss by traps" in out
+    assert "mean rounds" in out
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--health", "0"], "health must be 1..7, got 0"),
+    (["--health", "8"], "health must be 1..7, got 8"),
+    (["--edition", "deluxe"], "invalid choice: 'deluxe'"),
+    (["--policy", "genius"], "unknown policy 'genius'; expected one of: baseline"),
+    (["--escapes-needed", "6"], "escapes_needed must be 1..5, got 6"),
+    (["--traps", "0"], "traps must be 1..4, got 0"),
+    (["--games", "0"], "games must be at least 1, got 0"),
+    (["--games", "many"], "games must be an integer, got 'many'"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, needle):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-m", "slashersim", "simulate", *args],
+                       capture_output=True, text=True, env=env, cwd=ROOT)
+    assert p.returncode == 2
+    assert p.stdout == ""
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], p.stderr
+    assert "Traceback" not in p.stderr

@@ -1,0 +1,141 @@
+"""Whole-game properties: invariants over many random games, determinism, JIT equivalence."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from slashersim import rules
+from slashersim.config import GameConfig
+from slashersim.engine import layout as L
+from slashersim.runner import simulate
+
+ROOT = Path(__file__).resolve().parents[1]
+EDITIONS = ("rulebook", "instructions")
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("variant", [{}, {"hideaway": True, "cursed_object": False, "health": 3}])
+def test_invariants_hold_over_many_games(edition, variant):
+    """Card conservation, item conservation, health bounds and one trap per round, checked
+    by the kernel at the end of every round of 10,000 games."""
+    cfg = GameConfig(edition=edition, check_invariants=True, **variant)
+    r = simulate(cfg, games=10_000, seed=11, keep_records=True)
+    assert r.counts[L.K_VIOLATIONS] == 0
+    rec = r.records
+    assert rec["violations"].eq(0).all()
+    assert rec["health_0"].between(0, 7).all() and rec["health_1"].between(0, 7).all()
+    traps_by_area = rec[[f"traps_{a}" for a in rules.AREA_NAMES]].to_numpy()
+    rounds_by_area = rec[[f"rounds_{a}" for a in rules.AREA_NAMES]].to_numpy()
+    assert (traps_by_area <= rounds_by_area).all()
+    assert (rounds_by_area.sum(axis=1) == rec["rounds"]).all()
+    assert r.outcome("win") + r.outcome("loss_health") + r.outcome("loss_traps") \
+        + r.outcome("timeout") == r.games
+    lost_health = rec["outcome"] == "loss_health"
+    assert ((rec.loc[lost_health, "health_0"] == 0) | (rec.loc[lost_health, "health_1"] == 0)).all()
+    won = rec["outcome"] == "win"
+    assert (rec.loc[won, "escapes"] >= cfg.escapes_needed).all()
+    assert (rec.loc[rec["outcome"] == "loss_traps", "traps"] == cfg.traps).all()
+
+
+def test_invariant_check_can_fail():
+    """The invariant checker flags a corrupted state (so the test above can fail)."""
+    from slashersim.engine.game import check_invariants
+    from slashersim.engine.deal import setup_game, start_round
+    from slashersim.engine.rng import seed_streams
+    st = L.new_state(GameConfig().to_array())
+    seed_streams(st, 1, 0)
+    setup_game(st)
+    start_round(st)
+    check_invariants(st)
+    assert st[L.S_VIOLATIONS] == 0
+    st[L.S_HELD] |= 1 << rules.KILLER
+    st[L.S_HEALTH] = 8
+    st[L.S_HAND] |= st[L.S_HAND + 1] & -st[L.S_HAND + 1]
+    check_invariants(st)
+    assert st[L.S_VIOLATIONS] & L.V_ITEMS and st[L.S_VIOLATIONS] & L.V_HEALTH
+    assert st[L.S_VIOLATIONS] & L.V_CARDS
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_same_results_for_1_and_2_threads_and_any_chunking(edition):
+    cfg = GameConfig(edition=edition)
+    one = simulate(cfg, games=5000, seed=3, threads=1, keep_records=True)
+    two = simulate(cfg, games=5000, seed=3, threads=2, keep_records=True)
+    chunked = simulate(cfg, games=5000, seed=3, threads=2, chunk_size=777, keep_records=True)
+    assert np.array_equal(one.counts, two.counts)
+    assert np.array_equal(one.counts, chunked.counts)
+    assert one.records.equals(two.records) and one.records.equals(chunked.records)
+
+
+def test_split_runs_merge_exactly():
+    cfg = GameConfig()
+    whole = simulate(cfg, games=3000, seed=9)
+    a = simulate(cfg, games=1000, seed=9)
+    b = simulate(cfg, games=2000, seed=9, first_game=1000)
+    assert np.array_equal(whole.counts, a.counts + b.counts)
+
+
+def test_different_seeds_differ_and_same_seed_repeats():
+    a = simulate(games=2000, seed=1)
+    assert np.array_equal(a.counts, simulate(games=2000, seed=1).counts)
+    assert not np.array_equal(a.counts, simulate(games=2000, seed=2).counts)
+
+
+def test_common_random_numbers_share_deals_and_decks():
+    """Changing a knob that does not touch set-up leaves the first deal, area and the Killer's
+    position unchanged game by game."""
+    a = simulate(GameConfig(health=7), games=500, seed=4, keep_records=True).records
+    b = simulate(GameConfig(health=4), games=500, seed=4, keep_records=True).records
+    for col in ("killer_start", "first_area", "first_trump", "first_yellows_0"):
+        assert a[col].equals(b[col])
+
+
+_JIT_SCRIPT = """
+import json, sys
+import numpy as np
+from slashersim.config import GameConfig
+from slashersim.runner import simulate
+out = {}
+for edition in ("rulebook", "instructions"):
+    for health in (7, 3):
+        cfg = GameConfig(edition=edition, health=health, hideaway=True, check_invariants=True)
+        r = simulate(cfg, games=60, seed=21, keep_records=True)
+        out[f"{edition}-{health}"] = r.records.drop(columns=["outcome"]).to_numpy().tolist()
+print(json.dumps(out))
+"""
+
+
+def test_numba_on_and_off_give_identical_games():
+    def run(disable):
+        env = dict(os.environ, NUMBA_DISABLE_JIT="1" if disable else "0")
+        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        p = subprocess.run([sys.executable, "-W", "ignore", "-c", _JIT_SCRIPT], env=env,
+                           capture_output=True, text=True, check=True, cwd=ROOT)
+        return json.loads(p.stdout)
+    jit, py = run(False), run(True)
+    assert jit.keys() == py.keys()
+    for key in jit:
+        assert jit[key] == py[key], key
+
+
+def test_timeout_is_its_own_outcome():
+    r = simulate(GameConfig(max_rounds=1), games=2000, seed=2)
+    assert r.outcome("timeout") > 0
+    assert r.outcome("timeout") + r.outcome("win") + r.outcome("loss_health") \
+        + r.outcome("loss_traps") == 2000
+
+
+def test_killer_start_is_uniform_and_forced_positions_hold():
+    r = simulate(GameConfig(), games=14_000, seed=8)
+    ks = r.win_rate_by_killer_start()
+    assert sorted(ks, key=int) == [str(k) for k in range(1, 8)]
+    for k, (n, _) in ks.items():
+        assert abs(n - 2000) < 5 * np.sqrt(2000), k
+    forced = simulate(GameConfig(killer_position=3), games=500, seed=8, keep_records=True)
+    assert forced.records["killer_start"].eq(3).all()
+    inst = simulate(GameConfig(edition="instructions"), games=13_000, seed=8)
+    assert sorted(inst.win_rate_by_killer_start(), key=int) == [str(k) for k in range(1, 14)]
