@@ -1,6 +1,6 @@
 """Naive plain-Python reference model of The Slasher (baseline policy only).
 
-Written independently of the numba engine, from /work/shared/RULES.md, so that
+Written independently of the numba engine, from RULES.md (in the shared project folder), so that
 the engine's statistics can be cross-checked against it.  Clarity over speed:
 stdlib ``random.Random`` only, one function per rule.
 

@@ -187,7 +187,7 @@ def use_flashlight(policy, player, st, params):
     bottom = answer // 6
     n = st[S_DECK_N]
     if bottom:
-        # the rest of the deck moves up by k; the cards go under it, first-chosen lowest-first
+        # the rest of the deck moves up by k; the block goes under it, still top first
         for i in range(n - k - 1, -1, -1):
             st[S_DECK + i + k] = st[S_DECK + i]
         for i in range(k):
