@@ -139,3 +139,18 @@ def test_killer_start_is_uniform_and_forced_positions_hold():
     assert forced.records["killer_start"].eq(3).all()
     inst = simulate(GameConfig(edition="instructions"), games=13_000, seed=8)
     assert sorted(inst.win_rate_by_killer_start(), key=int) == [str(k) for k in range(1, 14)]
+
+
+def test_chunk_driver_loads_from_the_disk_cache():
+    """A second process loads the compiled driver instead of compiling it again."""
+    script = ("from slashersim.runner import simulate\n"
+              "from slashersim.engine.game import simulate_chunk\n"
+              "simulate(games=10)\n"
+              "print(sum(simulate_chunk.stats.cache_hits.values()))\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    simulate(games=10)
+    p = subprocess.run([sys.executable, "-W", "always", "-c", script], env=env, cwd=ROOT,
+                       capture_output=True, text=True, check=True)
+    assert "Cannot cache" not in p.stderr
+    assert int(p.stdout.strip()) >= 1

@@ -736,7 +736,7 @@ def test_edition_used_items(edition):
     set_discard(st, [])
     hold(st, 0, FIRST_AID_SMALL)
     st[L.S_HEALTH] = 5
-    assert items.use_item(scripted, 0, FIRST_AID_SMALL, st, script())
+    assert items.use_item(st, 0, FIRST_AID_SMALL, 0)
     assert FIRST_AID_SMALL not in held(st, 0)
     if edition == "rulebook":
         assert discard(st) == [FIRST_AID_SMALL] and not is_out(st, FIRST_AID_SMALL)
@@ -764,7 +764,7 @@ def test_first_aid_heals_holder_capped_at_7(item, before, after):
     hold(st, 1, item)
     st[L.S_HEALTH + 1] = before
     st[L.S_HEALTH] = 3
-    assert items.use_item(scripted, 1, item, st, script())
+    assert items.use_item(st, 1, item, 0)
     assert st[L.S_HEALTH + 1] == after
     assert st[L.S_HEALTH] == 3
 
@@ -773,7 +773,7 @@ def test_lucky_charm_removes_a_trap():
     st = make_state()
     hold(st, 0, LUCKY_CHARM)
     st[L.S_TRAPS] = 2
-    assert items.use_item(scripted, 0, LUCKY_CHARM, st, script())
+    assert items.use_item(st, 0, LUCKY_CHARM, 0)
     assert st[L.S_TRAPS] == 1
     assert held(st, 0) == set()
 
@@ -781,14 +781,14 @@ def test_lucky_charm_removes_a_trap():
 def test_lucky_charm_without_traps_is_not_used():
     st = make_state()
     hold(st, 0, LUCKY_CHARM)
-    assert not items.use_item(scripted, 0, LUCKY_CHARM, st, script())
+    assert not items.use_item(st, 0, LUCKY_CHARM, 0)
     assert held(st, 0) == {LUCKY_CHARM}
 
 
 def test_item_not_held_cannot_be_used():
     st = make_state()
     st[L.S_HEALTH] = 4
-    assert not items.use_item(scripted, 0, FIRST_AID_LARGE, st, script())
+    assert not items.use_item(st, 0, FIRST_AID_LARGE, 0)
     assert st[L.S_HEALTH] == 4
 
 
@@ -808,7 +808,9 @@ def test_flashlight_reorders_top_three(order, bottom, expected):
     st = make_state()
     set_deck(st, FIVE)
     hold(st, 0, FLASHLIGHT)
-    assert items.use_item(scripted, 0, FLASHLIGHT, st, script(flashlight=order + 6 * bottom))
+    items.use_items(scripted, api.BEFORE_DRAW, 0, st,
+                    script(before_draw=FLASHLIGHT, flashlight=order + 6 * bottom))
+    assert st[L.S_VIOLATIONS] == 0
     assert [int(x) for x in st[L.S_PEEK:L.S_PEEK + 3]] == [MAP, CAR_KEY, GASOLINE]
     assert deck(st) == expected
     assert FLASHLIGHT not in held(st, 0) and discard(st)[-1] == FLASHLIGHT
@@ -818,7 +820,7 @@ def test_flashlight_with_two_cards_left():
     st = make_state()
     set_deck(st, [MAP, CAR_KEY])
     hold(st, 0, FLASHLIGHT)
-    items.use_item(scripted, 0, FLASHLIGHT, st, script(flashlight=1))
+    items.use_items(scripted, api.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=1))
     assert st[L.S_PEEK_N] == 2
     assert deck(st) == [CAR_KEY, MAP]
 

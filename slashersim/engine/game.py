@@ -85,7 +85,7 @@ def check_invariants(st):
         st[S_VIOLATIONS] |= V_TRAPS
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def play_round(policy, st, params):
     """One round: area, deal, play phase, item phase, clean-up."""
     st[S_TRAPS_AT_START] = st[S_TRAPS]
@@ -134,21 +134,27 @@ def write_record(st, rec):
         rec[R_ROUNDS_AREA + a] = st[S_ROUNDS_AREA + a]
 
 
+@njit(cache=True)
+def play_block(policy, cfg, params, seed, game0, records, block):
+    """Play block ``block`` of a chunk, games ``game0 + block * BLOCK ...``, one record row each.
+
+    One scratch state serves the whole block. Game ``g`` depends only on ``(seed, g)``, never
+    on the thread or block that plays it.
+    """
+    n = records.shape[0]
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    st[:CFG_SIZE] = cfg
+    for i in range(block * BLOCK, min(n, (block + 1) * BLOCK)):
+        play_game(policy, st, params, seed, game0 + i)
+        write_record(st, records[i])
+
+
 @njit(types.void(POLICY_TYPE, types.int64[::1], types.float64[::1], types.int64, types.int64,
                  types.int32[:, ::1]), parallel=True, cache=True)
 def simulate_chunk(policy, cfg, params, seed, game0, records):
-    """Play games ``game0 .. game0 + len(records) - 1`` in parallel, one record row each.
-
-    Game ``g`` depends only on ``(seed, g)``, never on the thread or block that plays it.
-    """
-    n = records.shape[0]
-    n_blocks = (n + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        st = np.zeros(STATE_SIZE, dtype=np.int64)
-        st[:CFG_SIZE] = cfg
-        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            play_game(policy, st, params, seed, game0 + i)
-            write_record(st, records[i])
+    """Play games ``game0 .. game0 + len(records) - 1`` in parallel blocks, one record row each."""
+    for b in prange((records.shape[0] + BLOCK - 1) // BLOCK):
+        play_block(policy, cfg, params, seed, game0, records, b)
 
 
 @njit(types.void(types.int32[:, ::1], types.int64[::1]), cache=True)

@@ -170,23 +170,31 @@ N_FLASHLIGHT_ORDERS = np.array([1, 1, 2, 6], dtype=np.int64)
 
 
 @njit(cache=True)
-def use_flashlight(policy, player, st, params):
-    """Flashlight: look at the top 3 cards, reorder them, put them on top or at the bottom."""
+def peek_top(st):
+    """Flashlight, first half: copy the top (up to) 3 cards into ``st[S_PEEK:]``; their count."""
     k = min(3, st[S_DECK_N])
     st[S_PEEK_N] = k
-    if k == 0:
-        return
     top = S_DECK + st[S_DECK_N] - 1
     for i in range(k):
         st[S_PEEK + i] = st[top - i]
-    answer = policy(api.FLASHLIGHT, player, k, st, params)
+    return k
+
+
+@njit(cache=True)
+def reorder_top(st, answer):
+    """Flashlight, second half: put the peeked cards back in the order ``answer`` chose.
+
+    ``answer = order + 6 * bottom``; ``FLASHLIGHT_ORDERS[k - 1, order]`` lists the peeked
+    indices top first, and ``bottom`` puts the block under the deck instead of on top.
+    """
+    k = st[S_PEEK_N]
     if answer < 0 or answer >= 2 * 6 or answer % 6 >= N_FLASHLIGHT_ORDERS[k]:
         st[S_VIOLATIONS] |= V_POLICY
         answer = 0
     order = answer % 6
-    bottom = answer // 6
     n = st[S_DECK_N]
-    if bottom:
+    top = S_DECK + n - 1
+    if answer // 6:
         # the rest of the deck moves up by k; the block goes under it, still top first
         for i in range(n - k - 1, -1, -1):
             st[S_DECK + i + k] = st[S_DECK + i]
@@ -198,46 +206,51 @@ def use_flashlight(policy, player, st, params):
 
 
 @njit(cache=True)
-def use_item(policy, player, item, st, params):
+def use_item(st, player, item, flashlight_answer):
     """Use ``player``'s held ``item`` (First Aid, Lucky Charm or Flashlight); False if it can't.
 
     First Aid heals its holder (+1 / +2, never above the maximum); a Lucky Charm removes a
-    set-off trap; the Flashlight asks the policy how to reorder the top of the deck.
+    set-off trap; the Flashlight reorders the peeked top cards by ``flashlight_answer``
+    (see :func:`reorder_top`).
     """
-    if item < 0 or item >= 12 or not (st[S_HELD + player] >> item) & 1:
-        return False
-    if item == FIRST_AID_SMALL or item == FIRST_AID_LARGE:
-        heal = 1 if item == FIRST_AID_SMALL else 2
-        st[S_HEALTH + player] = min(st[C_MAX_HEALTH], st[S_HEALTH + player] + heal)
-    elif item == LUCKY_CHARM:
-        if st[S_TRAPS] == 0:
-            return False
-        st[S_TRAPS] -= 1
-        st[S_CHARMS_ROUND] += 1
-    elif item == FLASHLIGHT:
-        use_flashlight(policy, player, st, params)
-    else:
-        return False
-    st[S_HELD + player] &= ~(1 << item)
-    dispose_used_item(st, item)
-    return True
+    held = 0 <= item < 12 and (st[S_HELD + player] >> item) & 1 == 1
+    ok = held and (item == FIRST_AID_SMALL or item == FIRST_AID_LARGE or item == FLASHLIGHT
+                   or (item == LUCKY_CHARM and st[S_TRAPS] > 0))
+    if ok:
+        if item == FIRST_AID_SMALL or item == FIRST_AID_LARGE:
+            heal = 1 if item == FIRST_AID_SMALL else 2
+            st[S_HEALTH + player] = min(st[C_MAX_HEALTH], st[S_HEALTH + player] + heal)
+        elif item == LUCKY_CHARM:
+            st[S_TRAPS] -= 1
+            st[S_CHARMS_ROUND] += 1
+        else:
+            reorder_top(st, flashlight_answer)
+        st[S_HELD + player] &= ~(1 << item)
+        dispose_used_item(st, item)
+    return ok
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def use_items(policy, decision, player, st, params):
     """Let ``player`` use items at ``decision`` (PHASE_START or BEFORE_DRAW) until it says -1.
 
-    The policy is asked only while the player holds an item usable now.
+    The policy is asked only while the player holds an item usable now; for a Flashlight it is
+    then shown the top cards and asked for their order (decision FLASHLIGHT).
     """
     for _ in range(_MAX_ACTIONS):
         if not st[S_HELD + player] & USABLE_BEFORE_DRAW:
-            return
+            break
         item = policy(decision, player, 0, st, params)
         if item < 0:
-            return
-        if not use_item(policy, player, item, st, params):
+            break
+        answer = 0
+        if item == FLASHLIGHT and (st[S_HELD + player] >> FLASHLIGHT) & 1:
+            k = peek_top(st)
+            if k > 0:
+                answer = policy(api.FLASHLIGHT, player, k, st, params)
+        if not use_item(st, player, item, answer):
             st[S_VIOLATIONS] |= V_POLICY
-            return
+            break
 
 
 @njit(cache=True)
@@ -388,7 +401,7 @@ def keep_items(policy, player, st, params):
 
 
 # --- the phase ------------------------------------------------------------------------------
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def item_turn(policy, player, st, params):
     """One player's part of the item phase (§4 steps 1-8)."""
     st[S_TURN] = player
@@ -416,6 +429,6 @@ def item_phase(policy, st, params):
             fire_pit_trades(policy, st, params)
         item_turn(policy, first if i == 0 else 1 - first, st, params)
         if st[S_OUTCOME]:
-            return
-    if area == FIRE_PIT:
+            break
+    if area == FIRE_PIT and not st[S_OUTCOME]:
         fire_pit_trades(policy, st, params)

@@ -111,10 +111,11 @@ def play_trick(policy, st, params):
     st[S_TRICKS + winner] += 1
     st[S_TRICK] += 1
     st[S_TRICK_LEADER] = winner
-    area = st[S_AREA]
-    if area_breached_by_trick(area, lead, follow, follow if w else lead) or \
-            area_breached_by_tricks_won(area, st[S_TRICKS], st[S_TRICKS + 1], st[S_TRICK]):
-        set_off_trap(st)
+    if not st[S_TRAP_ROUND]:
+        area = st[S_AREA]
+        if area_breached_by_trick(area, lead, follow, follow if w else lead) or \
+                area_breached_by_tricks_won(area, st[S_TRICKS], st[S_TRICKS + 1], st[S_TRICK]):
+            set_off_trap(st)
     return winner
 
 

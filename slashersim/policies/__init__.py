@@ -1,15 +1,27 @@
-"""Policies, registered by name. Each is a jitted function of ``engine.api.POLICY_SIGNATURE``.
+"""Policies, registered by name.
 
-A policy entry is ``(function, default_params, omniscient)``; adding a policy means one module
-and one line here.
+A policy is a jitted function of ``engine.api.POLICY_SIGNATURE``; adding a policy means one
+module and one entry here.
 """
+from typing import Callable, NamedTuple
+
 import numpy as np
 
-from .baseline import baseline
+from . import baseline
 
-#: name -> (policy function, default parameter vector, sees hidden information)
+
+class Policy(NamedTuple):
+    """A registry entry."""
+
+    name: str
+    decide: Callable            #: the jitted policy function
+    default_params: np.ndarray  #: its tunable numbers
+    omniscient: bool            #: True if it reads hidden information (an upper bound)
+
+
 POLICIES = {
-    "baseline": (baseline, np.zeros(0, dtype=np.float64), False),
+    "baseline": Policy("baseline", baseline.baseline,
+                       np.zeros(0, dtype=np.float64), False),
 }
 
 
