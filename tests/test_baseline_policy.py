@@ -11,9 +11,10 @@ import pytest
 
 from slashersim import rules as R
 from slashersim.config import GameConfig
-from slashersim.engine import api, deal, game, items, rng
+from slashersim.engine import api, game, items
 from slashersim.engine import layout as L
 from slashersim.policies.baseline import baseline
+from helpers import discard, held, hold, make_state, set_discard, set_drawn
 from slashersim.rules import (BACKPACK, BASEBALL_BAT, CABINS, CAR_KEY, FIRE_PIT,
                               FIRST_AID_LARGE, FIRST_AID_SMALL, FLASHLIGHT, GASOLINE, GREEN, JUNK,
                               LUCKY_CHARM, MAP, RED, WALKIE_TALKIE, WHITE, YELLOW)
@@ -21,39 +22,6 @@ from slashersim.rules import (BACKPACK, BASEBALL_BAT, CABINS, CAR_KEY, FIRE_PIT,
 P = np.zeros(0)
 #: §7 keep priority of normal items, best first
 PRIORITY = [FIRST_AID_LARGE, FIRST_AID_SMALL, LUCKY_CHARM, WALKIE_TALKIE, BACKPACK, FLASHLIGHT]
-
-
-def make_state(edition="rulebook", seed=0, area=CABINS, **knobs):
-    st = L.new_state(GameConfig(edition=edition, **knobs).to_array())
-    rng.seed_streams(st, seed, 0)
-    deal.setup_game(st)
-    st[L.S_AREA] = area
-    return st
-
-
-def hold(st, player, *item_ids):
-    for i in item_ids:
-        st[L.S_HELD + player] |= 1 << i
-
-
-def held(st, player):
-    return {i for i in range(R.N_ITEM_IDS) if (st[L.S_HELD + player] >> i) & 1}
-
-
-def set_drawn(st, cards):
-    st[L.S_DRAWN_N] = len(cards)
-    st[L.S_DRAWN:L.S_DRAWN + len(cards)] = cards
-    st[L.S_PICK] = -1
-    st[L.S_PICK + 1] = -1
-
-
-def set_discard(st, cards):
-    st[L.S_DISCARD_N] = len(cards)
-    st[L.S_DISCARD:L.S_DISCARD + len(cards)] = cards
-
-
-def discard(st):
-    return [int(x) for x in st[L.S_DISCARD:L.S_DISCARD + st[L.S_DISCARD_N]]]
 
 
 def keep(st, pick=0, player=0):

@@ -16,7 +16,7 @@ import pytest
 
 from slashersim import rules as R
 from slashersim.config import ConfigError, GameConfig
-from slashersim.engine import api, deal, game, items, rng, tricks
+from slashersim.engine import api, deal, game, items, tricks
 from slashersim.engine import layout as L
 from slashersim.rules import (BACKPACK, BASEBALL_BAT, BOLT_CUTTERS, CABINS, CAR_KEY,
                               CURSED_OBJECT, FIRE_PIT, FIRST_AID_LARGE, FIRST_AID_SMALL,
@@ -24,73 +24,10 @@ from slashersim.rules import (BACKPACK, BASEBALL_BAT, BOLT_CUTTERS, CABINS, CAR_
                               LODGE, LUCKY_CHARM, MAP, RED, TENT_SITE, WALKIE_TALKIE, WHITE,
                               WOODLAND, YELLOW)
 
+from helpers import c, cards, make_state, set_deck, deck, set_discard, discard, set_drawn, drawn, hold, held, is_out
+
 COL_R, COL_Y, COL_G = R.COLOUR_RED, R.COLOUR_YELLOW, R.COLOUR_GREEN
 NO_PARAMS = np.zeros(0)
-
-
-# --- helpers ------------------------------------------------------------------------------
-def c(suit, rank):
-    """Card id of ``suit`` ``rank``."""
-    return R.card_id(suit, rank)
-
-
-def cards(*ids):
-    """Bitmask of card ids."""
-    m = 0
-    for i in ids:
-        m |= 1 << i
-    return m
-
-
-def make_state(edition="rulebook", seed=0, area=CABINS, **knobs):
-    """A freshly set-up game (``deal.setup_game``) with ``area`` as the current area."""
-    st = L.new_state(GameConfig(edition=edition, **knobs).to_array())
-    rng.seed_streams(st, seed, 0)
-    deal.setup_game(st)
-    st[L.S_AREA] = area
-    return st
-
-
-def set_deck(st, top_first):
-    cards_ = list(reversed(top_first))
-    st[L.S_DECK_N] = len(cards_)
-    st[L.S_DECK:L.S_DECK + len(cards_)] = cards_
-
-
-def deck(st):
-    """The item deck, top first."""
-    return [int(x) for x in st[L.S_DECK:L.S_DECK + st[L.S_DECK_N]][::-1]]
-
-
-def set_discard(st, earliest_first):
-    st[L.S_DISCARD_N] = len(earliest_first)
-    st[L.S_DISCARD:L.S_DISCARD + len(earliest_first)] = earliest_first
-
-
-def discard(st):
-    return [int(x) for x in st[L.S_DISCARD:L.S_DISCARD + st[L.S_DISCARD_N]]]
-
-
-def set_drawn(st, drawn):
-    st[L.S_DRAWN_N] = len(drawn)
-    st[L.S_DRAWN:L.S_DRAWN + len(drawn)] = drawn
-
-
-def drawn(st):
-    return [int(x) for x in st[L.S_DRAWN:L.S_DRAWN + st[L.S_DRAWN_N]]]
-
-
-def hold(st, player, *item_ids):
-    for i in item_ids:
-        st[L.S_HELD + player] |= 1 << i
-
-
-def held(st, player):
-    return {i for i in range(R.N_ITEM_IDS) if (st[L.S_HELD + player] >> i) & 1}
-
-
-def is_out(st, item):
-    return bool((st[L.S_OUT] >> item) & 1)
 
 
 # --- a scripted policy --------------------------------------------------------------------

@@ -1,5 +1,4 @@
 """Set-up (RULES.md §2) and the per-round deal, area and clean-up steps (§6)."""
-import numpy as np
 from numba import njit
 
 from ..rules import (AREA_DECK_LEVELS, CURSED_OBJECT, ITEM_DECK_KILLER_TOP_HALF, KILLER,
@@ -8,7 +7,7 @@ from .bits import popcount
 from .layout import (C_AREA_DECK, C_AREA_IN, C_AREA_LEVEL, C_AREAS_USED, C_ITEM_DECK, C_ITEM_IN,
                      C_JUNK, C_KILLER_POSITION, C_LEADER, C_FIRST_LEADER, C_START_HEALTH,
                      S_AREA, S_AREA_DECK, S_AREA_N, S_AREA_POS, S_ARROW, S_DECK, S_DECK_N,
-                     S_DISCARD, S_DISCARD_N, S_HAND, S_HEALTH, S_JUNK_ASIDE, S_KILLER_START,
+                     S_DISCARD_N, S_HAND, S_HEALTH, S_JUNK_ASIDE, S_KILLER_START,
                      S_PERM, S_ROUND, S_ROUND_LEADER, S_TRICK_LEADER, S_TRUMP, S_TRUMP_CARD,
                      S_TRUMP_DECK, S_OUT, S_TURN, S_LED, S_FIRST_AREA, S_FIRST_TRUMP,
                      S_FIRST_YELLOWS, S_DYNAMIC)

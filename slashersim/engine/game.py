@@ -19,7 +19,7 @@ from .layout import (C_CHECK, C_JUNK, C_KILLER_RESHUFFLE, C_MAX_HEALTH, C_MAX_RO
                      S_KILLER_START, S_OUT, S_OUTCOME, S_PLAYED, S_ROUND, S_ROUNDS_AREA,
                      S_TRAP_ROUND, S_TRAPS, S_TRAPS_AREA, S_TRAPS_AT_START, S_TRICK,
                      S_TRUMP_DECK, S_VIOLATIONS, S_WON, STATE_SIZE, CFG_SIZE, V_CARDS, V_HEALTH, V_ITEMS,
-                     V_TRAPS, RECORD_SIZE)
+                     V_TRAPS,)
 from .rng import seed_streams
 from .tricks import play_phase
 

@@ -5,7 +5,7 @@ from numba import njit
 from ..rules import (BACKPACK, CABINS, COLOUR_GREEN, COLOUR_RED, COLOUR_YELLOW, CURSED_OBJECT,
                      ESCAPE_MASK, FIRE_PIT, FIRST_AID_LARGE, FIRST_AID_SMALL, FLASHLIGHT, GREEN,
                      HIDEAWAY, JUNK, KILLER, KILLER_RESHUFFLE_AT_ONCE, LAKESIDE, LODGE,
-                     LOSS_HEALTH, LUCKY_CHARM, N_JUNK, RED, SUIT_MASK, TENT_SITE,
+                     LOSS_HEALTH, LUCKY_CHARM, RED, SUIT_MASK, TENT_SITE,
                      USED_TO_DISCARD, WALKIE_TALKIE, WHITE, WIN, WOODLAND, YELLOW)
 from . import api
 from .bits import popcount

@@ -1,5 +1,4 @@
 """The play phase (RULES.md §3): legal cards, trick winners, area rules and traps."""
-import numpy as np
 from numba import njit
 
 from ..rules import (CABINS, FIRE_PIT, HIDEAWAY, LAKESIDE, LODGE, LOSS_TRAPS, RED, SUIT_MASK,

@@ -1,0 +1,76 @@
+"""State builders shared by the rule and policy tests (hand-built situations).
+
+The item deck is ``st[S_DECK : S_DECK + st[S_DECK_N]]`` with index 0 the BOTTOM; these helpers
+take and return decks TOP FIRST.
+"""
+from slashersim import rules as R
+from slashersim.config import GameConfig
+from slashersim.engine import deal, rng
+from slashersim.engine import layout as L
+from slashersim.rules import CABINS
+
+
+def c(suit, rank):
+    """Card id of ``suit`` ``rank``."""
+    return R.card_id(suit, rank)
+
+
+def cards(*ids):
+    """Bitmask of card ids."""
+    m = 0
+    for i in ids:
+        m |= 1 << i
+    return m
+
+
+def make_state(edition="rulebook", seed=0, area=CABINS, **knobs):
+    """A freshly set-up game (``deal.setup_game``) with ``area`` as the current area."""
+    st = L.new_state(GameConfig(edition=edition, **knobs).to_array())
+    rng.seed_streams(st, seed, 0)
+    deal.setup_game(st)
+    st[L.S_AREA] = area
+    return st
+
+
+def set_deck(st, top_first):
+    cards_ = list(reversed(top_first))
+    st[L.S_DECK_N] = len(cards_)
+    st[L.S_DECK:L.S_DECK + len(cards_)] = cards_
+
+
+def deck(st):
+    """The item deck, top first."""
+    return [int(x) for x in st[L.S_DECK:L.S_DECK + st[L.S_DECK_N]][::-1]]
+
+
+def set_discard(st, earliest_first):
+    st[L.S_DISCARD_N] = len(earliest_first)
+    st[L.S_DISCARD:L.S_DISCARD + len(earliest_first)] = earliest_first
+
+
+def discard(st):
+    return [int(x) for x in st[L.S_DISCARD:L.S_DISCARD + st[L.S_DISCARD_N]]]
+
+
+def set_drawn(st, drawn):
+    st[L.S_DRAWN_N] = len(drawn)
+    st[L.S_DRAWN:L.S_DRAWN + len(drawn)] = drawn
+    st[L.S_PICK] = -1
+    st[L.S_PICK + 1] = -1
+
+
+def drawn(st):
+    return [int(x) for x in st[L.S_DRAWN:L.S_DRAWN + st[L.S_DRAWN_N]]]
+
+
+def hold(st, player, *item_ids):
+    for i in item_ids:
+        st[L.S_HELD + player] |= 1 << i
+
+
+def held(st, player):
+    return {i for i in range(R.N_ITEM_IDS) if (st[L.S_HELD + player] >> i) & 1}
+
+
+def is_out(st, item):
+    return bool((st[L.S_OUT] >> item) & 1)
