@@ -1,4 +1,4 @@
-"""The ``slashersim`` command line: ``simulate`` and ``bench``."""
+"""The ``slashersim`` command line: ``simulate``, ``luck`` and ``bench``."""
 import argparse
 import json
 import sys
@@ -36,36 +36,65 @@ def _int(text):
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
 
 
+def add_run_options(parser, games_help="games to play (default 100000)"):
+    """Add the configuration, policy, games, seed and threads options shared by the commands
+    that play games, so that ``simulate`` and ``luck`` read the same configuration alike."""
+    parser.add_argument("--edition", default="rulebook", choices=rules.EDITION_NAMES,
+                        help="rule edition (default: rulebook)")
+    parser.add_argument("--health", type=_int, default=7,
+                        help="starting health 1..7 (default 7)")
+    parser.add_argument("--hideaway", action=argparse.BooleanOptionalAction, default=None,
+                        help="Hideaway in the area deck (default: off for rulebook, "
+                             "on for instructions)")
+    parser.add_argument("--cursed-object", action=argparse.BooleanOptionalAction, default=True,
+                        help="Cursed Object in the item deck (default: in)")
+    parser.add_argument("--escapes-needed", type=_int, default=4,
+                        help="escape items needed to win, 1..5 (default 4)")
+    parser.add_argument("--traps", type=_int, default=3,
+                        help="traps that lose the game, 1..4 (default 3)")
+    parser.add_argument("--max-rounds", type=_int, default=200,
+                        help="rounds before a game ends as a timeout (default 200)")
+    parser.add_argument("--policy", default="baseline",
+                        help=f"player policy: {', '.join(policy_names())} (default baseline)")
+    parser.add_argument("--games", type=_positive("games"), default=100_000, help=games_help)
+    parser.add_argument("--seed", type=_int, default=0, help="run seed (default 0)")
+    parser.add_argument("--threads", type=_positive("threads"), default=None,
+                        help="worker threads (default: all cores)")
+
+
+def config_from_args(args):
+    """The ``GameConfig`` named by the options of :func:`add_run_options`; also checks
+    ``--threads`` against the cores numba may use."""
+    config = GameConfig(edition=args.edition, health=args.health, hideaway=args.hideaway,
+                        cursed_object=args.cursed_object, escapes_needed=args.escapes_needed,
+                        traps=args.traps, max_rounds=args.max_rounds)
+    if args.threads is not None and args.threads > numba.config.NUMBA_NUM_THREADS:
+        raise ConfigError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, "
+                          f"got {args.threads}")
+    return config
+
+
 def build_parser():
     parser = _Parser(prog="slashersim",
                      description="Monte Carlo difficulty analysis for The Slasher.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     sim = sub.add_parser("simulate", help="play N games of one configuration")
-    sim.add_argument("--edition", default="rulebook", choices=rules.EDITION_NAMES,
-                     help="rule edition (default: rulebook)")
-    sim.add_argument("--health", type=_int, default=7, help="starting health 1..7 (default 7)")
-    sim.add_argument("--hideaway", action=argparse.BooleanOptionalAction, default=None,
-                     help="Hideaway in the area deck (default: off for rulebook, "
-                          "on for instructions)")
-    sim.add_argument("--cursed-object", action=argparse.BooleanOptionalAction, default=True,
-                     help="Cursed Object in the item deck (default: in)")
-    sim.add_argument("--escapes-needed", type=_int, default=4,
-                     help="escape items needed to win, 1..5 (default 4)")
-    sim.add_argument("--traps", type=_int, default=3,
-                     help="traps that lose the game, 1..4 (default 3)")
-    sim.add_argument("--max-rounds", type=_int, default=200,
-                     help="rounds before a game ends as a timeout (default 200)")
-    sim.add_argument("--policy", default="baseline",
-                     help=f"player policy: {', '.join(policy_names())} (default baseline)")
-    sim.add_argument("--games", type=_positive("games"), default=100_000,
-                     help="games to play (default 100000)")
-    sim.add_argument("--seed", type=_int, default=0, help="run seed (default 0)")
-    sim.add_argument("--threads", type=_positive("threads"), default=None,
-                     help="worker threads (default: all cores)")
+    add_run_options(sim)
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="progress bar on stderr (default: on a terminal, for long runs)")
+
+    luck = sub.add_parser("luck", help="how much of the result the cards decide")
+    luck_sub = luck.add_subparsers(dest="luck_command", required=True, parser_class=_Parser)
+    killer = luck_sub.add_parser("killer", help="win rate and effect of the Killer's starting "
+                                                "position in the first item deck")
+    add_run_options(killer, games_help="games per position (default 100000)")
+    where = killer.add_mutually_exclusive_group(required=True)
+    where.add_argument("--position", type=_int, metavar="K",
+                       help="one position, 1 = top (the average still plays every position)")
+    where.add_argument("--all", action="store_true", help="every position")
+    killer.add_argument("--json", action="store_true", help="print one JSON object")
 
     bench = sub.add_parser("bench", help="measure engine speed and memory")
     bench.add_argument("--policy", default="baseline")
@@ -96,15 +125,19 @@ class ProgressBar:
         self._stream.flush()
 
 
+def _config_line(c):
+    return (f"{c['edition']} edition, health {c['health']}, hideaway "
+            f"{'in' if c['hideaway'] else 'out'}, cursed object "
+            f"{'in' if c['cursed_object'] else 'out'}, {c['escapes_needed']} escapes, "
+            f"{c['traps']} traps")
+
+
 def format_summary(s):
     """The human-readable table of a ``SimulationResult.summary()``."""
-    c = s["config"]
     lo, hi = s["win_ci"]
     lines = [
-        f"{c['edition']} edition, health {c['health']}, hideaway "
-        f"{'in' if c['hideaway'] else 'out'}, cursed object "
-        f"{'in' if c['cursed_object'] else 'out'}, {c['escapes_needed']} escapes, "
-        f"{c['traps']} traps; policy {s['policy']}; {s['games']:,} games, seed {s['seed']}",
+        f"{_config_line(s['config'])}; policy {s['policy']}; {s['games']:,} games, "
+        f"seed {s['seed']}",
         "",
         f"  win rate          {s['win_rate']:.4f}   95% CI [{lo:.4f}, {hi:.4f}]",
         f"  loss by health    {s['loss_health']:.4f}",
@@ -127,14 +160,30 @@ def format_summary(s):
     return "\n".join(lines)
 
 
+def format_killer_effects(r):
+    """The human-readable table of a ``killer_position_effects`` result."""
+    games = next(iter(r["positions"].values()))["games"]
+    n_pos = GameConfig.killer_slots(r["config"])
+    lines = [
+        f"{_config_line(r['config'])}; policy {r['policy']}; {games:,} games per position, "
+        f"seed {r['seed']}",
+        "",
+        "  killer start      games   win rate   95% CI               effect   95% CI",
+    ]
+    for k, p in r["positions"].items():
+        lo, hi = p["win_ci"]
+        ci = p["effect_ci"]
+        effect_ci = "-" if ci is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
+        lines.append(f"  {k:>12} {p['games']:>10,}     {p['win_rate']:.4f}   "
+                     f"[{lo:.4f}, {hi:.4f}]   {p['effect']:+.4f}   {effect_ci}")
+    lines.append("")
+    lines.append(f"  average over positions 1..{n_pos}: win rate {r['average']:.4f}")
+    return "\n".join(lines)
+
+
 def cmd_simulate(args):
     from .runner import simulate
-    config = GameConfig(edition=args.edition, health=args.health, hideaway=args.hideaway,
-                        cursed_object=args.cursed_object, escapes_needed=args.escapes_needed,
-                        traps=args.traps, max_rounds=args.max_rounds)
-    if args.threads is not None and args.threads > numba.config.NUMBA_NUM_THREADS:
-        raise ConfigError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, "
-                          f"got {args.threads}")
+    config = config_from_args(args)
     show = args.progress
     if show is None:
         show = sys.stderr.isatty() and args.games >= 1_000_000
@@ -142,6 +191,22 @@ def cmd_simulate(args):
                       threads=args.threads, progress=ProgressBar() if show else None)
     summary = result.summary()
     print(json.dumps(summary) if args.json else format_summary(summary))
+
+
+def cmd_luck_killer(args):
+    from .analysis.luck import killer_position_effects
+    config = config_from_args(args)
+    r = killer_position_effects(config, args.policy, games=args.games, seed=args.seed,
+                                threads=args.threads,
+                                positions=None if args.all else [args.position])
+    if args.json:
+        print(json.dumps(r))
+    else:
+        print(format_killer_effects(r))
+
+
+def cmd_luck(args):
+    {"killer": cmd_luck_killer}[args.luck_command](args)
 
 
 def cmd_bench(args):
@@ -156,7 +221,7 @@ def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        {"simulate": cmd_simulate, "bench": cmd_bench}[args.command](args)
+        {"simulate": cmd_simulate, "luck": cmd_luck, "bench": cmd_bench}[args.command](args)
     except (ConfigError, ValueError) as e:
         print(f"slashersim: error: {e}", file=sys.stderr)
         return 2

@@ -1,0 +1,137 @@
+"""``analysis.luck.killer_position_effects`` and ``slashersim luck killer``."""
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from slashersim.analysis.luck import killer_position_effects
+from slashersim.cli import main
+from slashersim.config import ConfigError, GameConfig
+from slashersim.runner import simulate
+
+ROOT = Path(__file__).resolve().parents[1]
+RULEBOOK = GameConfig()
+POSITIONS = range(1, RULEBOOK.killer_positions + 1)
+
+
+@pytest.fixture(scope="module")
+def effects():
+    return killer_position_effects(RULEBOOK, games=4000, seed=11)
+
+
+@pytest.mark.parametrize("edition", ["rulebook", "instructions"])
+def test_forced_position_puts_the_killer_there(edition):
+    config = GameConfig(edition=edition)
+    for k in range(1, config.killer_positions + 1):
+        records = simulate(config.replace(killer_position=k), games=300, seed=3,
+                           keep_records=True).records
+        assert (records["killer_start"] == k).all()
+
+
+def test_forcing_the_position_leaves_the_rest_of_the_game_alone():
+    plain = simulate(RULEBOOK, games=2000, seed=5, keep_records=True).records
+    for k in POSITIONS:
+        forced = simulate(RULEBOOK.replace(killer_position=k), games=2000, seed=5,
+                          keep_records=True).records
+        for column in ("first_area", "first_trump", "first_yellows_0", "first_yellows_1"):
+            assert np.array_equal(forced[column].to_numpy(), plain[column].to_numpy()), column
+        same = plain["killer_start"].to_numpy() == k
+        assert np.array_equal(forced["outcome"].to_numpy()[same],
+                              plain["outcome"].to_numpy()[same])
+
+
+def test_win_rates_agree_with_the_unconditioned_run(effects):
+    by_start = simulate(RULEBOOK, games=28_000, seed=11).win_rate_by_killer_start()
+    assert set(effects["positions"]) == set(by_start) == {str(k) for k in POSITIONS}
+    for k, p in effects["positions"].items():
+        n, rate = by_start[k]
+        assert p["games"] == 4000
+        se = math.sqrt(p["win_rate"] * (1 - p["win_rate"]) / p["games"]
+                       + rate * (1 - rate) / n)
+        assert abs(p["win_rate"] - rate) < 4.5 * se, (k, p["win_rate"], rate)
+
+
+def test_effects_are_deviations_from_the_average(effects):
+    positions = effects["positions"].values()
+    rates = [p["win_rate"] for p in positions]
+    assert effects["average"] == pytest.approx(sum(rates) / len(rates), abs=1e-15)
+    assert abs(sum(p["effect"] for p in positions)) < 1e-12
+    for p in positions:
+        assert p["effect"] == pytest.approx(p["win_rate"] - effects["average"], abs=1e-12)
+        lo, hi = p["effect_ci"]
+        assert lo < p["effect"] < hi
+        wlo, whi = p["win_ci"]
+        assert wlo <= p["win_rate"] <= whi
+    # paired differences: the effect interval is much narrower than the win-rate interval
+    p = effects["positions"]["1"]
+    assert p["effect_ci"][1] - p["effect_ci"][0] < p["win_ci"][1] - p["win_ci"][0]
+
+
+def test_one_position_reports_only_it_and_the_full_average(effects):
+    one = killer_position_effects(RULEBOOK, games=4000, seed=11, positions=[3])
+    assert list(one["positions"]) == ["3"]
+    assert one["positions"]["3"] == effects["positions"]["3"]
+    assert one["average"] == effects["average"]
+
+
+def test_chunking_does_not_change_the_result():
+    default = killer_position_effects(RULEBOOK, games=3000, seed=2)
+    small = killer_position_effects(RULEBOOK, games=3000, seed=2, chunk_size=700)
+    assert small == default
+
+
+@pytest.mark.parametrize("position", [0, 8, True, "3"])
+def test_bad_position_is_refused(position):
+    with pytest.raises(ConfigError, match="killer position must be 1..7"):
+        killer_position_effects(RULEBOOK, games=10, positions=[position])
+
+
+def test_cli_json_has_the_documented_keys(capsys):
+    assert main(["luck", "killer", "--all", "--games", "500", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert set(r) == {"positions", "average", "config", "policy", "seed"}
+    assert list(r["positions"]) == [str(k) for k in POSITIONS]
+    for p in r["positions"].values():
+        assert set(p) == {"games", "win_rate", "win_ci", "effect", "effect_ci"}
+        assert p["games"] == 500 and len(p["win_ci"]) == 2 and len(p["effect_ci"]) == 2
+    assert r["policy"] == "baseline" and r["seed"] == 0
+    assert r["config"]["edition"] == "rulebook" and r["config"]["killer_position"] is None
+
+
+def test_cli_one_position_and_options(capsys):
+    assert main(["luck", "killer", "--position", "12", "--games", "300", "--json",
+                 "--edition", "instructions", "--health", "5", "--seed", "4",
+                 "--threads", "1"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert list(r["positions"]) == ["12"]
+    assert (r["config"]["edition"], r["config"]["health"], r["seed"]) == ("instructions", 5, 4)
+    assert main(["luck", "killer", "--position", "2", "--games", "300"]) == 0
+    out = capsys.readouterr().out
+    assert "300 games per position" in out and "effect" in out
+    assert "average over positions 1..7" in out
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--position", "9"], "slashersim: error: killer position must be 1..7, got 9"),
+    (["--position", "13", "--edition", "instructions", "--no-cursed-object"],
+     "killer position must be 1..12, got 13"),
+    (["--position", "0"], "killer position must be 1..7, got 0"),
+    (["--position", "14", "--edition", "instructions"], "killer position must be 1..13, got 14"),
+    (["--all", "--health", "0"], "health must be 1..7, got 0"),
+    (["--all", "--position", "2"], "not allowed with argument"),
+    ([], "one of the arguments --position --all is required"),
+])
+def test_cli_bad_input_is_one_line_and_exit_2(args, needle):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-m", "slashersim", "luck", "killer", *args],
+                       capture_output=True, text=True, env=env, cwd=ROOT)
+    assert p.returncode == 2
+    assert p.stdout == ""
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], p.stderr
+    assert "Traceback" not in p.stderr
