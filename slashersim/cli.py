@@ -1,4 +1,4 @@
-"""The ``slashersim`` command line: ``simulate``, ``luck`` and ``bench``."""
+"""The ``slashersim`` command line: ``simulate``, ``luck``, ``sweep`` and ``bench``."""
 import argparse
 import json
 import sys
@@ -95,6 +95,15 @@ def build_parser():
                        help="one position, 1 = top (the average still plays every position)")
     where.add_argument("--all", action="store_true", help="every position")
     killer.add_argument("--json", action="store_true", help="print one JSON object")
+
+    sweep = sub.add_parser("sweep", help="play every cell of a TOML grid spec into a table")
+    sweep.add_argument("spec", help="the sweep spec (TOML)")
+    sweep.add_argument("--out", required=True, help="output parquet file, e.g. results/NAME.parquet")
+    sweep.add_argument("--csv", action="store_true", help="also write the table as CSV")
+    sweep.add_argument("--threads", type=_positive("threads"), default=None,
+                       help="worker threads (default: all cores)")
+    sweep.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                       help="progress display on stderr (default: on a terminal)")
 
     bench = sub.add_parser("bench", help="measure engine speed and memory")
     bench.add_argument("--policy", default="baseline")
@@ -209,6 +218,19 @@ def cmd_luck(args):
     {"killer": cmd_luck_killer}[args.luck_command](args)
 
 
+def cmd_sweep(args):
+    from .sweep import SweepProgress, load_spec, run_sweep
+    spec = load_spec(args.spec)
+    if args.threads is not None and args.threads > numba.config.NUMBA_NUM_THREADS:
+        raise ConfigError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, "
+                          f"got {args.threads}")
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    df = run_sweep(spec, args.out, threads=args.threads, csv=args.csv,
+                   progress=SweepProgress() if show else None)
+    print(f"{len(df)} rows ({spec.n_cells} cells x {len(spec.policies)} policies, "
+          f"{spec.games:,} games each) written to {args.out}")
+
+
 def cmd_bench(args):
     from .bench import format_bench, run_bench
     from .policies import get_policy
@@ -221,7 +243,8 @@ def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        {"simulate": cmd_simulate, "luck": cmd_luck, "bench": cmd_bench}[args.command](args)
+        {"simulate": cmd_simulate, "luck": cmd_luck, "sweep": cmd_sweep,
+         "bench": cmd_bench}[args.command](args)
     except (ConfigError, ValueError) as e:
         print(f"slashersim: error: {e}", file=sys.stderr)
         return 2

@@ -1,0 +1,324 @@
+"""Parameter sweeps: every cell of a TOML spec's grid × every policy, resumable, into parquet.
+
+A spec names the games per cell, the seed, the policies, the knobs shared by every cell
+(``[base]``) and the knobs that vary (``[axes]``, whose cartesian product is the cells). Every
+cell × policy plays the same games of the same seed (common random numbers), in chunks of
+``chunk_games`` whose counts are checkpointed, so an interrupted sweep resumes where it stopped
+and ends with the same table as an uninterrupted one.
+"""
+from dataclasses import dataclass, field
+import itertools
+import json
+import math
+import os
+from pathlib import Path
+import shutil
+import time
+import tomllib
+
+import numpy as np
+import pandas as pd
+
+from . import rules
+from .analysis.stats import wilson_interval
+from .config import ConfigError, GameConfig
+from .engine import layout as L
+from .policies import policy_names
+
+DEFAULT_CHUNK_GAMES = 262_144
+SWEEP_KEYS = ("games", "seed", "policies", "chunk_games")
+TABLES = ("sweep", "base", "axes")
+COUNT_COLUMNS = ("games", "wins", "win_rate", "win_ci_low", "win_ci_high", "loss_health",
+                 "loss_traps", "timeout", "mean_rounds") \
+    + tuple(f"trap_rate_{a}" for a in rules.AREA_NAMES) + ("rounds_hist",)
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """A validated sweep spec; ``axes`` keeps the spec's order (it fixes the cell order)."""
+
+    games: int
+    seed: int = 0
+    policies: tuple = ("baseline",)
+    chunk_games: int = DEFAULT_CHUNK_GAMES
+    base: dict = field(default_factory=dict)
+    axes: dict = field(default_factory=dict)
+
+    @property
+    def n_cells(self):
+        return math.prod(len(v) for v in self.axes.values())
+
+    def fingerprint(self):
+        """The spec as canonical JSON text; checkpoints of another fingerprint are refused."""
+        return json.dumps({"format": 1, "games": self.games, "seed": self.seed,
+                           "policies": list(self.policies), "chunk_games": self.chunk_games,
+                           "base": self.base, "axes": [[k, v] for k, v in self.axes.items()],
+                           "counts_size": L.counts_size(0)},
+                          sort_keys=True, default=str)
+
+
+def _int_key(name, value, low):
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ConfigError(f"{name} must be an integer of at least {low}, got {value!r}")
+    return value
+
+
+def _cell_config(values, where):
+    try:
+        return GameConfig.from_dict(values)
+    except ConfigError as e:
+        raise ConfigError(f"{where}: {e}") from None
+    except (TypeError, ValueError) as e:
+        raise ConfigError(f"{where}: bad value ({e})") from None
+
+
+def _describe_cell(knobs):
+    return "cell " + (", ".join(f"{k}={v!r}" for k, v in knobs.items()) or "(base only)")
+
+
+def _table(data, name):
+    value = data.get(name, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"[{name}] must be a table, got {value!r}")
+    return value
+
+
+def parse_spec(data):
+    """Validate a parsed TOML mapping into a :class:`SweepSpec`; raises :class:`ConfigError`.
+
+    Every cell's :class:`GameConfig` is built here, so a bad value fails before anything runs.
+    """
+    for key in data:
+        if key not in TABLES:
+            raise ConfigError(f"unknown table [{key}]; expected one of: {', '.join(TABLES)}")
+    sweep, base, axes = (_table(data, t) for t in TABLES)
+    for key in sweep:
+        if key not in SWEEP_KEYS:
+            raise ConfigError(f"unknown key {key!r} in [sweep]; expected one of: "
+                              f"{', '.join(SWEEP_KEYS)}")
+    if "games" not in sweep:
+        raise ConfigError("missing key 'games' in [sweep]")
+    games = _int_key("games", sweep["games"], 1)
+    seed = _int_key("seed", sweep.get("seed", 0), 0)
+    chunk_games = _int_key("chunk_games", sweep.get("chunk_games", DEFAULT_CHUNK_GAMES), 1)
+    policies = sweep.get("policies", ["baseline"])
+    if not isinstance(policies, list) or not policies \
+            or not all(isinstance(p, str) for p in policies):
+        raise ConfigError(f"policies must be a non-empty list of names, got {policies!r}")
+    for p in policies:
+        if p not in policy_names():
+            raise ConfigError(f"unknown policy {p!r}; expected one of: {', '.join(policy_names())}")
+    if len(set(policies)) != len(policies):
+        raise ConfigError(f"policies lists a policy twice: {policies!r}")
+    known = GameConfig.knob_names()
+    for where, table in (("[base]", base), ("[axes]", axes)):
+        for key in table:
+            if key not in known:
+                raise ConfigError(f"{where} unknown knob {key!r}; expected one of: "
+                                  f"{', '.join(known)}")
+    for key, values in axes.items():
+        if not isinstance(values, list) or not values:
+            raise ConfigError(f"axis {key!r} must be a non-empty list, got {values!r}")
+        if key in base:
+            raise ConfigError(f"knob {key!r} is in both [base] and [axes]")
+    _cell_config(base, "[base]")
+    spec = SweepSpec(games=games, seed=seed, policies=tuple(policies), chunk_games=chunk_games,
+                     base=dict(base), axes=dict(axes))
+    list(cells(spec))
+    return spec
+
+
+def load_spec(path):
+    """Read and validate the TOML sweep spec at ``path``; see :func:`parse_spec`."""
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"spec file {str(path)!r} not found") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"cannot read spec file {str(path)!r}: {e}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"malformed spec {path}: {e}") from None
+    return parse_spec(data)
+
+
+def cells(spec):
+    """Yield ``(knobs, GameConfig)`` for each cell: the axes' cartesian product, in spec order
+    (the last axis varies fastest); ``knobs`` maps each axis knob to its value."""
+    names = list(spec.axes)
+    for combo in itertools.product(*(spec.axes[n] for n in names)):
+        knobs = dict(zip(names, combo))
+        yield knobs, _cell_config({**spec.base, **knobs}, _describe_cell(knobs))
+
+
+def checkpoint_dir(out):
+    """The checkpoint folder of output ``out``: ``OUT.ckpt`` next to it."""
+    out = Path(out)
+    return out.with_name(out.name + ".ckpt")
+
+
+def _chunk_path(ckpt, cell, policy, chunk):
+    return ckpt / f"cell{cell:05d}_{policy}_chunk{chunk:06d}.npy"
+
+
+def _save_atomic(path, counts):
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        np.save(f, counts)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _load_chunk(path, size, games):
+    try:
+        counts = np.load(path)
+    except (OSError, ValueError, EOFError):
+        return None
+    if counts.shape != (size,) or counts.dtype != np.int64 or counts[L.K_GAMES] != games:
+        return None
+    return counts
+
+
+def _open_checkpoints(spec, ckpt):
+    fingerprint = spec.fingerprint()
+    marker = ckpt / "spec.json"
+    if marker.exists():
+        if marker.read_text() != fingerprint:
+            raise ConfigError(f"checkpoint folder {ckpt} was written for a different spec; "
+                              f"remove it or choose another --out")
+        return
+    if ckpt.exists() and any(ckpt.glob("*.npy")):
+        raise ConfigError(f"checkpoint folder {ckpt} has no spec.json; remove it or choose "
+                          f"another --out")
+    ckpt.mkdir(parents=True, exist_ok=True)
+    tmp = marker.with_name("spec.json.tmp")
+    tmp.write_text(fingerprint)
+    os.replace(tmp, marker)
+
+
+def row_from_counts(knobs, base, policy, counts):
+    """One table row from a cell's summed integer ``counts``."""
+    g = int(counts[L.K_GAMES])
+    wins = int(counts[L.K_OUTCOMES + rules.OUTCOME_NAMES.index("win")])
+    low, high = wilson_interval(wins, g)
+    row = {**knobs, **base, "policy": policy, "games": g, "wins": wins, "win_rate": wins / g,
+           "win_ci_low": low, "win_ci_high": high}
+    for name in ("loss_health", "loss_traps", "timeout"):
+        row[name] = int(counts[L.K_OUTCOMES + rules.OUTCOME_NAMES.index(name)])
+    row["mean_rounds"] = int(counts[L.K_ROUNDS]) / g
+    for a, area in enumerate(rules.AREA_NAMES):
+        played = int(counts[L.K_ROUNDS_AREA + a])
+        row[f"trap_rate_{area}"] = int(counts[L.K_TRAPS_AREA + a]) / played if played else np.nan
+    hist = counts[L.K_ROUNDS_HIST:]
+    ended = np.flatnonzero(hist)
+    row["rounds_hist"] = json.dumps([int(x) for x in hist[:ended[-1] + 1 if ended.size else 0]])
+    return row
+
+
+def _write_atomic(df, path, csv):
+    tmp = path.with_name(path.name + ".tmp")
+    if csv:
+        df.to_csv(tmp, index=False)
+    else:
+        df.to_parquet(tmp, index=False)
+    os.replace(tmp, path)
+
+
+def run_sweep(spec, out, threads=None, progress=None, csv=False):
+    """Play every cell × policy of ``spec`` and write the table to ``out`` (parquet).
+
+    Parameters
+    ----------
+    spec : SweepSpec
+    out : str or Path
+        The parquet file; checkpoints go to ``OUT.ckpt/`` and are removed once it is written.
+    threads : int, optional
+        Numba threads (results do not depend on it).
+    progress : callable, optional
+        Called as ``progress(cells_done, cells_total, games_done, games_total)`` once before
+        the first chunk played and after each chunk played (skipped chunks count as done).
+    csv : bool
+        Also write the table as CSV, next to ``out`` with the suffix ``.csv``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per cell × policy: the axis and base knobs, ``policy`` and the count columns;
+        ``rounds_hist`` is a JSON list of the games that ended in round 0, 1, ... (trailing
+        zeros cut), a string so that parquet and CSV hold the same value.
+    """
+    from .runner import simulate
+    out = Path(out)
+    ckpt = checkpoint_dir(out)
+    grid = list(cells(spec))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    _open_checkpoints(spec, ckpt)
+    n_chunks = -(-spec.games // spec.chunk_games)
+    units = [(i, knobs, config, policy) for i, (knobs, config) in enumerate(grid)
+             for policy in spec.policies]
+    plan = []
+    for i, knobs, config, policy in units:
+        size = L.counts_size(config.resolved()["max_rounds"])
+        chunks = []
+        for j in range(n_chunks):
+            first = j * spec.chunk_games
+            n = min(spec.chunk_games, spec.games - first)
+            path = _chunk_path(ckpt, i, policy, j)
+            chunks.append([j, first, n, path, _load_chunk(path, size, n)])
+        plan.append(chunks)
+    total_games = len(units) * spec.games
+    done_games = sum(c[2] for chunks in plan for c in chunks if c[4] is not None)
+    done_cells = sum(all(c[4] is not None for c in chunks) for chunks in plan)
+    if progress is not None and done_cells < len(units):
+        progress(done_cells, len(units), done_games, total_games)
+    rows = []
+    for (i, knobs, config, policy), chunks in zip(units, plan):
+        for chunk in chunks:
+            j, first, n, path, counts = chunk
+            if counts is not None:
+                continue
+            r = simulate(config, policy, games=n, seed=spec.seed, threads=threads,
+                         first_game=first)
+            _save_atomic(path, r.counts)
+            chunk[4] = r.counts
+            done_games += n
+            if all(c[4] is not None for c in chunks):
+                done_cells += 1
+            if progress is not None:
+                progress(done_cells, len(units), done_games, total_games)
+        total = np.zeros_like(chunks[0][4])
+        for c in chunks:
+            total += c[4]
+        rows.append(row_from_counts(knobs, spec.base, policy, total))
+    df = pd.DataFrame(rows, columns=[*spec.axes, *spec.base, "policy", *COUNT_COLUMNS])
+    _write_atomic(df, out, csv=False)
+    if csv:
+        _write_atomic(df, out.with_suffix(".csv"), csv=True)
+    shutil.rmtree(ckpt, ignore_errors=True)
+    return df
+
+
+class SweepProgress:
+    """A one-line progress display on stderr: cells done / total, games per second, time left."""
+
+    def __init__(self, stream=None):
+        import sys
+        self._stream = stream or sys.stderr
+        self._t0 = None
+        self._games0 = 0
+
+    def __call__(self, cells_done, cells_total, games_done, games_total):
+        now = time.perf_counter()
+        if self._t0 is None:
+            self._t0, self._games0 = now, games_done
+        elapsed = now - self._t0
+        played = games_done - self._games0
+        rate = played / elapsed if elapsed > 0 else 0.0
+        left = f"{(games_total - games_done) / rate:.0f} s left" if rate else "- s left"
+        self._stream.write(f"\r{cells_done}/{cells_total} cells  {games_done:,}/{games_total:,}"
+                           f" games  {rate:,.0f} games/s  {left} ")
+        if cells_done == cells_total:
+            self._stream.write("\n")
+        self._stream.flush()

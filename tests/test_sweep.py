@@ -1,0 +1,246 @@
+"""``slashersim sweep``: spec validation, the table, checkpoints and resume."""
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from slashersim import rules
+from slashersim.cli import main
+from slashersim.config import ConfigError, GameConfig
+from slashersim.runner import simulate
+from slashersim.sweep import (COUNT_COLUMNS, SweepSpec, cells, checkpoint_dir, load_spec,
+                              run_sweep)
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = dict(os.environ, PYTHONPATH=str(ROOT))
+
+SMALL = """
+[sweep]
+games = 3000
+seed = 11
+policies = ["baseline"]
+chunk_games = 1000
+[base]
+edition = "rulebook"
+[axes]
+health = [7, 4]
+hideaway = [false, true]
+"""
+
+
+def _spec(tmp_path, text, name="spec.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_example_spec_parses():
+    spec = load_spec(ROOT / "experiments" / "example_sweep.toml")
+    assert spec.games == 20000 and spec.seed == 7 and spec.policies == ("baseline",)
+    assert spec.base == {"edition": "rulebook"}
+    assert spec.axes == {"health": [7, 5, 3], "hideaway": [False, True]}
+    grid = list(cells(spec))
+    assert [k for k, _ in grid] == [{"health": h, "hideaway": w}
+                                    for h in (7, 5, 3) for w in (False, True)]
+    assert grid[3][1] == GameConfig(edition="rulebook", health=5, hideaway=True)
+
+
+def test_defaults(tmp_path):
+    spec = load_spec(_spec(tmp_path, "[sweep]\ngames = 5\n"))
+    assert spec == SweepSpec(games=5)
+    assert [k for k, _ in cells(spec)] == [{}]
+
+
+BAD = [
+    ("[sweep]\ngmes = 5\n",
+     "unknown key 'gmes' in [sweep]; expected one of: games, seed, policies, chunk_games"),
+    ("[sweep]\ngames = 5\n[axis]\nhealth = [1]\n",
+     "unknown table [axis]; expected one of: sweep, base, axes"),
+    ("[sweep]\ngames = 5\n[base]\nhelth = 3\n", "[base] unknown knob 'helth'; expected one of: "
+                                                "edition, health"),
+    ("[sweep]\ngames = 5\n[axes]\nhelth = [3]\n", "[axes] unknown knob 'helth'"),
+    ("[sweep]\ngames = 5\n[axes]\nhealth = 3\n", "axis 'health' must be a non-empty list, got 3"),
+    ("[sweep]\ngames = 5\n[axes]\nhealth = []\n", "axis 'health' must be a non-empty list, got []"),
+    ("[sweep]\ngames = 5\n[axes]\nhealth = [7, 0]\nhideaway = [true]\n",
+     "cell health=0, hideaway=True: health must be 1..7, got 0"),
+    ("[sweep]\ngames = 5\n[base]\nedition = \"deluxe\"\n",
+     "[base]: unknown edition 'deluxe'; expected one of: rulebook, instructions"),
+    ("[sweep]\ngames = 5\npolicies = [\"genius\"]\n",
+     "unknown policy 'genius'; expected one of: baseline"),
+    ("[sweep]\ngames = 0\n", "games must be an integer of at least 1, got 0"),
+    ("[sweep]\nseed = 1\n", "missing key 'games' in [sweep]"),
+    ("[sweep]\ngames = 5\nchunk_games = 0\n", "chunk_games must be an integer of at least 1"),
+    ("[sweep]\ngames = 5\n[base]\nhealth = 5\n[axes]\nhealth = [3]\n",
+     "knob 'health' is in both [base] and [axes]"),
+    ("[sweep\ngames = 5\n", "malformed spec "),
+]
+
+
+@pytest.mark.parametrize("text, needle", BAD)
+def test_bad_spec_is_refused_by_load_spec(tmp_path, text, needle):
+    with pytest.raises(ConfigError) as e:
+        load_spec(_spec(tmp_path, text))
+    message = str(e.value)
+    assert needle in message and "\n" not in message
+
+
+def test_malformed_spec_names_the_file(tmp_path):
+    path = _spec(tmp_path, "[sweep\n")
+    with pytest.raises(ConfigError, match=r"^malformed spec .*spec\.toml: "):
+        load_spec(path)
+
+
+def test_missing_spec_file():
+    with pytest.raises(ConfigError, match=r"^spec file 'x\.toml' not found$"):
+        load_spec("x.toml")
+
+
+@pytest.mark.parametrize("text, needle", [BAD[0], BAD[6], BAD[-1]])
+def test_bad_spec_leaves_the_output_untouched(tmp_path, capsys, text, needle):
+    out = tmp_path / "out.parquet"
+    out.write_bytes(b"previous result")
+    assert main(["sweep", str(_spec(tmp_path, text)), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("slashersim: error: ") and needle in err
+    assert out.read_bytes() == b"previous result"
+    assert not checkpoint_dir(out).exists()
+
+
+def test_table_rows_equal_direct_simulations(tmp_path):
+    spec = load_spec(_spec(tmp_path, SMALL))
+    df = run_sweep(spec, tmp_path / "out.parquet")
+    assert list(df.columns) == ["health", "hideaway", "edition", "policy", *COUNT_COLUMNS]
+    assert [c for c in df.columns if c.startswith("trap_rate_")] == \
+        [f"trap_rate_{a}" for a in rules.AREA_NAMES]
+    assert len(df) == 4
+    assert df.equals(pd.read_parquet(tmp_path / "out.parquet"))
+    assert not checkpoint_dir(tmp_path / "out.parquet").exists()
+    for row, (knobs, config) in zip(df.itertuples(index=False), cells(spec)):
+        assert {k: getattr(row, k) for k in knobs} == knobs
+        s = simulate(config, "baseline", games=3000, seed=11).summary()
+        assert row.games == s["games"] == 3000
+        assert row.wins == s["wins"]
+        assert row.win_rate == s["win_rate"]
+        assert [row.win_ci_low, row.win_ci_high] == s["win_ci"]
+        for name in ("loss_health", "loss_traps", "timeout"):
+            assert getattr(row, name) == round(s[name] * 3000)
+        assert row.mean_rounds == s["mean_rounds"]
+        for area, rate in s["trap_rate_by_area"].items():
+            got = getattr(row, f"trap_rate_{area}")
+            assert (np.isnan(got) and rate is None) or got == rate
+    assert df["trap_rate_hideaway"].isna().tolist() == [True, False, True, False]
+
+
+def test_csv(tmp_path, capsys):
+    out = tmp_path / "out.parquet"
+    assert main(["sweep", str(_spec(tmp_path, SMALL)), "--out", str(out), "--csv"]) == 0
+    assert "4 rows" in capsys.readouterr().out
+    a, b = pd.read_parquet(out), pd.read_csv(tmp_path / "out.csv")
+    assert (a["wins"] == b["wins"]).all() and list(a.columns) == list(b.columns)
+
+
+def test_interrupted_sweep_resumes_to_the_same_table(tmp_path):
+    spec = load_spec(_spec(tmp_path, SMALL))
+    reference = run_sweep(spec, tmp_path / "ref" / "out.parquet")
+    out = tmp_path / "run" / "out.parquet"
+    calls = []
+
+    def crash(cells_done, cells_total, games_done, games_total):
+        calls.append(games_done)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(spec, out, progress=crash)
+    ckpt = checkpoint_dir(out)
+    assert not out.exists()
+    assert len(list(ckpt.glob("*.npy"))) == 2 and (ckpt / "spec.json").exists()
+    seen = []
+    df = run_sweep(spec, out, progress=lambda *a: seen.append(a))
+    assert seen[0] == (0, 4, 2000, 12000) and seen[-1] == (4, 4, 12000, 12000)
+    assert len(seen) == 1 + 10
+    assert df.equals(reference)
+    assert pd.read_parquet(out).equals(reference)
+    assert not ckpt.exists()
+
+
+def test_checkpoints_of_another_spec_are_refused(tmp_path):
+    spec = load_spec(_spec(tmp_path, SMALL))
+    out = tmp_path / "out.parquet"
+
+    def crash(*args):
+        if args[2] > 0:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(spec, out, progress=crash)
+    other = load_spec(_spec(tmp_path, SMALL.replace("seed = 11", "seed = 12"), "other.toml"))
+    with pytest.raises(ConfigError, match=r"checkpoint folder .*out\.parquet\.ckpt was written "
+                                          r"for a different spec"):
+        run_sweep(other, out)
+    assert len(list(checkpoint_dir(out).glob("*.npy"))) == 1
+
+
+def test_sigkill_then_rerun_gives_the_same_table(tmp_path):
+    text = SMALL.replace("games = 3000", "games = 200000").replace("chunk_games = 1000",
+                                                                   "chunk_games = 5000")
+    spec_path = _spec(tmp_path, text)
+    out = tmp_path / "run" / "out.parquet"
+    ckpt = checkpoint_dir(out)
+    cmd = [sys.executable, "-m", "slashersim", "sweep", str(spec_path), "--out", str(out),
+           "--threads", "1"]
+    p = subprocess.Popen(cmd, env=ENV, cwd=ROOT, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    try:
+        while p.poll() is None and time.monotonic() < deadline:
+            if ckpt.exists() and any(ckpt.glob("*.npy")):
+                p.send_signal(signal.SIGKILL)
+                break
+            time.sleep(0.002)
+    finally:
+        if p.poll() is None and time.monotonic() >= deadline:
+            p.kill()
+        p.wait()
+    if p.returncode != -signal.SIGKILL:
+        pytest.skip("the sweep finished before it could be killed")
+    assert not out.exists()
+    assert subprocess.run(cmd, env=ENV, cwd=ROOT, capture_output=True).returncode == 0
+    assert not ckpt.exists()
+    reference = run_sweep(load_spec(spec_path), tmp_path / "ref" / "out.parquet")
+    assert pd.read_parquet(out).equals(reference)
+
+
+@pytest.mark.parametrize("text, needle", [
+    (None, "spec file 'missing.toml' not found"),
+    ("[sweep]\ngames = 5\n[axes]\nhealth = [9]\n", "cell health=9: health must be 1..7, got 9"),
+    ("[sweep\n", "malformed spec "),
+])
+def test_cli_bad_spec_is_one_line_and_exit_2(tmp_path, text, needle):
+    spec = "missing.toml" if text is None else str(_spec(tmp_path, text))
+    p = subprocess.run([sys.executable, "-m", "slashersim", "sweep", spec, "--out",
+                        str(tmp_path / "o.parquet")],
+                       capture_output=True, text=True, env=ENV, cwd=tmp_path)
+    assert p.returncode == 2 and p.stdout == ""
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], p.stderr
+    assert "Traceback" not in p.stderr
+    assert not (tmp_path / "o.parquet").exists()
+
+
+def test_progress_display():
+    import io
+    from slashersim.sweep import SweepProgress
+    stream = io.StringIO()
+    bar = SweepProgress(stream)
+    bar(0, 4, 0, 4000)
+    bar(4, 4, 4000, 4000)
+    text = stream.getvalue()
+    assert "0/4 cells" in text and "4/4 cells  4,000/4,000 games" in text and "games/s" in text
+    assert text.endswith("\n")
