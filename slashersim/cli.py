@@ -104,6 +104,15 @@ def build_parser():
                        help="worker threads (default: all cores)")
     sweep.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                        help="progress display on stderr (default: on a terminal)")
+    sweep.add_argument("--backend", choices=("local", "dask"), default=None,
+                       help="where the chunks are played: this process (local, the default) "
+                            "or dask.distributed (dask)")
+    sweep.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                       help="dask scheduler of an existing cluster, e.g. tcp://HOST:8786 "
+                            "(implies --backend dask)")
+    sweep.add_argument("--workers", type=_positive("workers"), default=None,
+                       help="worker processes of the local dask cluster (default: all cores; "
+                            "implies --backend dask)")
 
     bench = sub.add_parser("bench", help="measure engine speed and memory")
     bench.add_argument("--policy", default="baseline")
@@ -218,14 +227,35 @@ def cmd_luck(args):
     {"killer": cmd_luck_killer}[args.luck_command](args)
 
 
+def sweep_backend(args):
+    """The backend named by ``sweep``'s ``--backend``, ``--scheduler`` and ``--workers``."""
+    from .backends import make_backend
+    name = args.backend
+    dask_only = [opt for opt, value in (("--scheduler", args.scheduler),
+                                        ("--workers", args.workers)) if value is not None]
+    if name == "local" and dask_only:
+        raise ConfigError(f"{dask_only[0]} needs --backend dask, not --backend local")
+    if args.scheduler is not None and args.workers is not None:
+        raise ConfigError("--workers sizes a local dask cluster; it cannot be used with "
+                          "--scheduler")
+    if name is None:
+        name = "dask" if dask_only else "local"
+    if name == "dask" and args.threads is not None:
+        raise ConfigError("--threads is for --backend local; dask workers play with one "
+                          "thread each (size a local cluster with --workers)")
+    return make_backend(name, threads=args.threads, scheduler=args.scheduler,
+                        workers=args.workers)
+
+
 def cmd_sweep(args):
     from .sweep import SweepProgress, load_spec, run_sweep
     spec = load_spec(args.spec)
     if args.threads is not None and args.threads > numba.config.NUMBA_NUM_THREADS:
         raise ConfigError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, "
                           f"got {args.threads}")
+    backend = sweep_backend(args)
     show = sys.stderr.isatty() if args.progress is None else args.progress
-    df = run_sweep(spec, args.out, threads=args.threads, csv=args.csv,
+    df = run_sweep(spec, args.out, threads=args.threads, csv=args.csv, backend=backend,
                    progress=SweepProgress() if show else None)
     print(f"{len(df)} rows ({spec.n_cells} cells x {len(spec.policies)} policies, "
           f"{spec.games:,} games each) written to {args.out}")

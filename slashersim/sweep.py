@@ -226,7 +226,7 @@ def _write_atomic(df, path, csv):
     os.replace(tmp, path)
 
 
-def run_sweep(spec, out, threads=None, progress=None, csv=False):
+def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None):
     """Play every cell × policy of ``spec`` and write the table to ``out`` (parquet).
 
     Parameters
@@ -235,12 +235,16 @@ def run_sweep(spec, out, threads=None, progress=None, csv=False):
     out : str or Path
         The parquet file; checkpoints go to ``OUT.ckpt/`` and are removed once it is written.
     threads : int, optional
-        Numba threads (results do not depend on it).
+        Numba threads of the default local backend (results do not depend on it).
     progress : callable, optional
         Called as ``progress(cells_done, cells_total, games_done, games_total)`` once before
         the first chunk played and after each chunk played (skipped chunks count as done).
     csv : bool
         Also write the table as CSV, next to ``out`` with the suffix ``.csv``.
+    backend : optional
+        Where the chunks are played: an object with ``run(units, on_done)`` (see
+        :mod:`slashersim.backends`), e.g. ``DaskBackend()``; default: this process
+        (``LocalBackend(threads)``). Checkpoints and the table do not depend on it.
 
     Returns
     -------
@@ -249,7 +253,10 @@ def run_sweep(spec, out, threads=None, progress=None, csv=False):
         ``rounds_hist`` is a JSON list of the games that ended in round 0, 1, ... (trailing
         zeros cut), a string so that parquet and CSV hold the same value.
     """
-    from .runner import simulate
+    from .backends import Unit
+    from .backends.local import LocalBackend
+    if backend is None:
+        backend = LocalBackend(threads=threads)
     out = Path(out)
     ckpt = checkpoint_dir(out)
     grid = list(cells(spec))
@@ -258,39 +265,50 @@ def run_sweep(spec, out, threads=None, progress=None, csv=False):
     n_chunks = -(-spec.games // spec.chunk_games)
     units = [(i, knobs, config, policy) for i, (knobs, config) in enumerate(grid)
              for policy in spec.policies]
-    plan = []
+    plan = {}
+    pending = []
     for i, knobs, config, policy in units:
         size = L.counts_size(config.resolved()["max_rounds"])
         chunks = []
         for j in range(n_chunks):
             first = j * spec.chunk_games
             n = min(spec.chunk_games, spec.games - first)
-            path = _chunk_path(ckpt, i, policy, j)
-            chunks.append([j, first, n, path, _load_chunk(path, size, n)])
-        plan.append(chunks)
+            counts = _load_chunk(_chunk_path(ckpt, i, policy, j), size, n)
+            chunks.append(counts)
+            if counts is None:
+                pending.append(Unit(i, policy, j, first, n, spec.seed, config))
+        plan[i, policy] = chunks
     total_games = len(units) * spec.games
-    done_games = sum(c[2] for chunks in plan for c in chunks if c[4] is not None)
-    done_cells = sum(all(c[4] is not None for c in chunks) for chunks in plan)
+    done_games = total_games - sum(u.games for u in pending)
+    done_cells = sum(all(c is not None for c in chunks) for chunks in plan.values())
     if progress is not None and done_cells < len(units):
         progress(done_cells, len(units), done_games, total_games)
+
+    def on_done(unit, counts):
+        nonlocal done_games, done_cells
+        chunks = plan[unit.cell, unit.policy]
+        if chunks[unit.chunk] is not None:
+            return
+        counts = np.asarray(counts, dtype=np.int64)
+        _save_atomic(_chunk_path(ckpt, unit.cell, unit.policy, unit.chunk), counts)
+        chunks[unit.chunk] = counts
+        done_games += unit.games
+        if all(c is not None for c in chunks):
+            done_cells += 1
+        if progress is not None:
+            progress(done_cells, len(units), done_games, total_games)
+
+    if pending:
+        backend.run(pending, on_done)
     rows = []
-    for (i, knobs, config, policy), chunks in zip(units, plan):
-        for chunk in chunks:
-            j, first, n, path, counts = chunk
-            if counts is not None:
-                continue
-            r = simulate(config, policy, games=n, seed=spec.seed, threads=threads,
-                         first_game=first)
-            _save_atomic(path, r.counts)
-            chunk[4] = r.counts
-            done_games += n
-            if all(c[4] is not None for c in chunks):
-                done_cells += 1
-            if progress is not None:
-                progress(done_cells, len(units), done_games, total_games)
-        total = np.zeros_like(chunks[0][4])
+    for i, knobs, config, policy in units:
+        chunks = plan[i, policy]
+        missing = sum(c is None for c in chunks)
+        if missing:
+            raise RuntimeError(f"the backend left {missing} chunks of cell {i}, {policy} unplayed")
+        total = np.zeros_like(chunks[0])
         for c in chunks:
-            total += c[4]
+            total += c
         rows.append(row_from_counts(knobs, spec.base, policy, total))
     df = pd.DataFrame(rows, columns=[*spec.axes, *spec.base, "policy", *COUNT_COLUMNS])
     _write_atomic(df, out, csv=False)

@@ -1,0 +1,16 @@
+"""The in-process backend: plays the units one after another with numba threads."""
+
+
+class LocalBackend:
+    """Play each unit in this process, in the given order, with ``threads`` numba threads
+    (default: all; results do not depend on it)."""
+
+    def __init__(self, threads=None):
+        self.threads = threads
+
+    def run(self, units, on_done):
+        from ..runner import simulate
+        for u in units:
+            r = simulate(u.config, u.policy, games=u.games, seed=u.seed, threads=self.threads,
+                         first_game=u.first)
+            on_done(u, r.counts)
