@@ -8,6 +8,7 @@ import numba
 from . import rules
 from .config import ConfigError, GameConfig
 from .policies import policy_names
+from .rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
 
 
 class _Parser(argparse.ArgumentParser):
@@ -41,16 +42,19 @@ def add_run_options(parser, games_help="games to play (default 100000)"):
     that play games, so that ``simulate`` and ``luck`` read the same configuration alike."""
     parser.add_argument("--edition", default="rulebook", choices=rules.EDITION_NAMES,
                         help="rule edition (default: rulebook)")
-    parser.add_argument("--health", type=_int, default=7,
+    parser.add_argument("--difficulty", default=None, metavar="NAME",
+                        help="a difficulty preset of the edition (easy, normal, hard, "
+                             "nightmare); options given explicitly override it")
+    parser.add_argument("--health", type=_int, default=None,
                         help="starting health 1..7 (default 7)")
     parser.add_argument("--hideaway", action=argparse.BooleanOptionalAction, default=None,
                         help="Hideaway in the area deck (default: off for rulebook, "
                              "on for instructions)")
-    parser.add_argument("--cursed-object", action=argparse.BooleanOptionalAction, default=True,
+    parser.add_argument("--cursed-object", action=argparse.BooleanOptionalAction, default=None,
                         help="Cursed Object in the item deck (default: in)")
-    parser.add_argument("--escapes-needed", type=_int, default=4,
+    parser.add_argument("--escapes-needed", type=_int, default=None,
                         help="escape items needed to win, 1..5 (default 4)")
-    parser.add_argument("--traps", type=_int, default=3,
+    parser.add_argument("--traps", type=_int, default=None,
                         help="traps that lose the game, 1..4 (default 3)")
     parser.add_argument("--max-rounds", type=_int, default=200,
                         help="rounds before a game ends as a timeout (default 200)")
@@ -64,10 +68,16 @@ def add_run_options(parser, games_help="games to play (default 100000)"):
 
 def config_from_args(args):
     """The ``GameConfig`` named by the options of :func:`add_run_options`; also checks
-    ``--threads`` against the cores numba may use."""
-    config = GameConfig(edition=args.edition, health=args.health, hideaway=args.hideaway,
-                        cursed_object=args.cursed_object, escapes_needed=args.escapes_needed,
-                        traps=args.traps, max_rounds=args.max_rounds)
+    ``--threads`` against the cores numba may use. ``--difficulty`` sets the preset's knobs
+    first; the options given explicitly override them."""
+    given = {"health": args.health, "hideaway": args.hideaway,
+             "cursed_object": args.cursed_object, "escapes_needed": args.escapes_needed,
+             "traps": args.traps}
+    values = {"edition": args.edition, "max_rounds": args.max_rounds,
+              **{k: v for k, v in given.items() if v is not None}}
+    if args.difficulty is not None:
+        values["difficulty"] = args.difficulty
+    config = GameConfig.from_dict(values)
     if args.threads is not None and args.threads > numba.config.NUMBA_NUM_THREADS:
         raise ConfigError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, "
                           f"got {args.threads}")
@@ -113,6 +123,31 @@ def build_parser():
     sweep.add_argument("--workers", type=_positive("workers"), default=None,
                        help="worker processes of the local dask cluster (default: all cores; "
                             "implies --backend dask)")
+
+    tune = sub.add_parser("tune", help="find knob settings whose win rate meets a target")
+    tune.add_argument("--target", type=float, required=True, help="wanted win rate, e.g. 0.30")
+    tune.add_argument("--policy", default="baseline")
+    tune.add_argument("--edition", default="rulebook", choices=rules.EDITION_NAMES)
+    tune.add_argument("--knobs", default=",".join(DEFAULT_TUNE_KNOBS),
+                      help=f"comma-separated knobs to search (default: "
+                           f"{','.join(DEFAULT_TUNE_KNOBS)})")
+    tune.add_argument("--tolerance", type=float, default=0.02,
+                      help="the 95%% interval must lie within target +- this (default 0.02)")
+    tune.add_argument("--stages", default="20000,200000,1000000",
+                      help="games per candidate after each stage (default 20000,200000,1000000)")
+    tune.add_argument("--keep", type=_positive("keep"), default=12,
+                      help="candidates kept for each next stage (default 12)")
+    tune.add_argument("--seed", type=_int, default=0)
+    tune.add_argument("--threads", type=_positive("threads"), default=None)
+    tune.add_argument("--top", type=_positive("top"), default=10, help="rows to print")
+    tune.add_argument("--json", action="store_true")
+
+    report = sub.add_parser("report", help="figures and report.md from a sweep table")
+    report.add_argument("table", help="a sweep table, .parquet or .csv")
+    report.add_argument("--out", required=True, help="output folder, e.g. results/NAME/")
+    report.add_argument("--heatmap", default=None, metavar="X,Y",
+                        help="the two knobs of the heatmap (default: the first two that vary)")
+    report.add_argument("--title", default=None)
 
     bench = sub.add_parser("bench", help="measure engine speed and memory")
     bench.add_argument("--policy", default="baseline")
@@ -261,6 +296,44 @@ def cmd_sweep(args):
           f"{spec.games:,} games each) written to {args.out}")
 
 
+def _int_list(name, text):
+    try:
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise ConfigError(f"{name} must be comma-separated integers, got {text!r}") from None
+
+
+def cmd_tune(args):
+    from .policies import get_policy
+    from .tune import tune
+    get_policy(args.policy)
+    knobs = tuple(k.strip() for k in args.knobs.split(",") if k.strip())
+    df = tune(args.target, args.policy, knobs, GameConfig(edition=args.edition),
+              args.tolerance, _int_list("stages", args.stages), args.seed, args.threads,
+              args.keep)
+    top = df.head(args.top)
+    if args.json:
+        print(top.to_json(orient="records"))
+        return
+    print(f"{args.edition} edition, policy {args.policy}: settings nearest win rate "
+          f"{args.target:.3f} (95% interval within +-{args.tolerance}), best first")
+    print(top.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+
+
+def cmd_report(args):
+    from pathlib import Path
+    from .analysis.report import write_report
+    if not Path(args.table).exists():
+        raise ConfigError(f"table {args.table!r} not found")
+    knobs = None
+    if args.heatmap:
+        knobs = tuple(k.strip() for k in args.heatmap.split(","))
+        if len(knobs) != 2:
+            raise ConfigError(f"--heatmap needs two knobs X,Y, got {args.heatmap!r}")
+    path = write_report(args.table, args.out, heatmap_knobs=knobs, title=args.title)
+    print(f"report written to {path}")
+
+
 def cmd_bench(args):
     from .bench import format_bench, run_bench
     from .policies import get_policy
@@ -274,7 +347,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         {"simulate": cmd_simulate, "luck": cmd_luck, "sweep": cmd_sweep,
-         "bench": cmd_bench}[args.command](args)
+         "bench": cmd_bench, "tune": cmd_tune, "report": cmd_report}[args.command](args)
     except (ConfigError, ValueError) as e:
         print(f"slashersim: error: {e}", file=sys.stderr)
         return 2

@@ -100,11 +100,21 @@ class GameConfig:
 
     @classmethod
     def from_dict(cls, values):
-        """A config from a mapping of knob names; unknown names are refused by name."""
+        """A config from a mapping of knob names; unknown names are refused by name.
+
+        A ``difficulty`` entry names a preset (:mod:`slashersim.presets`) of the edition: its
+        knob values come first and the mapping's other entries override them.
+        """
+        values = dict(values)
+        difficulty = values.pop("difficulty", None)
         known = cls.knob_names()
         for key in values:
             if key not in known:
-                raise ConfigError(f"unknown knob {key!r}; expected one of: {', '.join(known)}")
+                raise ConfigError(f"unknown knob {key!r}; expected one of: "
+                                  f"difficulty, {', '.join(known)}")
+        if difficulty is not None:
+            from .presets import preset_knobs
+            values = {**preset_knobs(difficulty, values.get("edition", "rulebook")), **values}
         return cls(**values)
 
     def resolved(self):

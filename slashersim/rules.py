@@ -140,6 +140,9 @@ EDITION_DEFAULTS = {
                                         "green")),
 }
 
+#: the difficulty knobs of §9 that the tuner turns by default
+DIFFICULTY_KNOBS = ("health", "hideaway", "cursed_object", "escapes_needed", "traps")
+
 # --- outcomes (§5) ------------------------------------------------------------------------
 RUNNING, WIN, LOSS_HEALTH, LOSS_TRAPS, TIMEOUT = range(5)
 OUTCOME_NAMES = ("running", "win", "loss_health", "loss_traps", "timeout")

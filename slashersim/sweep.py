@@ -110,7 +110,7 @@ def parse_spec(data):
             raise ConfigError(f"unknown policy {p!r}; expected one of: {', '.join(policy_names())}")
     if len(set(policies)) != len(policies):
         raise ConfigError(f"policies lists a policy twice: {policies!r}")
-    known = GameConfig.knob_names()
+    known = ("difficulty",) + GameConfig.knob_names()
     for where, table in (("[base]", base), ("[axes]", axes)):
         for key in table:
             if key not in known:
