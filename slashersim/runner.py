@@ -168,7 +168,7 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
     frames = []
     try:
         chunk = min(games, chunk_size)
-        buf = np.zeros((chunk, L.RECORD_SIZE), dtype=np.int32)
+        buf = np.empty((chunk, L.RECORD_SIZE), dtype=np.int32)
         done = 0
         while done < games:
             n = min(chunk, games - done)

@@ -25,7 +25,7 @@ from .config import ConfigError, GameConfig
 from .engine import layout as L
 from .policies import policy_names
 
-DEFAULT_CHUNK_GAMES = 262_144
+DEFAULT_CHUNK_GAMES = 1_048_576
 SWEEP_KEYS = ("games", "seed", "policies", "chunk_games")
 TABLES = ("sweep", "base", "axes")
 COUNT_COLUMNS = ("games", "wins", "win_rate", "win_ci_low", "win_ci_high", "loss_health",
