@@ -18,7 +18,7 @@ def _peak_traced(fn):
         tracemalloc.stop()
 
 
-def run_bench(games=2_000_000, policy="baseline", config=None, seed=12345, repeats=3):
+def run_bench(games=2_000_000, policy="baseline", config=None, seed=12345, repeats=5):
     """Measure the engine; returns a dict of figures (best of ``repeats`` runs per setting).
 
     Rates are games per second of :func:`runner.simulate` after compilation, on one thread
@@ -57,7 +57,7 @@ def run_bench(games=2_000_000, policy="baseline", config=None, seed=12345, repea
 
 def format_bench(b):
     lines = [
-        f"policy {b['policy']}, {b['games']:,} games per run, best of 3 "
+        f"policy {b['policy']}, {b['games']:,} games per run, best of 5 "
         f"(kernels compiled or loaded from cache at import; warm-up call {b['warmup_s']:.2f} s)",
         f"  1 thread : {b['games_per_s_1_thread']:>12,.0f} games/s",
         f"  {b['threads']} threads: {b['games_per_s_all_threads']:>12,.0f} games/s "

@@ -63,7 +63,7 @@ BAD = [
     ("[sweep]\ngames = 5\n[axis]\nhealth = [1]\n",
      "unknown table [axis]; expected one of: sweep, base, axes"),
     ("[sweep]\ngames = 5\n[base]\nhelth = 3\n", "[base] unknown knob 'helth'; expected one of: "
-                                                "edition, health"),
+                                                "difficulty, edition, health"),
     ("[sweep]\ngames = 5\n[axes]\nhelth = [3]\n", "[axes] unknown knob 'helth'"),
     ("[sweep]\ngames = 5\n[axes]\nhealth = 3\n", "axis 'health' must be a non-empty list, got 3"),
     ("[sweep]\ngames = 5\n[axes]\nhealth = []\n", "axis 'health' must be a non-empty list, got []"),

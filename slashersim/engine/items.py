@@ -54,6 +54,8 @@ def nullify(st, red_mask, red_whites, greens):
     choice maximises the knives removed: a 0/1 knapsack over at most ten reds, solved
     exactly by dynamic programming over the greens spent (scratch in ``st[S_KNAPSACK:]``).
     """
+    if red_mask == 0 and red_whites == 0:
+        return 0
     best = S_KNAPSACK  # st[best + g]: most knives removable with g greens
     cap = min(greens, KNAPSACK_CAPACITY)
     for g in range(cap + 1):
@@ -406,7 +408,8 @@ def item_turn(policy, player, st, params):
     """One player's part of the item phase (§4 steps 1-8)."""
     st[S_TURN] = player
     sort_won_cards(st, player)
-    use_items(policy, api.BEFORE_DRAW, player, st, params)
+    if st[S_HELD + player] & USABLE_BEFORE_DRAW:
+        use_items(policy, api.BEFORE_DRAW, player, st, params)
     if draw_items(policy, player, st, params):
         resolve_killer(st, player)
     else:
@@ -423,7 +426,9 @@ def item_phase(policy, st, params):
         st[S_WHITE_COLOUR + p] = white_colour(st, st[S_HEALTH + p], area)
     first = st[S_ROUND_LEADER]
     for i in range(2):
-        use_items(policy, api.PHASE_START, first if i == 0 else 1 - first, st, params)
+        p = first if i == 0 else 1 - first
+        if st[S_HELD + p] & USABLE_BEFORE_DRAW:
+            use_items(policy, api.PHASE_START, p, st, params)
     for i in range(2):
         if area == FIRE_PIT:
             fire_pit_trades(policy, st, params)
