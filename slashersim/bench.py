@@ -44,6 +44,7 @@ def run_bench(games=2_000_000, policy="baseline", config=None, seed=12345, repea
     return {
         "policy": policy,
         "games": games,
+        "repeats": repeats,
         "warmup_s": warmup_s,
         "games_per_s_1_thread": rates[1],
         "threads": all_threads,
@@ -57,7 +58,7 @@ def run_bench(games=2_000_000, policy="baseline", config=None, seed=12345, repea
 
 def format_bench(b):
     lines = [
-        f"policy {b['policy']}, {b['games']:,} games per run, best of 5 "
+        f"policy {b['policy']}, {b['games']:,} games per run, best of {b['repeats']} "
         f"(kernels compiled or loaded from cache at import; warm-up call {b['warmup_s']:.2f} s)",
         f"  1 thread : {b['games_per_s_1_thread']:>12,.0f} games/s",
         f"  {b['threads']} threads: {b['games_per_s_all_threads']:>12,.0f} games/s "
