@@ -35,7 +35,7 @@ def main():
     t0 = time.perf_counter()
     toml = ["# Difficulty presets, derived by experiments/derive_presets.py "
             "(evidence: results/presets.md).", ""]
-    md = [f"# Difficulty presets", "",
+    md = ["# Difficulty presets", "",
           f"Derived {date.today().isoformat()} by `python experiments/derive_presets.py "
           f"--policy {args.policy} --seed {args.seed}` for the `{args.policy}` policy (the "
           f"strongest fair policy the project has). Targets: "
@@ -66,7 +66,7 @@ def main():
             verdict = "meets the target" if best["meets_target"] else \
                 "**does not meet the target** (closest setting found)"
             md += [f"### {name} (target {target:.2f})", "",
-                   f"Chosen: " + ", ".join(f"{k} = {v}" for k, v in knobs.items())
+                   "Chosen: " + ", ".join(f"{k} = {v}" for k, v in knobs.items())
                    + f" — win rate {best['win_rate']:.4f} "
                      f"[{best['win_ci_low']:.4f}, {best['win_ci_high']:.4f}] over "
                      f"{int(best['games']):,} games; {verdict}.", "",

@@ -156,7 +156,7 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
     config = config or GameConfig()
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise ValueError(f"games must be at least 1, got {games!r}")
-    decide = get_policy(policy).decide
+    entry = get_policy(policy)
     params = policy_params(policy) if params is None else np.asarray(params, dtype=np.float64)
     cfg = config.to_array()
     max_rounds = int(cfg[L.C_MAX_ROUNDS])
@@ -173,7 +173,7 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
         while done < games:
             n = min(chunk, games - done)
             rec = buf[:n]
-            simulate_chunk(decide, cfg, params, int(seed), int(first_game + done), rec)
+            simulate_chunk(entry.decide, entry.fast, cfg, params, int(seed), int(first_game + done), rec)
             aggregate(rec, counts)
             if keep_records:
                 frames.append(rec.copy())

@@ -8,7 +8,6 @@ candidates stay paired.
 from dataclasses import dataclass
 import itertools
 
-import numpy as np
 import pandas as pd
 
 from . import rules

@@ -239,6 +239,6 @@ def test_play_card_is_roughly_uniform():
 def test_full_games_without_policy_or_invariant_violations(edition):
     cfg = GameConfig(edition=edition, check_invariants=True).to_array()
     records = np.zeros((300, L.RECORD_SIZE), dtype=np.int32)
-    game.simulate_chunk(baseline, cfg, P, 11, 0, records)
+    game.simulate_chunk(baseline, 1, cfg, P, 11, 0, records)
     assert (records[:, L.R_VIOLATIONS] == 0).all()
     assert (records[:, L.R_OUTCOME] != R.RUNNING).all()

@@ -154,3 +154,20 @@ def test_chunk_driver_loads_from_the_disk_cache():
                        capture_output=True, text=True, check=True)
     assert "Cannot cache" not in p.stderr
     assert int(p.stdout.strip()) >= 1
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_fast_path_and_function_pointer_play_the_same_games(edition):
+    """The inlined built-in baseline and the baseline called through its function pointer
+    (how every other policy is called) give identical records."""
+    from slashersim.engine.game import simulate_chunk
+    from slashersim.policies.baseline import baseline
+    from slashersim.policies.dispatch import FAST_BASELINE, FAST_NONE
+    cfg = GameConfig(edition=edition, hideaway=True).to_array()
+    params = np.zeros(0)
+    out = []
+    for fast in (FAST_NONE, FAST_BASELINE):
+        rec = np.zeros((3000, L.RECORD_SIZE), dtype=np.int32)
+        simulate_chunk(baseline, fast, cfg, params, 17, 0, rec)
+        out.append(rec)
+    assert np.array_equal(out[0], out[1])

@@ -1004,7 +1004,7 @@ def test_timeout_after_max_rounds():
     from slashersim.policies.baseline import baseline
     # one round cannot bring 4 escapes or 3 traps; only a Killer can end it early
     records = np.zeros((40, L.RECORD_SIZE), dtype=np.int32)
-    game.simulate_chunk(baseline, GameConfig(max_rounds=1).to_array(), NO_PARAMS, 7, 0, records)
+    game.simulate_chunk(baseline, 1, GameConfig(max_rounds=1).to_array(), NO_PARAMS, 7, 0, records)
     assert (records[:, L.R_ROUNDS] == 1).all()
     outcomes = set(records[:, L.R_OUTCOME].tolist())
     assert outcomes <= {R.TIMEOUT, R.LOSS_HEALTH}

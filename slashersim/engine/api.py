@@ -19,7 +19,7 @@ disk whatever the policy. (Passing the policy as a plain dispatcher would specia
 it, about 30 % faster, but numba 0.68 then refuses to cache any kernel that calls the policy
 inside a branch.)
 """
-from numba import types
+from numba import njit, types
 
 #: choose a card: ``arg`` = bitmask of legal cards; answer a card id from it
 PLAY_CARD = 0
@@ -49,3 +49,9 @@ DECISION_NAMES = ("play_card", "phase_start", "before_draw", "flashlight", "cabi
 POLICY_SIGNATURE = types.int64(types.int64, types.int64, types.int64, types.int64[::1],
                                types.float64[::1])
 POLICY_TYPE = types.FunctionType(POLICY_SIGNATURE)
+
+
+@njit(cache=True, inline='always')
+def keepable(card):
+    """Whether a drawn or discarded card may be kept (not Junk, the Killer or Cursed Object)."""
+    return card < 11

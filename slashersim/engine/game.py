@@ -18,7 +18,7 @@ from .layout import (C_CHECK, C_JUNK, C_KILLER_RESHUFFLE, C_MAX_HEALTH, C_MAX_RO
                      S_HELD, S_JUNK_ASIDE, S_KEPT, S_KILLER_DRAWN, S_KILLER_DRAWS,
                      S_KILLER_START, S_OUT, S_OUTCOME, S_PLAYED, S_ROUND, S_ROUNDS_AREA,
                      S_TRAP_ROUND, S_TRAPS, S_TRAPS_AREA, S_TRAPS_AT_START, S_TRICK,
-                     S_TRUMP_DECK, S_VIOLATIONS, S_WON, STATE_SIZE, CFG_SIZE, V_CARDS, V_HEALTH, V_ITEMS,
+                     S_TRUMP_DECK, S_VIOLATIONS, S_WON, STATE_SIZE, CFG_SIZE, S_FAST_POLICY, V_CARDS, V_HEALTH, V_ITEMS,
                      V_TRAPS,)
 from .rng import seed_streams
 from .tricks import play_phase
@@ -135,7 +135,7 @@ def write_record(st, rec):
 
 
 @njit(cache=True)
-def play_block(policy, cfg, params, seed, game0, records, block):
+def play_block(policy, fast, cfg, params, seed, game0, records, block):
     """Play block ``block`` of a chunk, games ``game0 + block * BLOCK ...``, one record row each.
 
     One scratch state serves the whole block. Game ``g`` depends only on ``(seed, g)``, never
@@ -144,17 +144,21 @@ def play_block(policy, cfg, params, seed, game0, records, block):
     n = records.shape[0]
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[:CFG_SIZE] = cfg
+    st[S_FAST_POLICY] = fast
     for i in range(block * BLOCK, min(n, (block + 1) * BLOCK)):
         play_game(policy, st, params, seed, game0 + i)
         write_record(st, records[i])
 
 
-@njit(types.void(POLICY_TYPE, types.int64[::1], types.float64[::1], types.int64, types.int64,
-                 types.int32[:, ::1]), parallel=True, cache=True)
-def simulate_chunk(policy, cfg, params, seed, game0, records):
-    """Play games ``game0 .. game0 + len(records) - 1`` in parallel blocks, one record row each."""
+@njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
+                 types.int64, types.int32[:, ::1]), parallel=True, cache=True)
+def simulate_chunk(policy, fast, cfg, params, seed, game0, records):
+    """Play games ``game0 .. game0 + len(records) - 1`` in parallel blocks, one record row each.
+
+    ``fast`` is the policy's fast-path id (:mod:`slashersim.policies.dispatch`), or 0.
+    """
     for b in prange((records.shape[0] + BLOCK - 1) // BLOCK):
-        play_block(policy, cfg, params, seed, game0, records, b)
+        play_block(policy, fast, cfg, params, seed, game0, records, b)
 
 
 @njit(types.void(types.int32[:, ::1], types.int64[::1]), cache=True)

@@ -8,6 +8,8 @@ from ..rules import (BACKPACK, CABINS, COLOUR_GREEN, COLOUR_RED, COLOUR_YELLOW, 
                      LOSS_HEALTH, LUCKY_CHARM, RED, SUIT_MASK, TENT_SITE,
                      USED_TO_DISCARD, WALKIE_TALKIE, WHITE, WIN, WOODLAND, YELLOW)
 from . import api
+from .api import keepable
+from ..policies.dispatch import decide
 from .bits import popcount
 from .layout import (C_CURSED_EXTRA, C_ESCAPES_NEEDED, C_JUNK, C_KILLER_RESHUFFLE,
                      C_LAKESIDE_REMOVE, C_MAX_HEALTH, C_RED_GREENS, C_RED_KNIVES,
@@ -242,14 +244,14 @@ def use_items(policy, decision, player, st, params):
     for _ in range(_MAX_ACTIONS):
         if not st[S_HELD + player] & USABLE_BEFORE_DRAW:
             break
-        item = policy(decision, player, 0, st, params)
+        item = decide(policy, decision, player, 0, st, params)
         if item < 0:
             break
         answer = 0
         if item == FLASHLIGHT and (st[S_HELD + player] >> FLASHLIGHT) & 1:
             k = peek_top(st)
             if k > 0:
-                answer = policy(api.FLASHLIGHT, player, k, st, params)
+                answer = decide(policy, api.FLASHLIGHT, player, k, st, params)
         if not use_item(st, player, item, answer):
             st[S_VIOLATIONS] |= V_POLICY
             break
@@ -264,7 +266,7 @@ def fire_pit_trades(policy, st, params):
         for _ in range(_MAX_ACTIONS):
             if not st[S_HELD + p]:
                 break
-            item = policy(api.TRADE, p, 0, st, params)
+            item = decide(policy, api.TRADE, p, 0, st, params)
             if item < 0:
                 break
             if item >= 12 or not (st[S_HELD + p] >> item) & 1:
@@ -307,7 +309,7 @@ def draw_items(policy, player, st, params):
     if draw_cards(st, st[S_DRAWS + player]):
         return True
     if st[S_AREA] == CABINS and st[S_DECK_N] > 0:
-        if policy(api.CABINS_EXTRA, player, 0, st, params) == 1:
+        if decide(policy, api.CABINS_EXTRA, player, 0, st, params) == 1:
             return draw_cards(st, 1)
     return False
 
@@ -343,12 +345,6 @@ def resolve_killer(st, player):
 
 # --- step 8: keeping ------------------------------------------------------------------------
 @njit(cache=True, inline='always')
-def keepable(card):
-    """Whether a drawn or discarded card may be kept (not Junk, the Killer or Cursed Object)."""
-    return card < CURSED_OBJECT
-
-
-@njit(cache=True, inline='always')
 def keep_items(policy, player, st, params):
     """Keep 1 drawn card (2 with a Backpack, or from the discard with a Walkie-talkie)."""
     n = st[S_DRAWN_N]
@@ -361,12 +357,12 @@ def keep_items(policy, player, st, params):
     st[S_PICK + 1] = -1
     st[S_PICKS] = 1
     if (held_before >> BACKPACK) & 1 and n_keepable >= 2:
-        if policy(api.USE_BACKPACK, player, n_keepable, st, params) == 1:
+        if decide(policy, api.USE_BACKPACK, player, n_keepable, st, params) == 1:
             st[S_HELD + player] &= ~(1 << BACKPACK)
             dispose_used_item(st, BACKPACK)
             st[S_PICKS] = 2
     for k in range(min(st[S_PICKS], n_keepable)):
-        i = policy(api.KEEP, player, k, st, params)
+        i = decide(policy, api.KEEP, player, k, st, params)
         if i < 0:
             break
         if i >= n or not keepable(st[S_DRAWN + i]) or st[S_PICK] == i:
@@ -376,7 +372,7 @@ def keep_items(policy, player, st, params):
     from_discard = -1
     if (held_before >> WALKIE_TALKIE) & 1 and st[S_DISCARD_N] > 0 and \
             (n > 0 or st[C_WALKIE_WITHOUT_DRAW]):
-        d = policy(api.WALKIE_TALKIE, player, 0, st, params)
+        d = decide(policy, api.WALKIE_TALKIE, player, 0, st, params)
         if d >= 0:
             if d >= st[S_DISCARD_N] or not keepable(st[S_DISCARD + d]):
                 st[S_VIOLATIONS] |= V_POLICY

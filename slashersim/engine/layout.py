@@ -61,6 +61,7 @@ DECK_CAPACITY = 24
 _s = _Layout()
 _s.size = CFG_SIZE                                   #: st[:CFG_SIZE] is a copy of cfg
 S_RNG = _s.field("rng", 4)                           #: the game's random streams (uint64 bits)
+S_FAST_POLICY = _s.field("fast_policy")              #: built-in policy called directly, or 0
 S_DYNAMIC = _s.size                                  #: st[S_DYNAMIC:] is reset for each game
 S_ROUND = _s.field("round")                          #: 1-based number of the current round
 S_AREA = _s.field("area")

@@ -4,6 +4,7 @@ from numba import njit
 from ..rules import (CABINS, FIRE_PIT, HIDEAWAY, LAKESIDE, LODGE, LOSS_TRAPS, RED, SUIT_MASK,
                      TENT_SITE, TRICKS_PER_ROUND, WHITE, WOODLAND)
 from . import api
+from ..policies.dispatch import decide
 from .bits import lowest_bit
 from .layout import (C_TRAPS, S_AREA, S_HAND, S_LED, S_OUTCOME, S_PLAYED, S_PLAY_LOG,
                      S_ROUND_LEADER, S_TRAP_ROUND, S_TRAPS, S_TRAPS_AREA, S_TRICK,
@@ -85,7 +86,7 @@ def set_off_trap(st):
 def choose_card(policy, player, st, params):
     """Ask ``policy`` for ``player``'s card; an illegal answer becomes the lowest legal card."""
     legal = legal_cards(st[S_HAND + player], st[S_LED])
-    card = policy(api.PLAY_CARD, player, legal, st, params)
+    card = decide(policy, api.PLAY_CARD, player, legal, st, params)
     if card < 0 or card >= 20 or not (legal >> card) & 1:
         st[S_VIOLATIONS] |= V_POLICY
         card = lowest_bit(legal)

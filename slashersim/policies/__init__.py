@@ -8,6 +8,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from . import baseline
+from .dispatch import FAST_BASELINE
 
 
 class Policy(NamedTuple):
@@ -17,11 +18,12 @@ class Policy(NamedTuple):
     decide: Callable            #: the jitted policy function
     default_params: np.ndarray  #: its tunable numbers
     omniscient: bool            #: True if it reads hidden information (an upper bound)
+    fast: int = 0               #: its fast-path id in :mod:`.dispatch`, or 0
 
 
 POLICIES = {
     "baseline": Policy("baseline", baseline.baseline,
-                       np.zeros(0, dtype=np.float64), False),
+                       np.zeros(0, dtype=np.float64), False, FAST_BASELINE),
 }
 
 

@@ -11,7 +11,7 @@ from ..engine import api
 from ..engine.bits import nth_bit, popcount
 from ..engine.layout import (S_DISCARD, S_DISCARD_N, S_DRAWN, S_DRAWN_N, S_HEALTH, S_HELD,
                              S_PICK, S_TRAPS)
-from ..engine.items import keepable
+from ..engine.api import keepable
 from ..engine.rng import POLICY, rand_below
 from ..rules import (BACKPACK, FIRST_AID_LARGE, FIRST_AID_SMALL, FLASHLIGHT, LUCKY_CHARM,
                      N_ESCAPES, WALKIE_TALKIE)
@@ -95,8 +95,8 @@ def walkie_talkie_pick(st):
     return -1
 
 
-@njit(api.POLICY_SIGNATURE, cache=True)
-def baseline(decision, player, arg, st, params):
+@njit(cache=True, inline='always')
+def decide(decision, player, arg, st, params):
     """The baseline policy (RULES.md §7)."""
     if decision == api.PLAY_CARD:
         return random_legal_card(arg, st)
@@ -113,3 +113,9 @@ def baseline(decision, player, arg, st, params):
     if decision == api.FLASHLIGHT:
         return 0
     return -1 if decision == api.TRADE else 0
+
+
+@njit(api.POLICY_SIGNATURE, cache=True)
+def baseline(decision, player, arg, st, params):
+    """The baseline policy as a first-class function (the engine inlines :func:`decide`)."""
+    return decide(decision, player, arg, st, params)
