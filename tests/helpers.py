@@ -1,8 +1,13 @@
-"""State builders shared by the rule and policy tests (hand-built situations).
+"""Helpers shared by the tests: hand-built game states, and running the CLI.
 
 The item deck is ``st[S_DECK : S_DECK + st[S_DECK_N]]`` with index 0 the BOTTOM; these helpers
 take and return decks TOP FIRST.
 """
+import os
+from pathlib import Path
+import subprocess
+import sys
+
 from slashersim import rules as R
 from slashersim.config import GameConfig
 from slashersim.engine import deal, rng
@@ -74,3 +79,21 @@ def held(st, player):
 
 def is_out(st, item):
     return bool((st[L.S_OUT] >> item) & 1)
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(*args, cwd=ROOT):
+    """``python -m slashersim ARGS`` in a subprocess, with this checkout importable."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "slashersim", *args], capture_output=True,
+                          text=True, env=env, cwd=cwd)
+
+
+def assert_one_line_error(p, needle):
+    """Exit status 2, nothing on stdout, one stderr line holding ``needle``, no traceback."""
+    assert p.returncode == 2 and p.stdout == ""
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], p.stderr
+    assert "Traceback" not in p.stderr

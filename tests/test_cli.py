@@ -1,15 +1,11 @@
 """The ``slashersim`` command line."""
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from helpers import assert_one_line_error, run_cli
 from slashersim.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
 KEYS = {"games", "win_rate", "win_ci", "loss_health", "loss_traps", "timeout", "mean_rounds",
         "trap_rate_by_area", "rounds_by_area", "win_rate_by_killer_start", "config", "policy",
         "seed", "elapsed_s"}
@@ -66,11 +62,4 @@ def test_simulate_human_output(capsys):
     (["--games", "many"], "games must be an integer, got 'many'"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needle):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.run([sys.executable, "-m", "slashersim", "simulate", *args],
-                       capture_output=True, text=True, env=env, cwd=ROOT)
-    assert p.returncode == 2
-    assert p.stdout == ""
-    lines = p.stderr.strip().splitlines()
-    assert len(lines) == 1 and needle in lines[0], p.stderr
-    assert "Traceback" not in p.stderr
+    assert_one_line_error(run_cli("simulate", *args), needle)

@@ -1,20 +1,16 @@
 """``analysis.luck.killer_position_effects`` and ``slashersim luck killer``."""
 import json
 import math
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from helpers import assert_one_line_error, run_cli
 from slashersim.analysis.luck import killer_position_effects
 from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
 from slashersim.runner import simulate
 
-ROOT = Path(__file__).resolve().parents[1]
 RULEBOOK = GameConfig()
 POSITIONS = range(1, RULEBOOK.killer_positions + 1)
 
@@ -127,11 +123,4 @@ def test_cli_one_position_and_options(capsys):
     ([], "one of the arguments --position --all is required"),
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(args, needle):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.run([sys.executable, "-m", "slashersim", "luck", "killer", *args],
-                       capture_output=True, text=True, env=env, cwd=ROOT)
-    assert p.returncode == 2
-    assert p.stdout == ""
-    lines = p.stderr.strip().splitlines()
-    assert len(lines) == 1 and needle in lines[0], p.stderr
-    assert "Traceback" not in p.stderr
+    assert_one_line_error(run_cli("luck", "killer", *args), needle)

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from helpers import assert_one_line_error, run_cli
 from slashersim import rules
 from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
@@ -224,13 +225,8 @@ def test_sigkill_then_rerun_gives_the_same_table(tmp_path):
 ])
 def test_cli_bad_spec_is_one_line_and_exit_2(tmp_path, text, needle):
     spec = "missing.toml" if text is None else str(_spec(tmp_path, text))
-    p = subprocess.run([sys.executable, "-m", "slashersim", "sweep", spec, "--out",
-                        str(tmp_path / "o.parquet")],
-                       capture_output=True, text=True, env=ENV, cwd=tmp_path)
-    assert p.returncode == 2 and p.stdout == ""
-    lines = p.stderr.strip().splitlines()
-    assert len(lines) == 1 and needle in lines[0], p.stderr
-    assert "Traceback" not in p.stderr
+    assert_one_line_error(run_cli("sweep", spec, "--out", str(tmp_path / "o.parquet"),
+                                  cwd=tmp_path), needle)
     assert not (tmp_path / "o.parquet").exists()
 
 
