@@ -2,9 +2,9 @@
 
 Any policy works through its first-class function (``engine.api.POLICY_TYPE``), but an indirect
 call cannot be inlined. A policy registered here with a fast-path id is called directly when the
-run sets ``st[S_FAST_POLICY]`` to that id (the runner does so from the registry), which made
-the baseline 20-30 % faster in same-process A/B runs. The branch is the same for every decision of a run, so it
-costs nothing measurable.
+run sets ``st[S_FAST_POLICY]`` to that id (the runner does so from the registry); that made the
+baseline 20-30 % faster in same-process A/B runs. The branch goes the same way for every
+decision of a run, so it costs nothing measurable.
 """
 from numba import njit
 
