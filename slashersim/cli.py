@@ -105,6 +105,14 @@ def build_parser():
                        help="one position, 1 = top (the average still plays every position)")
     where.add_argument("--all", action="store_true", help="every position")
     killer.add_argument("--json", action="store_true", help="print one JSON object")
+    for fact, what in (("area", "the first area card"), ("trump", "round 1's trump suit")):
+        fp = luck_sub.add_parser(fact, help=f"win rate and effect of {what}")
+        add_run_options(fp, games_help="games per value (default 100000)")
+        where = fp.add_mutually_exclusive_group(required=True)
+        where.add_argument("--value", metavar="NAME",
+                           help="one value (the average still plays every value)")
+        where.add_argument("--all", action="store_true", help="every value")
+        fp.add_argument("--json", action="store_true", help="print one JSON object")
 
     sweep = sub.add_parser("sweep", help="play every cell of a TOML grid spec into a table")
     sweep.add_argument("spec", help="the sweep spec (TOML)")
@@ -215,22 +223,28 @@ def format_summary(s):
 
 def format_killer_effects(r):
     """The human-readable table of a ``killer_position_effects`` result."""
-    games = next(iter(r["positions"].values()))["games"]
     n_pos = GameConfig.killer_slots(r["config"])
+    return format_effects(r, "positions", "killer start", "position",
+                          f"positions 1..{n_pos}")
+
+
+def format_effects(r, key, column, unit, over):
+    """The human-readable table of a paired-effects result (``r[key]`` holds the rows)."""
+    games = next(iter(r[key].values()))["games"]
     lines = [
-        f"{_config_line(r['config'])}; policy {r['policy']}; {games:,} games per position, "
+        f"{_config_line(r['config'])}; policy {r['policy']}; {games:,} games per {unit}, "
         f"seed {r['seed']}",
         "",
-        "  killer start      games   win rate   95% CI               effect   95% CI",
+        f"  {column:>12}      games   win rate   95% CI               effect   95% CI",
     ]
-    for k, p in r["positions"].items():
+    for k, p in r[key].items():
         lo, hi = p["win_ci"]
         ci = p["effect_ci"]
         effect_ci = "-" if ci is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
         lines.append(f"  {k:>12} {p['games']:>10,}     {p['win_rate']:.4f}   "
                      f"[{lo:.4f}, {hi:.4f}]   {p['effect']:+.4f}   {effect_ci}")
     lines.append("")
-    lines.append(f"  average over positions 1..{n_pos}: win rate {r['average']:.4f}")
+    lines.append(f"  average over {over}: win rate {r['average']:.4f}")
     return "\n".join(lines)
 
 
@@ -258,8 +272,22 @@ def cmd_luck_killer(args):
         print(format_killer_effects(r))
 
 
+def cmd_luck_fact(args):
+    from .analysis.luck import first_fact_effects
+    config = config_from_args(args)
+    r = first_fact_effects(args.luck_command, config, args.policy, games=args.games,
+                           seed=args.seed, threads=args.threads,
+                           values=None if args.all else [args.value])
+    if args.json:
+        print(json.dumps(r))
+    else:
+        column = "first area" if args.luck_command == "area" else "first trump"
+        print(format_effects(r, "values", column, "value", "all values"))
+
+
 def cmd_luck(args):
-    {"killer": cmd_luck_killer}[args.luck_command](args)
+    {"killer": cmd_luck_killer, "area": cmd_luck_fact,
+     "trump": cmd_luck_fact}[args.luck_command](args)
 
 
 def sweep_backend(args):

@@ -83,6 +83,8 @@ class GameConfig:
     white_red_greens: int = 1
     walkie_talkie_without_draw: bool = True
     killer_position: int | None = None
+    first_area: str | None = None
+    first_trump: str | None = None
     check_invariants: bool = False
 
     def __post_init__(self):
@@ -166,6 +168,10 @@ class GameConfig:
             raise ConfigError("no area left in the area deck")
         if out["killer_position"] is not None:
             _int_range("killer_position", out["killer_position"], 1, self.killer_slots(out))
+        if out["first_area"] is not None:
+            _choice("first area", out["first_area"], self.first_area_choices(out))
+        if out["first_trump"] is not None:
+            _choice("first trump", out["first_trump"], rules.SUIT_NAMES)
         return out
 
     @staticmethod
@@ -175,6 +181,17 @@ class GameConfig:
         if values["item_deck"] == "killer_top_half":
             return math.ceil(n / 2) + 1
         return n + 1
+
+    @staticmethod
+    def first_area_choices(values):
+        """Areas that can be the first area card: the Lv.1 group of the pool under the
+        rulebook's levelled deck, any area of the pool otherwise."""
+        pool = [a for a in rules.AREA_NAMES
+                if a not in values["removed_areas"] and (a != "hideaway" or values["hideaway"])]
+        if values["area_deck"] == "levels":
+            top = [a for a in pool if a in values["lv1_areas"]]
+            return tuple(top or pool)
+        return tuple(pool)
 
     @property
     def killer_positions(self):
@@ -215,6 +232,10 @@ class GameConfig:
         cfg[L.C_WHITE_RED_GREENS] = v["white_red_greens"]
         cfg[L.C_WALKIE_WITHOUT_DRAW] = v["walkie_talkie_without_draw"]
         cfg[L.C_KILLER_POSITION] = v["killer_position"] or 0
+        cfg[L.C_FIRST_AREA] = 0 if v["first_area"] is None else \
+            rules.AREA_NAMES.index(v["first_area"]) + 1
+        cfg[L.C_FIRST_TRUMP] = 0 if v["first_trump"] is None else \
+            rules.SUIT_NAMES.index(v["first_trump"]) + 1
         cfg[L.C_CHECK] = v["check_invariants"]
         for a, name in enumerate(rules.AREA_NAMES):
             in_pool = name not in v["removed_areas"] and (name != "hideaway" or v["hideaway"])

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from helpers import assert_one_line_error, run_cli
-from slashersim.analysis.luck import killer_position_effects
+from slashersim import rules
+from slashersim.analysis.luck import first_fact_effects, killer_position_effects
 from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
 from slashersim.runner import simulate
@@ -124,3 +125,59 @@ def test_cli_one_position_and_options(capsys):
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(args, needle):
     assert_one_line_error(run_cli("luck", "killer", *args), needle)
+
+
+# --- first area and first trump ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition, area", [("rulebook", "woodland"),
+                                           ("instructions", "hideaway")])
+def test_forced_first_area_is_generated_and_the_rest_unchanged(edition, area):
+    base = simulate(GameConfig(edition=edition), games=2000, seed=4, keep_records=True).records
+    forced = simulate(GameConfig(edition=edition, first_area=area), games=2000, seed=4,
+                      keep_records=True).records
+    assert (forced["first_area"] == rules.AREA_NAMES.index(area)).all()
+    for col in ("killer_start", "first_trump", "first_yellows_0"):
+        assert forced[col].equals(base[col])
+
+
+def test_forced_first_trump_is_generated_and_the_rest_unchanged():
+    base = simulate(GameConfig(), games=2000, seed=4, keep_records=True).records
+    forced = simulate(GameConfig(first_trump="red"), games=2000, seed=4,
+                      keep_records=True).records
+    assert (forced["first_trump"] == rules.RED).all()
+    for col in ("killer_start", "first_area"):
+        assert forced[col].equals(base[col])
+
+
+@pytest.mark.parametrize("fact, column", [("area", "first_area"), ("trump", "first_trump")])
+def test_fact_effects_agree_with_unconditioned_runs(fact, column):
+    r = first_fact_effects(fact, games=4000, seed=2)
+    names = rules.AREA_NAMES if fact == "area" else rules.SUIT_NAMES
+    rec = simulate(GameConfig(), games=24_000, seed=99, keep_records=True).records
+    for value, row in r["values"].items():
+        group = rec[rec[column] == names.index(value)]
+        p1, n1 = row["win_rate"], row["games"]
+        p2, n2 = (group["outcome"] == "win").mean(), len(group)
+        se = math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+        assert abs(p1 - p2) < 4.5 * se, (value, p1, p2)
+    assert abs(sum(v["effect"] for v in r["values"].values())) < 1e-12
+
+
+def test_fact_values_are_checked():
+    with pytest.raises(ConfigError, match="first area must be one of: tent_site, lodge, woodland"):
+        first_fact_effects("area", games=10, values=["cabins"])
+    with pytest.raises(ConfigError, match="unknown first area 'cabins'"):
+        GameConfig(first_area="cabins")
+    with pytest.raises(ConfigError, match="unknown first trump 'blue'"):
+        GameConfig(first_trump="blue")
+
+
+def test_cli_luck_area_and_trump(capsys):
+    assert main(["luck", "trump", "--all", "--games", "300", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert list(r["values"]) == list(rules.SUIT_NAMES)
+    assert main(["luck", "area", "--value", "lodge", "--games", "300", "--json"]) == 0
+    assert list(json.loads(capsys.readouterr().out)["values"]) == ["lodge"]
+    assert_one_line_error(run_cli("luck", "area", "--value", "cabins", "--games", "10"),
+                          "first area must be one of: tent_site, lodge, woodland")

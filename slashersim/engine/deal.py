@@ -4,7 +4,7 @@ from numba import njit
 from ..rules import (AREA_DECK_LEVELS, CURSED_OBJECT, ITEM_DECK_KILLER_TOP_HALF, KILLER,
                      LEADER_ARROW, N_AREAS, N_NUMBER_CARDS, HAND_SIZE, YELLOW, SUIT_MASK)
 from .bits import popcount
-from .layout import (C_AREA_DECK, C_AREA_IN, C_AREA_LEVEL, C_AREAS_USED, C_ITEM_DECK, C_ITEM_IN,
+from .layout import (C_FIRST_AREA, C_FIRST_TRUMP, C_AREA_DECK, C_AREA_IN, C_AREA_LEVEL, C_AREAS_USED, C_ITEM_DECK, C_ITEM_IN,
                      C_JUNK, C_KILLER_POSITION, C_LEADER, C_FIRST_LEADER, C_START_HEALTH,
                      S_AREA, S_AREA_DECK, S_AREA_N, S_AREA_POS, S_ARROW, S_DECK, S_DECK_N,
                      S_DISCARD_N, S_HAND, S_HEALTH, S_JUNK_ASIDE, S_KILLER_START,
@@ -39,9 +39,26 @@ def setup_area_deck(st):
                 st[S_AREA_DECK + n] = a
                 n += 1
         shuffle_slice(st, S_AREA_DECK, S_AREA_DECK + n, AREAS)
+    force_first_area(st, n)
+    if st[C_AREA_DECK] != AREA_DECK_LEVELS:
         n = min(n, st[C_AREAS_USED])
     st[S_AREA_N] = n
     st[S_AREA_POS] = 0
+
+
+@njit(cache=True)
+def force_first_area(st, n):
+    """``C_FIRST_AREA``: swap the chosen area card to the top of the deck of ``n`` cards.
+
+    The shuffled order of the others stays uniform, so the deck is generated conditioned on
+    its first card, not filtered.
+    """
+    forced = st[C_FIRST_AREA] - 1
+    if forced >= 0:
+        for i in range(n):
+            if st[S_AREA_DECK + i] == forced:
+                st[S_AREA_DECK + i] = st[S_AREA_DECK]
+                st[S_AREA_DECK] = forced
 
 
 @njit(cache=True, inline='always')
@@ -111,12 +128,15 @@ def setup_game(st):
 def deal_round(st):
     """Shuffle the 20 number cards, deal 8 to each player, reveal the trump (§2.4).
 
-    The shuffle starts from the identity and draws exactly 19 numbers, so a round's deal
-    depends only on the game's deal stream and the round number.
+    The shuffle starts from the identity and draws exactly 19 numbers (one more in round 1
+    with ``C_FIRST_TRUMP`` set), so a round's deal depends only on the game's deal stream and
+    the round number.
     """
     for c in range(N_NUMBER_CARDS):
         st[S_PERM + c] = c
     shuffle_slice(st, S_PERM, S_PERM + N_NUMBER_CARDS, DEAL)
+    if st[C_FIRST_TRUMP] > 0 and st[S_ROUND] == 1:
+        force_first_trump(st, st[C_FIRST_TRUMP] - 1)
     for p in range(2):
         hand = 0
         for i in range(HAND_SIZE):
@@ -128,6 +148,21 @@ def deal_round(st):
     st[S_TRUMP_DECK] = rest
     st[S_TRUMP_CARD] = st[S_PERM + 2 * HAND_SIZE]
     st[S_TRUMP] = st[S_TRUMP_CARD] // 5
+
+
+@njit(cache=True)
+def force_first_trump(st, suit):
+    """``C_FIRST_TRUMP``: swap a uniformly chosen card of ``suit`` into the trump card's place.
+
+    Every deal whose trump card has that suit is then equally likely (generated, not
+    filtered). The choice takes one more number from the deal stream, in round 1 only.
+    """
+    card = suit * 5 + rand_below(st, DEAL, 5)
+    for i in range(N_NUMBER_CARDS):
+        if st[S_PERM + i] == card:
+            st[S_PERM + i] = st[S_PERM + 2 * HAND_SIZE]
+            st[S_PERM + 2 * HAND_SIZE] = card
+            break
 
 
 @njit(cache=True, inline='always')
