@@ -740,7 +740,7 @@ FIVE = [MAP, CAR_KEY, GASOLINE, BOLT_CUTTERS, BASEBALL_BAT]     # top first
     (5, 1, [BOLT_CUTTERS, BASEBALL_BAT, GASOLINE, CAR_KEY, MAP]),       # under, reversed
 ])
 def test_flashlight_reorders_top_three(order, bottom, expected):
-    assert list(items.FLASHLIGHT_ORDERS[2, order]) == \
+    assert list(api.FLASHLIGHT_ORDERS[2, order]) == \
         [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]][order]
     st = make_state()
     set_deck(st, FIVE)

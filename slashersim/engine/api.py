@@ -19,6 +19,7 @@ disk whatever the policy. (Passing the policy as a plain dispatcher would specia
 it, about 30 % faster, but numba 0.68 then refuses to cache any kernel that calls the policy
 inside a branch.)
 """
+import numpy as np
 from numba import njit, types
 
 #: choose a card: ``arg`` = bitmask of legal cards; answer a card id from it
@@ -28,7 +29,7 @@ PHASE_START = 1
 #: before the player's draw: answer an item to use (First Aid, Lucky Charm, Flashlight), or -1
 BEFORE_DRAW = 2
 #: Flashlight: ``st[S_PEEK:S_PEEK+arg]`` are the top ``arg`` cards, top first; answer
-#: ``order + 6 * bottom``: ``items.FLASHLIGHT_ORDERS[arg - 1, order]`` lists the peeked
+#: ``order + 6 * bottom``: ``FLASHLIGHT_ORDERS[arg - 1, order]`` lists the peeked
 #: indices top first, and ``bottom`` = 1 puts them under the deck in that order
 FLASHLIGHT = 3
 #: Cabins: answer 1 to draw one more card
@@ -45,6 +46,16 @@ TRADE = 8
 N_DECISIONS = 9
 DECISION_NAMES = ("play_card", "phase_start", "before_draw", "flashlight", "cabins_extra",
                   "use_backpack", "keep", "walkie_talkie", "trade")
+
+#: ``FLASHLIGHT_ORDERS[k - 1, order]``: the peeked indices (top first) of order ``order`` of
+#: ``k`` cards, in lexicographic order; unused entries are -1
+FLASHLIGHT_ORDERS = np.array([
+    [[0, -1, -1]] + [[-1, -1, -1]] * 5,
+    [[0, 1, -1], [1, 0, -1]] + [[-1, -1, -1]] * 4,
+    [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]],
+], dtype=np.int64)
+#: number of orders of ``k`` cards, ``k = 0..3``
+N_FLASHLIGHT_ORDERS = np.array([1, 1, 2, 6], dtype=np.int64)
 
 POLICY_SIGNATURE = types.int64(types.int64, types.int64, types.int64, types.int64[::1],
                                types.float64[::1])

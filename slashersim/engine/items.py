@@ -1,5 +1,4 @@
 """The item phase (RULES.md §4): colours, nullifying, draws, the Killer, keeping, items."""
-import numpy as np
 from numba import njit
 
 from ..rules import (BACKPACK, CABINS, COLOUR_GREEN, COLOUR_RED, COLOUR_YELLOW, CURSED_OBJECT,
@@ -8,8 +7,7 @@ from ..rules import (BACKPACK, CABINS, COLOUR_GREEN, COLOUR_RED, COLOUR_YELLOW, 
                      LOSS_HEALTH, LUCKY_CHARM, RED, SUIT_MASK, TENT_SITE,
                      USED_TO_DISCARD, WALKIE_TALKIE, WHITE, WIN, WOODLAND, YELLOW)
 from . import api
-from .api import keepable
-from ..policies.dispatch import decide
+from .api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, keepable
 from .bits import popcount
 from .layout import (C_CURSED_EXTRA, C_ESCAPES_NEEDED, C_JUNK, C_KILLER_RESHUFFLE,
                      C_LAKESIDE_REMOVE, C_MAX_HEALTH, C_RED_GREENS, C_RED_KNIVES,
@@ -162,15 +160,6 @@ def team_escapes(st):
 
 
 # --- items --------------------------------------------------------------------------------
-#: ``FLASHLIGHT_ORDERS[k - 1, order]``: the peeked indices (top first) of order ``order`` of
-#: ``k`` cards, in lexicographic order; unused entries are -1
-FLASHLIGHT_ORDERS = np.array([
-    [[0, -1, -1]] + [[-1, -1, -1]] * 5,
-    [[0, 1, -1], [1, 0, -1]] + [[-1, -1, -1]] * 4,
-    [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]],
-], dtype=np.int64)
-#: number of orders of ``k`` cards, ``k = 0..3``
-N_FLASHLIGHT_ORDERS = np.array([1, 1, 2, 6], dtype=np.int64)
 
 
 @njit(cache=True)
@@ -433,3 +422,7 @@ def item_phase(policy, st, params):
             break
     if area == FIRE_PIT and not st[S_OUTCOME]:
         fire_pit_trades(policy, st, params)
+
+
+# The policies read the rules above, so the dispatcher is imported once they are defined.
+from ..policies.dispatch import decide  # noqa: E402

@@ -4,7 +4,6 @@ from numba import njit
 from ..rules import (CABINS, FIRE_PIT, HIDEAWAY, LAKESIDE, LODGE, LOSS_TRAPS, RED, SUIT_MASK,
                      TENT_SITE, TRICKS_PER_ROUND, WHITE, WOODLAND)
 from . import api
-from ..policies.dispatch import decide
 from .bits import lowest_bit
 from .layout import (C_TRAPS, S_AREA, S_HAND, S_LED, S_OUTCOME, S_PLAYED, S_PLAY_LOG,
                      S_ROUND_LEADER, S_TRAP_ROUND, S_TRAPS, S_TRAPS_AREA, S_TRICK,
@@ -68,6 +67,10 @@ def area_breached_by_tricks_won(area, tricks0, tricks1, tricks_played):
     if area == LODGE:
         return tricks0 % 2 == 0
     return False
+
+
+# The policies read the rules above, so the dispatcher is imported once they are defined.
+from ..policies.dispatch import decide  # noqa: E402
 
 
 @njit(cache=True, inline='always')
