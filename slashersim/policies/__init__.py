@@ -7,8 +7,8 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from . import baseline
-from .dispatch import FAST_BASELINE
+from . import baseline, heuristic
+from .dispatch import FAST_BASELINE, FAST_HEURISTIC
 
 
 class Policy(NamedTuple):
@@ -24,6 +24,8 @@ class Policy(NamedTuple):
 POLICIES = {
     "baseline": Policy("baseline", baseline.baseline,
                        np.zeros(0, dtype=np.float64), False, FAST_BASELINE),
+    "heuristic": Policy("heuristic", heuristic.heuristic, heuristic.DEFAULT_PARAMS, False,
+                        FAST_HEURISTIC),
 }
 
 

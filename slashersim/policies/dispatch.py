@@ -10,14 +10,18 @@ from numba import njit
 
 from ..engine.layout import S_FAST_POLICY
 from . import baseline as _baseline
+from . import heuristic as _heuristic
 
 #: fast-path ids (0: call the policy's function pointer)
-FAST_NONE, FAST_BASELINE = 0, 1
+FAST_NONE, FAST_BASELINE, FAST_HEURISTIC = 0, 1, 2
 
 
 @njit(cache=True, inline='always')
 def decide(policy, decision, player, arg, st, params):
     """Ask the run's policy for ``decision``: directly if it has a fast path, else by pointer."""
-    if st[S_FAST_POLICY] == FAST_BASELINE:
+    fast = st[S_FAST_POLICY]
+    if fast == FAST_BASELINE:
         return _baseline.decide(decision, player, arg, st, params)
+    if fast == FAST_HEURISTIC:
+        return _heuristic.decide(decision, player, arg, st, params)
     return policy(decision, player, arg, st, params)
