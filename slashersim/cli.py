@@ -184,6 +184,11 @@ def build_parser():
     bench = sub.add_parser("bench", help="measure engine speed and memory")
     bench.add_argument("--policy", default="baseline")
     bench.add_argument("--games", type=_positive("games"), default=2_000_000)
+    bench.add_argument("--policies", metavar="A,B,...|all", default=None,
+                       help="instead: the speed table of these policies (all: every registered "
+                            "one), each sized to take about --seconds on one thread")
+    bench.add_argument("--seconds", type=float, default=2.0,
+                       help="with --policies: seconds per timed one-thread run (default 2)")
     bench.add_argument("--json", action="store_true")
     return parser
 
@@ -398,8 +403,18 @@ def cmd_report(args):
 
 
 def cmd_bench(args):
-    from .bench import format_bench, run_bench
+    from .bench import format_bench, format_policy_speeds, policy_speed, run_bench
     from .policies import get_policy
+    if args.policies is not None:
+        names = policy_names() if args.policies == "all" else \
+            [p.strip() for p in args.policies.split(",") if p.strip()]
+        for name in names:
+            get_policy(name)
+        if not args.seconds > 0:
+            raise ConfigError(f"seconds must be positive, got {args.seconds}")
+        rows = [policy_speed(name, seconds=args.seconds) for name in names]
+        print(json.dumps(rows) if args.json else format_policy_speeds(rows))
+        return
     get_policy(args.policy)
     b = run_bench(games=args.games, policy=args.policy)
     print(json.dumps(b) if args.json else format_bench(b))
