@@ -110,11 +110,11 @@ def policy_speed(policy, config=None, seconds=2.0, seed=12345, repeats=3):
 
 
 def format_policy_speeds(rows):
-    """The table of :func:`policy_speed` results; a target counts as met when both the
-    one-thread rate and the all-threads rate per core reach it."""
-    threads = rows[0]["threads"] if rows else numba.config.NUMBA_NUM_THREADS
-    lines = [f"games per second at default parameters, best of {rows[0]['repeats'] if rows else 0}"
-             f" (rulebook defaults; {threads} threads = all cores)",
+    """The table of a non-empty list of :func:`policy_speed` results; a target counts as met
+    when both the one-thread rate and the all-threads rate per core reach it."""
+    threads = rows[0]["threads"]
+    lines = [f"games per second at default parameters, best of {rows[0]['repeats']} "
+             f"(rulebook defaults; {threads} threads = all cores)",
              f"  {'policy':<12} {'games':>10} {'warm-up s':>10} {'1 thread':>12} "
              f"{f'{threads} threads':>12} {'per core':>12} {'target/core':>12}  verdict"]
     for b in rows:
