@@ -69,3 +69,59 @@ def format_bench(b):
         f"  peak resident memory of the process: {b['max_rss_bytes'] / 2**20:.0f} MiB",
     ]
     return "\n".join(lines)
+
+
+#: issue 3's speed targets, games per second per core at default parameters
+SPEED_TARGETS = {"heuristic": 100_000, "search": 100, "omniscient": 20}
+
+
+def _timed(config, policy, games, seed, threads):
+    r = simulate(config, policy, games=games, seed=seed, threads=threads)
+    return r.games / r.elapsed_s, r.elapsed_s
+
+
+def policy_speed(policy, config=None, seconds=2.0, seed=12345, repeats=3):
+    """Games per second of ``policy`` at its default parameters, on one thread and on all.
+
+    After a warm-up call (compilation, or loading from the cache), the game count is sized so
+    that a one-thread run takes about ``seconds``: runs of 1, 4, 16, ... games until one takes
+    0.2 s give the rate. Each setting is then timed ``repeats`` times and the best kept.
+    """
+    config = config or GameConfig()
+    t0 = time.perf_counter()
+    simulate(config, policy, games=1, seed=seed)
+    warmup_s = time.perf_counter() - t0
+    n = 1
+    while True:
+        rate, elapsed = _timed(config, policy, n, seed, 1)
+        if elapsed >= 0.2:
+            break
+        n *= 4
+    games = max(1, int(rate * seconds))
+    threads = numba.config.NUMBA_NUM_THREADS
+    one = max(_timed(config, policy, games, seed, 1)[0] for _ in range(repeats))
+    many = max(_timed(config, policy, games, seed, threads)[0] for _ in range(repeats))
+    target = SPEED_TARGETS.get(policy)
+    return {"policy": policy, "games": games, "repeats": repeats, "warmup_s": warmup_s,
+            "threads": threads, "games_per_s_1_thread": one,
+            "games_per_s_all_threads": many, "games_per_s_per_core_all_threads": many / threads,
+            "target_per_core": target,
+            "target_met": None if target is None else min(one, many / threads) >= target}
+
+
+def format_policy_speeds(rows):
+    """The table of a non-empty list of :func:`policy_speed` results; a target counts as met
+    when both the one-thread rate and the all-threads rate per core reach it."""
+    threads = rows[0]["threads"]
+    lines = [f"games per second at default parameters, best of {rows[0]['repeats']} "
+             f"(rulebook defaults; {threads} threads = all cores)",
+             f"  {'policy':<12} {'games':>10} {'warm-up s':>10} {'1 thread':>12} "
+             f"{f'{threads} threads':>12} {'per core':>12} {'target/core':>12}  verdict"]
+    for b in rows:
+        target = b["target_per_core"]
+        verdict = "-" if target is None else ("met" if b["target_met"] else "NOT met")
+        lines.append(f"  {b['policy']:<12} {b['games']:>10,} {b['warmup_s']:>10.2f} "
+                     f"{b['games_per_s_1_thread']:>12,.0f} {b['games_per_s_all_threads']:>12,.0f} "
+                     f"{b['games_per_s_per_core_all_threads']:>12,.0f} "
+                     f"{'-' if target is None else format(target, ','):>12}  {verdict}")
+    return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""The ``slashersim`` command line: ``simulate``, ``luck``, ``sweep`` and ``bench``."""
+"""The ``slashersim`` command line: ``simulate``, ``luck``, ``compare``, ``sweep``, ``tune``,
+``report`` and ``bench``."""
 import argparse
 import json
 import sys
@@ -30,6 +31,14 @@ def _positive(name):
     return parse
 
 
+def _games_spec(text):
+    from .analysis.compare import parse_games
+    try:
+        return parse_games(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _int(text):
     try:
         return int(text)
@@ -37,9 +46,11 @@ def _int(text):
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
 
 
-def add_run_options(parser, games_help="games to play (default 100000)"):
+def add_run_options(parser, games_help="games to play (default 100000)", policy=True,
+                    games_type=None):
     """Add the configuration, policy, games, seed and threads options shared by the commands
-    that play games, so that ``simulate`` and ``luck`` read the same configuration alike."""
+    that play games, so that ``simulate``, ``luck`` and ``compare`` read the same configuration
+    alike. ``policy=False`` leaves out ``--policy``; ``games_type`` parses ``--games``."""
     parser.add_argument("--edition", default="rulebook", choices=rules.EDITION_NAMES,
                         help="rule edition (default: rulebook)")
     parser.add_argument("--difficulty", default=None, metavar="NAME",
@@ -58,9 +69,12 @@ def add_run_options(parser, games_help="games to play (default 100000)"):
                         help="traps that lose the game, 1..4 (default 3)")
     parser.add_argument("--max-rounds", type=_int, default=200,
                         help="rounds before a game ends as a timeout (default 200)")
-    parser.add_argument("--policy", default="baseline",
-                        help=f"player policy: {', '.join(policy_names())} (default baseline)")
-    parser.add_argument("--games", type=_positive("games"), default=100_000, help=games_help)
+    if policy:
+        parser.add_argument("--policy", default="baseline",
+                            help=f"player policy: {', '.join(policy_names())} "
+                                 f"(default baseline)")
+    parser.add_argument("--games", type=games_type or _positive("games"), default=100_000,
+                        help=games_help)
     parser.add_argument("--seed", type=_int, default=0, help="run seed (default 0)")
     parser.add_argument("--threads", type=_positive("threads"), default=None,
                         help="worker threads (default: all cores)")
@@ -114,6 +128,16 @@ def build_parser():
         where.add_argument("--all", action="store_true", help="every value")
         fp.add_argument("--json", action="store_true", help="print one JSON object")
 
+    compare = sub.add_parser("compare", help="policies side by side on the same games")
+    compare.add_argument("--policies", required=True, metavar="A,B,...",
+                         help=f"comma-separated policies: {', '.join(policy_names())}")
+    add_run_options(compare, policy=False, games_type=_games_spec,
+                    games_help="games per policy, N or N,NAME=N,... (default 100000)")
+    compare.add_argument("--policy-param", action="append", default=[],
+                         metavar="POLICY.NAME=VALUE",
+                         help="a policy parameter (repeatable)")
+    compare.add_argument("--json", action="store_true", help="print one JSON object")
+
     sweep = sub.add_parser("sweep", help="play every cell of a TOML grid spec into a table")
     sweep.add_argument("spec", help="the sweep spec (TOML)")
     sweep.add_argument("--out", required=True, help="output parquet file, e.g. results/NAME.parquet")
@@ -160,6 +184,11 @@ def build_parser():
     bench = sub.add_parser("bench", help="measure engine speed and memory")
     bench.add_argument("--policy", default="baseline")
     bench.add_argument("--games", type=_positive("games"), default=2_000_000)
+    bench.add_argument("--policies", metavar="A,B,...|all", default=None,
+                       help="instead: the speed table of these policies (all: every registered "
+                            "one), each sized to take about --seconds on one thread")
+    bench.add_argument("--seconds", type=float, default=2.0,
+                       help="with --policies: seconds per timed one-thread run (default 2)")
     bench.add_argument("--json", action="store_true")
     return parser
 
@@ -290,6 +319,17 @@ def cmd_luck(args):
      "trump": cmd_luck_fact}[args.luck_command](args)
 
 
+def cmd_compare(args):
+    from .analysis.compare import compare_policies, format_comparison, parse_policy_params
+    names = [p.strip() for p in args.policies.split(",") if p.strip()]
+    if not names:
+        raise ConfigError(f"--policies needs at least one policy, got {args.policies!r}")
+    config = config_from_args(args)
+    r = compare_policies(config, names, games=args.games, seed=args.seed,
+                         threads=args.threads, params=parse_policy_params(args.policy_param))
+    print(json.dumps(r) if args.json else format_comparison(r, _config_line(r["config"])))
+
+
 def sweep_backend(args):
     """The backend named by ``sweep``'s ``--backend``, ``--scheduler`` and ``--workers``."""
     from .backends import make_backend
@@ -363,8 +403,18 @@ def cmd_report(args):
 
 
 def cmd_bench(args):
-    from .bench import format_bench, run_bench
+    from .bench import format_bench, format_policy_speeds, policy_speed, run_bench
     from .policies import get_policy
+    if args.policies is not None:
+        names = policy_names() if args.policies == "all" else \
+            [p.strip() for p in args.policies.split(",") if p.strip()]
+        for name in names:
+            get_policy(name)
+        if not args.seconds > 0:
+            raise ConfigError(f"seconds must be positive, got {args.seconds}")
+        rows = [policy_speed(name, seconds=args.seconds) for name in names]
+        print(json.dumps(rows) if args.json else format_policy_speeds(rows))
+        return
     get_policy(args.policy)
     b = run_bench(games=args.games, policy=args.policy)
     print(json.dumps(b) if args.json else format_bench(b))
@@ -374,7 +424,7 @@ def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        {"simulate": cmd_simulate, "luck": cmd_luck, "sweep": cmd_sweep,
+        {"simulate": cmd_simulate, "luck": cmd_luck, "compare": cmd_compare, "sweep": cmd_sweep,
          "bench": cmd_bench, "tune": cmd_tune, "report": cmd_report}[args.command](args)
     except (ConfigError, ValueError) as e:
         print(f"slashersim: error: {e}", file=sys.stderr)

@@ -14,3 +14,25 @@ def wilson_interval(successes, trials, z=Z95):
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(total, total_sq, n, z=Z95):
+    """Mean of ``n`` observations from their sum and sum of squares, with its normal 95 %
+    interval ``mean +- z * sd / sqrt(n)``; the interval is ``None`` for fewer than 2.
+
+    Pass integer sums (e.g. of paired per-game differences in -1, 0, 1): the variance is then
+    formed from exact integers, so the result does not depend on how the sums were chunked.
+    """
+    mean = total / n
+    if n < 2:
+        return mean, None
+    var = (n * total_sq - total * total) / (n * (n - 1))
+    half = z * math.sqrt(max(var, 0.0) / n)
+    return mean, [mean - half, mean + half]
+
+
+def unpaired_difference_interval(wins_a, n_a, wins_b, n_b, z=Z95):
+    """Normal 95 % interval of ``p_b - p_a`` for two independent binomial samples."""
+    p_a, p_b = wins_a / n_a, wins_b / n_b
+    half = z * math.sqrt(p_a * (1 - p_a) / n_a + p_b * (1 - p_b) / n_b)
+    return [p_b - p_a - half, p_b - p_a + half]

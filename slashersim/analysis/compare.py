@@ -1,0 +1,268 @@
+"""Policies side by side on common random numbers.
+
+Game ``g`` of a seed has the same deals, area deck, item deck and policy random stream whatever
+the policy (every stream depends on ``(seed, g)`` only), so two policies' win rates are compared
+through the paired per-game differences ``d_g = win_b(g) - win_a(g)``, whose spread is far
+smaller than that of independent runs when the policies often win or lose the same deals. Each
+policy may play its own number of games (slow search policies fewer); a pair is compared over
+the games both played, the first ``min(n_a, n_b)``.
+"""
+from itertools import combinations
+
+import numpy as np
+
+from .. import rules
+from ..config import GameConfig
+from ..policies import get_policy
+from ..runner import DEFAULT_CHUNK, SimulationResult, policy_params, simulate
+from .stats import mean_interval, unpaired_difference_interval
+
+_WIN = rules.OUTCOME_NAMES.index("win")
+#: the per-policy figures copied from ``SimulationResult.summary()``
+POLICY_KEYS = ("games", "wins", "win_rate", "win_ci", "loss_health", "loss_traps", "timeout",
+               "mean_rounds", "trap_rate_by_area", "rounds_by_area", "invariant_violations")
+
+
+def _count(name, value):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value!r}")
+    return int(value)
+
+
+def labels(policies):
+    """Unique row labels: the policy name, and ``name#k`` for its k-th repetition (k >= 2)."""
+    seen = {}
+    out = []
+    for name in policies:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return out
+
+
+def parse_games(text):
+    """``"N"`` or ``"N,NAME=N,..."`` / ``"NAME=N,..."``: one game count for every policy, or a
+    count per policy name; a bare ``N`` in a list is the count of the policies not named.
+    Returns an int or ``{name or None: count}``."""
+    counts = {}
+    for part in (p.strip() for p in str(text).split(",")):
+        name, sep, value = part.rpartition("=")
+        key = name.strip() if sep else None
+        if sep and not key:
+            raise ValueError(f"games entry {part!r} needs a policy name before '='")
+        try:
+            n = int(value)
+        except ValueError:
+            raise ValueError(f"games must be N or NAME=N entries, got {part!r}") from None
+        if key in counts:
+            raise ValueError(f"games given twice for {key or 'the other policies'}")
+        counts[key] = _count("games", n)
+    return counts[None] if list(counts) == [None] else counts
+
+
+def parse_policy_params(items):
+    """``["POLICY.NAME=VALUE", ...]`` as ``{policy: {name: value}}``."""
+    out = {}
+    for item in items or ():
+        head, sep, value = item.partition("=")
+        policy, dot, name = head.partition(".")
+        if not (sep and dot and policy and name):
+            raise ValueError(f"policy parameter must be POLICY.NAME=VALUE, got {item!r}")
+        get_policy(policy)
+        try:
+            out.setdefault(policy, {})[name] = float(value)
+        except ValueError:
+            raise ValueError(f"policy parameter {head} must be a number, got {value!r}") from None
+    return out
+
+
+def param_vector(policy, overrides=None):
+    """The parameter vector of ``policy`` with ``overrides`` applied; a key is a parameter
+    name (from the policy's ``param_names``, where it has them) or an index."""
+    entry = get_policy(policy)
+    names = tuple(getattr(entry, "param_names", ()) or ())
+    size = len(entry.default_params)
+    by_index = {}
+    for key, value in (overrides or {}).items():
+        if key in names:
+            index = names.index(key)
+        elif str(key).isdigit() and int(key) < size:
+            index = int(key)
+        else:
+            allowed = ", ".join(names) if names else f"indices 0..{size - 1}"
+            raise ValueError(f"policy {policy!r} has no parameter {key!r}; "
+                             + (f"expected one of: {allowed}" if size else "it has none"))
+        by_index[index] = value
+    return policy_params(policy, by_index)
+
+
+def _resolve_games(games, names, row_labels):
+    if not isinstance(games, dict):
+        return [_count("games", games)] * len(names)
+    for key in games:
+        if key is not None and key not in names and key not in row_labels:
+            raise ValueError(f"games given for {key!r}, which is not compared; compared: "
+                             f"{', '.join(row_labels)}")
+    out = []
+    for name, label in zip(names, row_labels):
+        n = games.get(label, games.get(name, games.get(None)))
+        if n is None:
+            raise ValueError(f"no game count for policy {name!r}")
+        out.append(_count("games", n))
+    return out
+
+
+def compare_policies(config=None, policies=("baseline",), games=100_000, seed=0, threads=None,
+                     params=None, chunk_size=DEFAULT_CHUNK):
+    """Win rates of ``policies`` on common random numbers, and their paired differences.
+
+    Parameters
+    ----------
+    config : GameConfig, optional
+        The rules (default: the rulebook defaults).
+    policies : sequence of str
+        Registered policy names; a name may repeat (rows are labelled ``name#2``, ...).
+    games : int or dict
+        Games per policy: one count, or ``{policy name or label: count}`` with an optional
+        ``None`` key for the others (see :func:`parse_games`). Policy ``i`` plays games
+        ``0..n_i - 1`` of ``seed``.
+    seed : int
+        The run seed shared by every policy.
+    threads : int, optional
+        Numba threads (default: all); results do not depend on it.
+    params : dict, optional
+        ``{policy name: {parameter name or index: value}}`` (see :func:`param_vector`).
+    chunk_size : int
+        Games held in memory at once per policy; results do not depend on it.
+
+    Returns
+    -------
+    dict
+        JSON-ready: ``policies``, one dict per row (``label``, ``policy``, ``omniscient``,
+        ``params`` and the :data:`POLICY_KEYS`); ``pairs``, one dict per pair of rows ``i < j``
+        (``a``, ``b``, ``games`` in common, ``win_rate_a`` and ``win_rate_b`` over them,
+        ``difference`` = ``win_rate_b - win_rate_a`` with its paired 95 % interval
+        ``difference_ci`` (``None`` for 1 game) and, for scale, ``unpaired_ci``, the interval
+        independent samples of that size would give; ``only_a_won`` and ``only_b_won`` count
+        the discordant games); ``config`` and ``seed``. Sums are integers, so chunking cannot
+        change any figure.
+    """
+    config = config or GameConfig()
+    names = list(policies)
+    if not names:
+        raise ValueError("no policies to compare")
+    entries = [get_policy(name) for name in names]
+    row_labels = labels(names)
+    params = params or {}
+    for name in params:
+        if name not in names:
+            raise ValueError(f"parameters given for {name!r}, which is not compared; "
+                             f"compared: {', '.join(dict.fromkeys(names))}")
+    vectors = [param_vector(name, params.get(name)) for name in names]
+    counts_n = _resolve_games(games, names, row_labels)
+    chunk_size = _count("chunk_size", chunk_size)
+    counts = [None] * len(names)
+    elapsed = [0.0] * len(names)
+    pairs = list(combinations(range(len(names)), 2))
+    # per pair: wins of a, wins of b, games only a won, games only b won (all integers)
+    tally = np.zeros((len(pairs), 4), dtype=np.int64)
+    total = max(counts_n)
+    done = 0
+    while done < total:
+        end = min(done + chunk_size, total)
+        won = {}
+        for i, name in enumerate(names):
+            n = min(end, counts_n[i]) - done
+            if n <= 0:
+                continue
+            r = simulate(config, name, games=n, seed=seed, threads=threads, chunk_size=n,
+                         keep_records=True, first_game=done, params=vectors[i])
+            counts[i] = r.counts if counts[i] is None else counts[i] + r.counts
+            elapsed[i] += r.elapsed_s
+            won[i] = r.records["outcome"].cat.codes.to_numpy() == _WIN
+        for p, (i, j) in enumerate(pairs):
+            k = min(end, counts_n[i], counts_n[j]) - done
+            if k <= 0:
+                continue
+            a, b = won[i][:k], won[j][:k]
+            tally[p] += (a.sum(), b.sum(), (a & ~b).sum(), (b & ~a).sum())
+        done = end
+    rows = []
+    for i, name in enumerate(names):
+        s = SimulationResult(config, name, int(seed), counts[i], elapsed[i]).summary()
+        rows.append({"label": row_labels[i], "policy": name,
+                     "omniscient": bool(entries[i].omniscient),
+                     "params": [float(x) for x in vectors[i]],
+                     **{k: s[k] for k in POLICY_KEYS}, "elapsed_s": elapsed[i]})
+    out_pairs = []
+    for p, (i, j) in enumerate(pairs):
+        n = min(counts_n[i], counts_n[j])
+        wa, wb, only_a, only_b = (int(x) for x in tally[p])
+        # d_g is -1, 0 or 1, so sum(d) = only_b - only_a and sum(d^2) = only_a + only_b
+        difference, ci = mean_interval(only_b - only_a, only_a + only_b, n)
+        out_pairs.append({"a": row_labels[i], "b": row_labels[j], "games": n,
+                          "win_rate_a": wa / n, "win_rate_b": wb / n,
+                          "difference": difference, "difference_ci": ci,
+                          "unpaired_ci": unpaired_difference_interval(wa, n, wb, n),
+                          "only_a_won": only_a, "only_b_won": only_b})
+    return {"policies": rows, "pairs": out_pairs, "config": config.describe(),
+            "seed": int(seed)}
+
+
+def pair(result, a, b):
+    """The pair of ``result`` with rows ``a`` and ``b`` (labels), as ``b - a``; ``None`` if
+    either row is missing."""
+    for p in result["pairs"]:
+        if (p["a"], p["b"]) == (a, b):
+            return p
+        if (p["a"], p["b"]) == (b, a):
+            ci = p["difference_ci"]
+            return {**p, "a": b, "b": a, "win_rate_a": p["win_rate_b"],
+                    "win_rate_b": p["win_rate_a"], "difference": -p["difference"],
+                    "difference_ci": None if ci is None else [-ci[1], -ci[0]],
+                    "unpaired_ci": [-p["unpaired_ci"][1], -p["unpaired_ci"][0]],
+                    "only_a_won": p["only_b_won"], "only_b_won": p["only_a_won"]}
+    return None
+
+
+def format_ci(ci, signed=False):
+    """``[low, high]`` to 4 decimals (signed for differences); ``-`` for ``None``."""
+    if ci is None:
+        return "-"
+    f = "+.4f" if signed else ".4f"
+    return f"[{ci[0]:{f}}, {ci[1]:{f}}]"
+
+
+def played_areas(result):
+    """The areas some compared policy played a round in, in area order."""
+    return [a for a in rules.AREA_NAMES
+            if any(row["rounds_by_area"][a] for row in result["policies"])]
+
+
+def format_comparison(r, config_line):
+    """The human-readable tables of a :func:`compare_policies` result; ``config_line`` is the
+    configuration's one-line description."""
+    width = max(12, *(len(row["label"]) for row in r["policies"]))
+    lines = [f"{config_line}; seed {r['seed']}", "",
+             f"  {'policy':<{width}} {'games':>10}   win rate   95% CI             "
+             f"loss health  loss traps  timeout"]
+    for row in r["policies"]:
+        lines.append(f"  {row['label']:<{width}} {row['games']:>10,}     {row['win_rate']:.4f}"
+                     f"   {format_ci(row['win_ci'])}     {row['loss_health']:.4f}"
+                     f"      {row['loss_traps']:.4f}   {row['timeout']:.4f}")
+    if r["pairs"]:
+        pw = max(len("b - a"), *(len(p["b"]) + len(p["a"]) + 3 for p in r["pairs"]))
+        lines += ["", "  paired difference of win rates on the games both played",
+                  f"  {'b - a':<{pw}} {'games':>10}   difference   95% CI"
+                  f"               unpaired 95% CI"]
+        for p in r["pairs"]:
+            lines.append(f"  {p['b'] + ' - ' + p['a']:<{pw}} {p['games']:>10,}"
+                         f"      {p['difference']:+.4f}   {format_ci(p['difference_ci'], True)}"
+                         f"   {format_ci(p['unpaired_ci'], True)}")
+    areas = played_areas(r)
+    lines += ["", "  traps set off per round played, by area",
+              f"  {'policy':<{width}} " + " ".join(f"{a:>9}" for a in areas)]
+    for row in r["policies"]:
+        rates = row["trap_rate_by_area"]
+        lines.append(f"  {row['label']:<{width}} " + " ".join(
+            f"{'-' if rates[a] is None else format(rates[a], '.3f'):>9}" for a in areas))
+    return "\n".join(lines)
