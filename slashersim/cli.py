@@ -73,11 +73,30 @@ def add_run_options(parser, games_help="games to play (default 100000)", policy=
         parser.add_argument("--policy", default="baseline",
                             help=f"player policy: {', '.join(policy_names())} "
                                  f"(default baseline)")
+        parser.add_argument("--policy-param", action="append", default=[], metavar="NAME=VALUE",
+                            help="set one of the policy's parameters (repeatable), "
+                                 "e.g. samples=64")
     parser.add_argument("--games", type=games_type or _positive("games"), default=100_000,
                         help=games_help)
     parser.add_argument("--seed", type=_int, default=0, help="run seed (default 0)")
     parser.add_argument("--threads", type=_positive("threads"), default=None,
                         help="worker threads (default: all cores)")
+
+
+def params_from_args(args):
+    """The policy's parameter vector with the ``--policy-param NAME=VALUE`` options applied."""
+    from .runner import policy_params
+    overrides = {}
+    for item in args.policy_param:
+        name, sep, value = item.partition("=")
+        try:
+            overrides[name] = float(value)
+        except ValueError:
+            raise ConfigError(f"policy parameter must be NAME=VALUE with a number, "
+                              f"got {item!r}") from None
+        if not sep or not name:
+            raise ConfigError(f"policy parameter must be NAME=VALUE, got {item!r}")
+    return policy_params(args.policy, overrides)
 
 
 def config_from_args(args):
@@ -284,7 +303,8 @@ def cmd_simulate(args):
     if show is None:
         show = sys.stderr.isatty() and args.games >= 1_000_000
     result = simulate(config, args.policy, games=args.games, seed=args.seed,
-                      threads=args.threads, progress=ProgressBar() if show else None)
+                      threads=args.threads, progress=ProgressBar() if show else None,
+                      params=params_from_args(args))
     summary = result.summary()
     print(json.dumps(summary) if args.json else format_summary(summary))
 

@@ -100,6 +100,7 @@ class SimulationResult:
             "invariant_violations": int(self.counts[L.K_VIOLATIONS]),
             "config": self.config.describe(),
             "policy": self.policy,
+            "policy_params": dict(self.params),
             "seed": self.seed,
             "elapsed_s": self.elapsed_s,
         }
@@ -124,10 +125,24 @@ def records_frame(records):
 
 
 def policy_params(name, overrides=None):
-    """The parameter vector of policy ``name`` with ``overrides`` (index -> value) applied."""
-    params = np.array(get_policy(name).default_params, dtype=np.float64)
-    for k, v in (overrides or {}).items():
-        params[int(k)] = v
+    """The parameter vector of policy ``name`` with ``overrides`` applied; a key is a
+    parameter name (the policy's ``param_names``) or an index."""
+    entry = get_policy(name)
+    names = tuple(entry.param_names)
+    params = np.array(entry.default_params, dtype=np.float64)
+    size = len(params)
+    for key, value in (overrides or {}).items():
+        if key in names:
+            index = names.index(key)
+        elif isinstance(key, (int, np.integer)) or str(key).isdigit():
+            index = int(key)
+        else:
+            index = -1
+        if not 0 <= index < size:
+            allowed = ", ".join(names) if names else f"indices 0..{size - 1}"
+            raise ValueError(f"policy {name!r} has no parameter {key!r}; "
+                             + (f"expected one of: {allowed}" if size else "it has none"))
+        params[index] = float(value)
     return params
 
 
@@ -187,4 +202,6 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
     if keep_records:
         records = records_frame(np.concatenate(frames))
         records.insert(0, "game", np.arange(first_game, first_game + games))
-    return SimulationResult(config, policy, int(seed), counts, elapsed, records)
+    names = entry.param_names or tuple(str(i) for i in range(len(params)))
+    return SimulationResult(config, policy, int(seed), counts, elapsed, records,
+                            dict(zip(names, (float(v) for v in params))))

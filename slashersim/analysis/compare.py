@@ -76,23 +76,8 @@ def parse_policy_params(items):
 
 
 def param_vector(policy, overrides=None):
-    """The parameter vector of ``policy`` with ``overrides`` applied; a key is a parameter
-    name (from the policy's ``param_names``, where it has them) or an index."""
-    entry = get_policy(policy)
-    names = tuple(getattr(entry, "param_names", ()) or ())
-    size = len(entry.default_params)
-    by_index = {}
-    for key, value in (overrides or {}).items():
-        if key in names:
-            index = names.index(key)
-        elif str(key).isdigit() and int(key) < size:
-            index = int(key)
-        else:
-            allowed = ", ".join(names) if names else f"indices 0..{size - 1}"
-            raise ValueError(f"policy {policy!r} has no parameter {key!r}; "
-                             + (f"expected one of: {allowed}" if size else "it has none"))
-        by_index[index] = value
-    return policy_params(policy, by_index)
+    """The parameter vector of ``policy`` with ``overrides`` (name or index -> value)."""
+    return policy_params(policy, overrides)
 
 
 def _resolve_games(games, names, row_labels):

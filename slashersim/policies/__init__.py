@@ -19,13 +19,14 @@ class Policy(NamedTuple):
     default_params: np.ndarray  #: its tunable numbers
     omniscient: bool            #: True if it reads hidden information (an upper bound)
     fast: int = 0               #: its fast-path id in :mod:`.dispatch`, or 0
+    param_names: tuple = ()     #: names of the entries of ``default_params``
 
 
 POLICIES = {
     "baseline": Policy("baseline", baseline.baseline,
                        np.zeros(0, dtype=np.float64), False, FAST_BASELINE),
     "heuristic": Policy("heuristic", heuristic.heuristic, heuristic.DEFAULT_PARAMS, False,
-                        FAST_HEURISTIC),
+                        FAST_HEURISTIC, heuristic.PARAM_NAMES),
 }
 
 

@@ -47,7 +47,8 @@ PARAM_NAMES = (
     "draw_over",        # cost of each draw above the target
     "draw_under",       # cost of each draw below the target
     "target_draws",     # draws a player aims for in an item phase
-    "knife",            # cost of a knife left after nullifying
+    "damage",           # cost of each point of health the Killer is expected to take
+    "death",            # cost of the chance that the Killer kills
     "keep_flexible",    # value of keeping a card that meets many others safely (see FLEXIBLE)
     "flashlight_risk",  # use the Flashlight when the chance of the Killer in one's draws is above
     "cabins_gain",      # take Cabins' extra card when (escape chance - Killer cost) is above
@@ -57,10 +58,10 @@ PARAM_NAMES = (
     "aid_small_below",  # use First Aid Small while health is at most this
 )
 DEFAULT_PARAMS = np.array([
-    100.0, 30.0, 6.0, 0.0, 1.0, 3.0, 20.0,
+    100.0, 30.0, 0.0, 0.0, 1.0, 20.0, 60.0, 40.0,
     0.0, 0.0, 1.0, 5.0, 5.0, 6.0,
 ], dtype=np.float64)
-(BREACH, WRONG_WINNER, DRAW_OVER, DRAW_UNDER, TARGET_DRAWS, KNIFE, KEEP_FLEXIBLE,
+(BREACH, WRONG_WINNER, DRAW_OVER, DRAW_UNDER, TARGET_DRAWS, DAMAGE, DEATH, KEEP_FLEXIBLE,
  FLASHLIGHT_RISK, CABINS_GAIN, KILLER_COST, BACKPACK_MIN, AID_LARGE_BELOW,
  AID_SMALL_BELOW) = range(len(PARAM_NAMES))
 
@@ -240,9 +241,14 @@ def won_effects(st, player):
 
 
 @njit(cache=True, inline='always')
-def effects_cost(st, packed, params):
-    """Cost of ending the play phase with the packed greens, yellows and knives: draws off
-    target, and knives net of greens (a rough, monotone stand-in for nullifying)."""
+def effects_cost(st, player, packed, params):
+    """Cost of ``player`` ending the play phase with the packed greens, yellows and knives.
+
+    The yellows set the draws, and each draw may be the Killer (chance ``1 / deck size``),
+    which takes 1 + the knives left (reds' knives net of greens, a rough, monotone stand-in
+    for nullifying): the cost is the expected health lost, plus the chance that the Killer
+    kills, plus draws off the target.
+    """
     greens = packed & 15
     yellows = (packed >> 4) & 15
     knives = packed >> 8
@@ -255,7 +261,13 @@ def effects_cost(st, packed, params):
         draws = max(1, yellows)
     off = draws - params[TARGET_DRAWS]
     cost = off * params[DRAW_OVER] if off > 0 else -off * params[DRAW_UNDER]
-    return cost + max(0, knives - greens) * params[KNIFE]
+    health = st[S_HEALTH + player]
+    hit = health if area == HIDEAWAY else 1 + max(0, knives - greens)
+    p_hit = min(1.0, draws / max(1, st[S_DECK_N]))
+    cost += p_hit * min(hit, health) * params[DAMAGE]
+    if hit >= health:
+        cost += p_hit * params[DEATH]
+    return cost
 
 
 @njit(cache=True, inline='always')
@@ -267,7 +279,7 @@ def take_cost(st, player, base, cards, params):
     while m:
         more += card_effect(st, colour, lowest_bit(m))
         m &= m - 1
-    return effects_cost(st, more, params) - effects_cost(st, base, params)
+    return effects_cost(st, player, more, params) - effects_cost(st, player, base, params)
 
 
 @njit(cache=True, inline='always')
@@ -300,9 +312,9 @@ def choose_follow(st, player, legal, params):
     colour_leader = colour_of_whites(st, leader)
     colour_mine = colour_of_whites(st, player)
     lead_leader = base_leader + card_effect(st, colour_leader, lead)
-    cost_leader = effects_cost(st, base_leader, params)
+    cost_leader = effects_cost(st, leader, base_leader, params)
     lead_mine = base_mine + card_effect(st, colour_mine, lead)
-    cost_mine = effects_cost(st, base_mine, params)
+    cost_mine = effects_cost(st, player, base_mine, params)
     best = -1
     best_cost = 1e300
     m = legal
@@ -318,10 +330,11 @@ def choose_follow(st, player, legal, params):
         if want >= 0 and w != want:
             cost += params[WRONG_WINNER]
         if w:
-            cost += effects_cost(st, lead_mine + card_effect(st, colour_mine, card), params) \
+            cost += effects_cost(st, player, lead_mine + card_effect(st, colour_mine, card),
+                                 params) \
                 - cost_mine
         else:
-            cost += effects_cost(st, lead_leader + card_effect(st, colour_leader, card),
+            cost += effects_cost(st, leader, lead_leader + card_effect(st, colour_leader, card),
                                  params) - cost_leader
         if cost < best_cost:
             best_cost = cost
@@ -349,8 +362,8 @@ def choose_lead(st, player, legal, params):
     colour_theirs = colour_of_whites(st, partner)
     mine = won_effects(st, player)
     theirs = won_effects(st, partner)
-    cost_mine = effects_cost(st, mine, params)
-    cost_theirs = effects_cost(st, theirs, params)
+    cost_mine = effects_cost(st, player, mine, params)
+    cost_theirs = effects_cost(st, partner, theirs, params)
     best = -1
     best_cost = 1e300
     m = legal
@@ -375,9 +388,10 @@ def choose_lead(st, player, legal, params):
             p_lose = 1.0
         else:
             p_lose = 1.0 - no_answer_probability(beats, follow, cand, hidden)
-        cost += (1.0 - p_lose) * (effects_cost(st, mine + card_effect(st, colour_mine, card),
+        cost += (1.0 - p_lose) * (effects_cost(st, player, mine + card_effect(st, colour_mine, card),
                                                params) - cost_mine) \
-            + p_lose * (effects_cost(st, theirs + card_effect(st, colour_theirs, card), params)
+            + p_lose * (effects_cost(st, partner, theirs + card_effect(st, colour_theirs, card),
+                                     params)
                         - cost_theirs)
         if cost < best_cost:
             best_cost = cost
