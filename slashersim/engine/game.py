@@ -21,7 +21,7 @@ from .layout import (C_CHECK, C_JUNK, C_KILLER_RESHUFFLE, C_MAX_HEALTH, C_MAX_RO
                      S_TRUMP_DECK, S_VIOLATIONS, S_WON, STATE_SIZE, CFG_SIZE, S_FAST_POLICY, V_CARDS, V_HEALTH, V_ITEMS,
                      V_TRAPS,)
 from .rng import seed_streams
-from .tricks import play_phase
+from .tricks import finish_play_phase, play_phase
 
 #: games one parallel task plays in a row with one scratch state
 BLOCK = 256
@@ -85,6 +85,16 @@ def check_invariants(st):
         st[S_VIOLATIONS] |= V_TRAPS
 
 
+@njit(cache=True, inline='always')
+def end_round(policy, st, params):
+    """After the play phase: the item phase (unless the game is over), checks, clean-up."""
+    if st[S_OUTCOME] == RUNNING:
+        item_phase(policy, st, params)
+    if st[C_CHECK]:
+        check_invariants(st)
+    cleanup(st)
+
+
 @njit(cache=True)
 def play_round(policy, st, params):
     """One round: area, deal, play phase, item phase, clean-up."""
@@ -93,11 +103,14 @@ def play_round(policy, st, params):
     start_round(st)
     st[S_ROUNDS_AREA + st[S_AREA]] += 1
     play_phase(policy, st, params)
-    if st[S_OUTCOME] == RUNNING:
-        item_phase(policy, st, params)
-    if st[C_CHECK]:
-        check_invariants(st)
-    cleanup(st)
+    end_round(policy, st, params)
+
+
+@njit(cache=True)
+def finish_round(policy, st, params):
+    """The rest of the current round from any point of its play phase (for search policies)."""
+    finish_play_phase(policy, st, params)
+    end_round(policy, st, params)
 
 
 @njit(cache=True)

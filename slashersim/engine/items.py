@@ -424,5 +424,5 @@ def item_phase(policy, st, params):
         fire_pit_trades(policy, st, params)
 
 
-# The policies read the rules above, so the dispatcher is imported once they are defined.
+# The policies read this module's rules, so the dispatcher is imported once they are defined.
 from ..policies.dispatch import decide  # noqa: E402

@@ -69,10 +69,6 @@ def area_breached_by_tricks_won(area, tricks0, tricks1, tricks_played):
     return False
 
 
-# The policies read the rules above, so the dispatcher is imported once they are defined.
-from ..policies.dispatch import decide  # noqa: E402
-
-
 @njit(cache=True, inline='always')
 def set_off_trap(st):
     """Set off this round's trap if none went off yet; reaching ``C_TRAPS`` loses at once."""
@@ -86,6 +82,14 @@ def set_off_trap(st):
 
 
 @njit(cache=True, inline='always')
+def place_card(st, player, card):
+    """Move ``card`` from ``player``'s hand to the table (played cards and the play log)."""
+    st[S_HAND + player] &= ~(1 << card)
+    st[S_PLAYED] |= 1 << card
+    st[S_PLAY_LOG + 2 * st[S_TRICK] + (0 if st[S_LED] < 0 else 1)] = card
+
+
+@njit(cache=True, inline='always')
 def choose_card(policy, player, st, params):
     """Ask ``policy`` for ``player``'s card; an illegal answer becomes the lowest legal card."""
     legal = legal_cards(st[S_HAND + player], st[S_LED])
@@ -93,20 +97,15 @@ def choose_card(policy, player, st, params):
     if card < 0 or card >= 20 or not (legal >> card) & 1:
         st[S_VIOLATIONS] |= V_POLICY
         card = lowest_bit(legal)
-    st[S_HAND + player] &= ~(1 << card)
-    st[S_PLAYED] |= 1 << card
-    st[S_PLAY_LOG + 2 * st[S_TRICK] + (0 if st[S_LED] < 0 else 1)] = card
+    place_card(st, player, card)
     return card
 
 
 @njit(cache=True, inline='always')
-def play_trick(policy, st, params):
-    """Play one trick; the winner takes both cards and leads next. Returns the winner."""
+def resolve_trick(st, lead, follow):
+    """The trick ``lead`` / ``follow`` is complete: its winner takes both cards and leads next,
+    and the area rule is checked. Returns the winner."""
     leader = st[S_TRICK_LEADER]
-    st[S_LED] = -1
-    lead = choose_card(policy, leader, st, params)
-    st[S_LED] = lead
-    follow = choose_card(policy, 1 - leader, st, params)
     st[S_LED] = -1
     w = trick_winner(lead, follow, st[S_TRUMP])
     winner = leader ^ w
@@ -120,6 +119,29 @@ def play_trick(policy, st, params):
                 area_breached_by_tricks_won(area, st[S_TRICKS], st[S_TRICKS + 1], st[S_TRICK]):
             set_off_trap(st)
     return winner
+
+
+@njit(cache=True, inline='always')
+def play_trick(policy, st, params):
+    """Play one trick; the winner takes both cards and leads next. Returns the winner."""
+    leader = st[S_TRICK_LEADER]
+    st[S_LED] = -1
+    lead = choose_card(policy, leader, st, params)
+    st[S_LED] = lead
+    follow = choose_card(policy, 1 - leader, st, params)
+    return resolve_trick(st, lead, follow)
+
+
+@njit(cache=True)
+def finish_play_phase(policy, st, params):
+    """Play the rest of the play phase from the current position, a led card still waiting
+    for its answer included (search policies continue rounds this way); stops on a lost game."""
+    if st[S_LED] >= 0:
+        lead = st[S_LED]
+        follow = choose_card(policy, 1 - st[S_TRICK_LEADER], st, params)
+        resolve_trick(st, lead, follow)
+    while st[S_TRICK] < TRICKS_PER_ROUND and not st[S_OUTCOME]:
+        play_trick(policy, st, params)
 
 
 @njit(cache=True, inline='always')
@@ -137,3 +159,7 @@ def play_phase(policy, st, params):
         play_trick(policy, st, params)
         if st[S_OUTCOME]:
             return
+
+
+# The policies read this module's rules, so the dispatcher is imported once they are defined.
+from ..policies.dispatch import decide  # noqa: E402

@@ -7,7 +7,8 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from . import baseline, heuristic
+from ..engine.api import POLICY_SIGNATURE
+from . import baseline, heuristic, omniscient, search
 from .dispatch import FAST_BASELINE, FAST_HEURISTIC
 
 
@@ -27,6 +28,10 @@ POLICIES = {
                        np.zeros(0, dtype=np.float64), False, FAST_BASELINE),
     "heuristic": Policy("heuristic", heuristic.heuristic, heuristic.DEFAULT_PARAMS, False,
                         FAST_HEURISTIC, heuristic.PARAM_NAMES),
+    "search": Policy("search", search.search, search.DEFAULT_PARAMS, False, 0,
+                     search.PARAM_NAMES),
+    "omniscient": Policy("omniscient", omniscient.omniscient, omniscient.DEFAULT_PARAMS, True, 0,
+                         omniscient.PARAM_NAMES),
 }
 
 
@@ -35,9 +40,18 @@ def policy_names():
 
 
 def get_policy(name):
-    """The registry entry of policy ``name``; a clear error for an unknown name."""
+    """The registry entry of policy ``name``, its function compiled for the engine's policy
+    signature; a clear error for an unknown name.
+
+    The search policies call back into the engine, which imports this package, so they are
+    compiled here on first use rather than when their modules load.
+    """
     try:
-        return POLICIES[name]
+        entry = POLICIES[name]
     except KeyError:
         raise ValueError(f"unknown policy {name!r}; expected one of: "
                          f"{', '.join(POLICIES)}") from None
+    if POLICY_SIGNATURE.args not in entry.decide.overloads:
+        from ..engine import game  # noqa: F401  (the search policies call into it)
+        entry.decide.compile(POLICY_SIGNATURE)
+    return entry

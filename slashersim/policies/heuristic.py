@@ -106,6 +106,9 @@ for _n in range(24):
             CHOOSE[_n, _k + 24] = [1, _n, _n * (_n - 1) // 2, _n * (_n - 1) * (_n - 2) // 6][_k]
 
 
+#: ``HIT_CHANCE[draws, deck size]``: the rough chance ``min(1, draws / deck size)`` that a
+#: draw of ``draws`` cards meets the Killer
+HIT_CHANCE = np.minimum(1.0, np.arange(16)[:, None] / np.maximum(1, np.arange(25))[None, :])
 INVERSE_CHOOSE = np.where(CHOOSE > 0, 1.0 / np.maximum(CHOOSE, 1.0), 0.0)
 
 
@@ -260,14 +263,12 @@ def effects_cost(st, player, packed, params):
     else:
         draws = max(1, yellows)
     off = draws - params[TARGET_DRAWS]
-    cost = off * params[DRAW_OVER] if off > 0 else -off * params[DRAW_UNDER]
     health = st[S_HEALTH + player]
     hit = health if area == HIDEAWAY else 1 + max(0, knives - greens)
-    p_hit = min(1.0, draws / max(1, st[S_DECK_N]))
-    cost += p_hit * min(hit, health) * params[DAMAGE]
-    if hit >= health:
-        cost += p_hit * params[DEATH]
-    return cost
+    p_hit = HIT_CHANCE[min(draws, 15), st[S_DECK_N]]
+    # branch-free: these comparisons go either way from one card to the next
+    return max(off, 0.0) * params[DRAW_OVER] + max(-off, 0.0) * params[DRAW_UNDER] \
+        + p_hit * (min(hit, health) * params[DAMAGE] + (hit >= health) * params[DEATH])
 
 
 @njit(cache=True, inline='always')
@@ -323,19 +324,16 @@ def choose_follow(st, player, legal, params):
         m &= m - 1
         cost = 0.0
         if rule:
-            if not (safe >> card) & 1:
-                cost += params[BREACH]
-            cost += FLEXIBLE[area, trump, card] * params[KEEP_FLEXIBLE]
+            cost += (1 - ((safe >> card) & 1)) * params[BREACH] \
+                + FLEXIBLE[area, trump, card] * params[KEEP_FLEXIBLE]
         w = (beats >> card) & 1
-        if want >= 0 and w != want:
-            cost += params[WRONG_WINNER]
-        if w:
-            cost += effects_cost(st, player, lead_mine + card_effect(st, colour_mine, card),
-                                 params) \
-                - cost_mine
-        else:
-            cost += effects_cost(st, leader, lead_leader + card_effect(st, colour_leader, card),
-                                 params) - cost_leader
+        cost += (want >= 0) * (w != want) * params[WRONG_WINNER]
+        # both outcomes are costed and one kept: a branch on the winner would mispredict
+        if_won = effects_cost(st, player, lead_mine + card_effect(st, colour_mine, card),
+                              params) - cost_mine
+        if_lost = effects_cost(st, leader, lead_leader + card_effect(st, colour_leader, card),
+                               params) - cost_leader
+        cost += w * if_won + (1 - w) * if_lost
         if cost < best_cost:
             best_cost = cost
             best = card

@@ -1,0 +1,157 @@
+"""The ``omniscient`` policy: an upper bound that sees both hands and the item-deck order.
+
+It is not a fair player; it shows what perfect information would be worth. Card play is a
+cooperative best response: the leader tries every pair (its lead, the partner's answer), the
+follower every answer, and each line is played out with the ``heuristic`` to the end of the
+round, item phase included, on the true hands and the true item deck (:func:`line_cost`).
+Future randomness (later deals, area order and reshuffles) is not known: the rollouts
+reshuffle their copies of those streams. The cost of a line is the round's trap, the health
+lost and any death, less the escape items gained (:func:`round_end_cost`). Item-phase
+decisions that the deck order settles are exact: Cabins' extra card is drawn only when it is
+not the Killer or the Cursed Object, and the Flashlight is used only when the Killer is among
+one's next draws; the others are the heuristic's.
+"""
+import numpy as np
+from numba import njit
+
+from ..engine import api
+from ..engine.api import keepable
+from ..engine.bits import lowest_bit
+from .. import engine
+from ..engine.layout import (S_DECK, S_DECK_N, S_DRAWS, S_FAST_POLICY, S_HAND, S_HEALTH,
+                             S_HELD, S_LED, S_OUTCOME, S_RNG, S_TRAPS)
+from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32
+from ..rules import CURSED_OBJECT, FLASHLIGHT, KILLER, LOSS_HEALTH, LOSS_TRAPS, WIN
+from . import heuristic as H
+from .dispatch import FAST_HEURISTIC
+from .search import play_given_card
+
+PARAM_NAMES = H.PARAM_NAMES + ("escape_value", "win_value")
+ESCAPE_VALUE = len(H.PARAM_NAMES)
+WIN_VALUE = ESCAPE_VALUE + 1
+DEFAULT_PARAMS = np.concatenate([H.DEFAULT_PARAMS, np.array([60.0, 2000.0])])
+
+
+@njit(cache=True)
+def round_end_cost(before, after, params):
+    """Cost of the round from ``before`` to ``after``: traps, health lost, death, a lost or
+    won game, less the escape items gained."""
+    if after[S_OUTCOME] == WIN:
+        return -params[WIN_VALUE]
+    if after[S_OUTCOME] == LOSS_HEALTH or after[S_OUTCOME] == LOSS_TRAPS:
+        return params[WIN_VALUE]
+    cost = params[H.BREACH] * (after[S_TRAPS] - before[S_TRAPS])
+    for p in range(2):
+        cost += params[H.DAMAGE] * (before[S_HEALTH + p] - after[S_HEALTH + p])
+    cost -= params[ESCAPE_VALUE] * (engine.items.team_escapes(after) - engine.items.team_escapes(before))
+    return cost
+
+
+@njit(cache=True)
+def forget_the_future(st, trial):
+    """Give ``trial`` fresh deal, area and item streams drawn from ``st``'s policy stream, so
+    a rollout does not read later deals or reshuffles from the generators' states."""
+    for stream in (DEAL, AREAS, ITEMS):
+        trial[S_RNG + stream] = np.int64((next_u32(st, POLICY) << np.uint64(32))
+                                         | next_u32(st, POLICY))
+
+
+@njit(cache=True)
+def line_cost(st, trial, params):
+    """Finish the round in ``trial`` with the heuristic and return its cost from ``st``."""
+    trial[S_FAST_POLICY] = FAST_HEURISTIC
+    forget_the_future(st, trial)
+    engine.game.finish_round(H.heuristic, trial, params)
+    return round_end_cost(st, trial, params)
+
+
+@njit(cache=True)
+def best_card(st, player, legal, params):
+    """The card of the best line: the follower over its answers, the leader over pairs of its
+    lead and the partner's best answer."""
+    if not legal & (legal - 1):
+        return lowest_bit(legal)
+    leading = st[S_LED] < 0
+    trial = st.copy()
+    after_lead = st.copy()
+    best = -1
+    best_cost = 1e300
+    m = legal
+    while m:
+        card = lowest_bit(m)
+        m &= m - 1
+        if leading:
+            after_lead[:] = st
+            play_given_card(after_lead, player, card)
+            answers = engine.tricks.legal_cards(st[S_HAND + 1 - player], card)
+            cost = 1e300
+            a = answers
+            while a:
+                answer = lowest_bit(a)
+                a &= a - 1
+                trial[:] = after_lead
+                play_given_card(trial, 1 - player, answer)
+                cost = min(cost, line_cost(st, trial, params))
+        else:
+            trial[:] = st
+            play_given_card(trial, player, card)
+            cost = line_cost(st, trial, params)
+        if cost < best_cost:
+            best_cost = cost
+            best = card
+    return best
+
+
+@njit(cache=True, inline='always')
+def top_card(st, depth):
+    """The item-deck card ``depth`` places below the top (0 = top), or -1."""
+    n = st[S_DECK_N]
+    return st[S_DECK + n - 1 - depth] if depth < n else -1
+
+
+@njit(cache=True)
+def killer_in_next_draws(st, player):
+    """Whether the Killer is among the cards ``player``'s draw will take."""
+    pending = st[S_DRAWS + player]
+    depth = 0
+    while pending > 0:
+        card = top_card(st, depth)
+        if card < 0:
+            return False
+        if card == KILLER:
+            return True
+        if card == CURSED_OBJECT:
+            pending += 3
+        pending -= 1
+        depth += 1
+    return False
+
+
+@njit(cache=True)
+def before_draw_item(st, player, params):
+    """Lucky Charm and First Aid as the heuristic; the Flashlight only against the Killer."""
+    item = H.lucky_charm_now(st, player)
+    if item < 0:
+        item = H.first_aid_now(st, player, params)
+    if item < 0 and (st[S_HELD + player] >> FLASHLIGHT) & 1 and killer_in_next_draws(st, player):
+        item = FLASHLIGHT
+    return item
+
+
+@njit(cache=True)
+def cabins_extra(st, player):
+    """Draw Cabins' extra card when it is a card worth keeping."""
+    card = top_card(st, 0)
+    return 1 if card >= 0 and keepable(card) and H.item_value(st, player, card) > 0 else 0
+
+
+@njit(cache=True)
+def omniscient(decision, player, arg, st, params):
+    """The omniscient policy (an upper bound, not a fair player)."""
+    if decision == api.PLAY_CARD:
+        return best_card(st, player, arg, params)
+    if decision == api.BEFORE_DRAW:
+        return before_draw_item(st, player, params)
+    if decision == api.CABINS_EXTRA:
+        return cabins_extra(st, player)
+    return H.decide(decision, player, arg, st, params)
