@@ -133,7 +133,7 @@ def policy_params(name, overrides=None):
 
 def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
              chunk_size=DEFAULT_CHUNK, keep_records=False, first_game=0, progress=None,
-             params=None):
+             params=None, hold=None):
     """Play ``games`` games and return a :class:`SimulationResult`.
 
     Parameters
@@ -152,6 +152,10 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
         Index of the first game, so that runs can be split and merged exactly.
     progress : callable, optional
         Called as ``progress(done, total)`` after each chunk.
+    hold : (iterable of int, int), optional
+        ``(streams, repeats)``: the streams ``streams`` (``engine.rng.DEAL`` ...) of game
+        ``g`` are seeded from group ``g // repeats``, so each ``repeats`` consecutive games
+        share them (:func:`engine.luck.simulate_chunk_held`); the other streams stay per game.
     """
     config = config or GameConfig()
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
@@ -173,7 +177,14 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
         while done < games:
             n = min(chunk, games - done)
             rec = buf[:n]
-            simulate_chunk(entry.decide, entry.fast, cfg, params, int(seed), int(first_game + done), rec)
+            if hold is None:
+                simulate_chunk(entry.decide, entry.fast, cfg, params, int(seed),
+                               int(first_game + done), rec)
+            else:
+                from .engine.luck import simulate_chunk_held
+                simulate_chunk_held(entry.decide, entry.fast, cfg, params, int(seed),
+                                    int(first_game + done), rec,
+                                    sum(1 << int(k) for k in set(hold[0])), int(hold[1]))
             aggregate(rec, counts)
             if keep_records:
                 frames.append(rec.copy())
