@@ -3,13 +3,14 @@ import json
 import math
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 
 from helpers import assert_one_line_error, run_cli
 from slashersim import rules
 from slashersim.analysis.luck import variance_sources
-from slashersim.analysis.position import (load_position, parse_position, record_game,
+from slashersim.analysis.position import (parse_position, record_game,
                                           record_json, timeline, win_probability)
 from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
@@ -196,3 +197,11 @@ def test_variance_shares_sum_sensibly(capsys):
     assert "first-order share" in capsys.readouterr().out
     assert main(["luck", "sources", "--games", "4", "--repeats", "4"]) == 2
     assert "games must be at least 2 x repeats" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 threads")
+def test_play_outs_do_not_depend_on_threads():
+    pos = parse_position({"round": 2, "health": [4, 7], "items": [["map"], []]})
+    one = win_probability(pos, games=3000, seed=5, threads=1)
+    two = win_probability(pos, games=3000, seed=5, threads=2)
+    assert one == two

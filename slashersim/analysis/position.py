@@ -9,7 +9,6 @@ them after the game (their own hands and everything public, never the order of t
 or the undealt cards), so that the events that swung the game stand out.
 """
 import json
-import math
 from pathlib import Path
 from typing import NamedTuple
 
@@ -120,7 +119,10 @@ def parse_position(data):
              f"lose the game")
     st[L.S_TRAPS] = _int("traps", traps, 0, v["traps"] - 1)
     played_before = rnd - 1
-    killer_draws = _int("killer_draws", data.get("killer_draws", 0), 0, 2 * played_before)
+    # a drawn Killer waits in the discard pile until clean-up, or is shuffled back at once
+    per_round = 1 if v["killer_reshuffle"] == "cleanup" else 2
+    killer_draws = _int("killer_draws", data.get("killer_draws", 0), 0,
+                        per_round * played_before)
     st[L.S_KILLER_DRAWS] = killer_draws
 
     _items(data, v, cfg, st, known, killer_draws)
