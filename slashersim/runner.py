@@ -161,6 +161,11 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise ValueError(f"games must be at least 1, got {games!r}")
     entry = get_policy(policy)
+    if hold is not None:
+        streams, repeats = hold
+        if not set(streams) <= {0, 1, 2, 3} or isinstance(repeats, bool) or \
+                not isinstance(repeats, (int, np.integer)) or repeats < 1:
+            raise ValueError(f"hold must be (streams among 0..3, repeats >= 1), got {hold!r}")
     params = policy_params(policy) if params is None else np.asarray(params, dtype=np.float64)
     cfg = config.to_array()
     max_rounds = int(cfg[L.C_MAX_ROUNDS])

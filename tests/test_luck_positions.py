@@ -169,6 +169,9 @@ def test_held_streams_are_shared_within_groups_and_only_there():
     same = simulate(GameConfig(), games=512, seed=6, keep_records=True,
                     hold=([rng.DEAL], 1)).records
     assert same.equals(plain)
+    for bad in (([7], 2), ([rng.DEAL], 0)):
+        with pytest.raises(ValueError, match="hold must be"):
+            simulate(GameConfig(), games=10, hold=bad)
     columns = {rng.DEAL: ["first_yellows_0", "first_yellows_1", "first_trump"],
                rng.ITEMS: ["killer_start"], rng.AREAS: ["first_area"]}
     for stream, cols in columns.items():
@@ -205,3 +208,47 @@ def test_play_outs_do_not_depend_on_threads():
     one = win_probability(pos, games=3000, seed=5, threads=1)
     two = win_probability(pos, games=3000, seed=5, threads=2)
     assert one == two
+
+
+@pytest.mark.parametrize("edition", ["rulebook", "instructions"])
+def test_position_probabilities_are_calibrated(edition):
+    """Over many games, the outcome minus the probability of a recorded position averages 0:
+    the hidden facts are redrawn from their true distribution given what is known."""
+    from slashersim.analysis.position import snapshot_position
+    config = GameConfig(edition=edition)
+    games, rollouts = 600, 200
+    for kind, turns in ((K.SNAP_DEALT, 0), (K.SNAP_ITEMS, 1)):
+        gaps = []
+        for g in range(games):
+            rec = record_game(config, "baseline", 12, g)
+            at = [i for i, (k, r, t) in enumerate(rec.info) if (k, r, t) == (kind, 1, turns)]
+            if not at:
+                continue
+            p = win_probability(snapshot_position(rec, at[0]), games=rollouts, seed=g)
+            gaps.append(float(rec.snaps[-1][L.S_OUTCOME] == rules.WIN) - p["win_rate"])
+        gaps = np.array(gaps)
+        assert len(gaps) > 100
+        assert abs(gaps.mean()) < 4.5 * gaps.std() / math.sqrt(len(gaps)), (kind, gaps.mean())
+
+
+def test_recorded_positions_keep_the_killer_in_the_rest_of_its_top_group():
+    from slashersim.analysis.position import snapshot_position
+    seen = 0
+    for g in range(60):
+        rec = record_game(GameConfig(), "baseline", 13, g)
+        for i, (kind, _, _) in enumerate(rec.info):
+            st = rec.snaps[i]
+            if kind != K.SNAP_ITEMS or st[L.S_KILLER_DRAWS] or st[L.S_ROUND] > 2:
+                continue
+            pos = snapshot_position(rec, i)
+            span = 7 - (13 - int(st[L.S_DECK_N]))
+            places = set()
+            for seed in range(40):
+                x = pos.state.copy()
+                rng.seed_streams(x, seed, 1)
+                K.resample_hidden(x, pos.known)
+                deck = list(x[L.S_DECK:L.S_DECK + x[L.S_DECK_N]][::-1])
+                places.add(deck.index(rules.KILLER) + 1)
+            assert places == set(range(1, span + 1)), (g, i, span, places)
+            seen += 1
+    assert seen > 20
