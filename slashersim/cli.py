@@ -127,6 +127,10 @@ def build_parser():
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="progress bar on stderr (default: on a terminal, for long runs)")
+    sim.add_argument("--record", type=_int, default=None, metavar="N",
+                     help="also write the game record of game N (0-based) to --record-out")
+    sim.add_argument("--record-out", default=None, metavar="FILE.json",
+                     help="where --record writes the game record (JSON)")
 
     luck = sub.add_parser("luck", help="how much of the result the cards decide")
     luck_sub = luck.add_subparsers(dest="luck_command", required=True, parser_class=_Parser)
@@ -146,6 +150,34 @@ def build_parser():
                            help="one value (the average still plays every value)")
         where.add_argument("--all", action="store_true", help="every value")
         fp.add_argument("--json", action="store_true", help="print one JSON object")
+    yellows = luck_sub.add_parser("yellows", help="win rate and effect of the number of "
+                                                  "yellows in a player's first hand")
+    add_run_options(yellows, games_help="games per value (default 100000)")
+    where = yellows.add_mutually_exclusive_group(required=True)
+    where.add_argument("--value", metavar="Y", help="one count 0..5 (the average still plays "
+                                                    "every count)")
+    where.add_argument("--all", action="store_true", help="every count 0..5")
+    yellows.add_argument("--player", type=int, choices=(0, 1), default=0,
+                         help="whose first hand (default 0; the partner's count stays free)")
+    yellows.add_argument("--json", action="store_true", help="print one JSON object")
+
+    state = luck_sub.add_parser("state", help="win probability of a described position")
+    state.add_argument("file", help="the position, a JSON file (schema: README.md)")
+    _add_rollout_options(state, 20_000)
+
+    tl = luck_sub.add_parser("timeline", help="win probability before and after each random "
+                                              "event of a recorded game")
+    tl.add_argument("file", help="a game record written by simulate --record-out")
+    tl.add_argument("--png", default=None, metavar="OUT.png", help="also plot it")
+    _add_rollout_options(tl, 4000, policy=False)
+
+    sources = luck_sub.add_parser("sources", help="share of the outcome variance due to each "
+                                                  "random stream")
+    add_run_options(sources, games_help="games per stream (default 160000)")
+    sources.set_defaults(games=160_000)
+    sources.add_argument("--repeats", type=_positive("repeats"), default=8,
+                         help="games per group sharing the held stream (default 8)")
+    sources.add_argument("--json", action="store_true", help="print one JSON object")
 
     compare = sub.add_parser("compare", help="policies side by side on the same games")
     compare.add_argument("--policies", required=True, metavar="A,B,...",
@@ -210,6 +242,21 @@ def build_parser():
                        help="with --policies: seconds per timed one-thread run (default 2)")
     bench.add_argument("--json", action="store_true")
     return parser
+
+
+def _add_rollout_options(parser, games, policy=True):
+    """``--policy``, ``--games`` (play-outs per position), ``--seed``, ``--threads``,
+    ``--json`` of the commands that play positions out."""
+    if policy:
+        parser.add_argument("--policy", default="baseline",
+                            help=f"player policy: {', '.join(policy_names())} "
+                                 f"(default baseline)")
+    parser.add_argument("--games", type=_positive("games"), default=games,
+                        help=f"play-outs per position (default {games})")
+    parser.add_argument("--seed", type=_int, default=0, help="play-out seed (default 0)")
+    parser.add_argument("--threads", type=_positive("threads"), default=None,
+                        help="worker threads (default: all cores)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 class ProgressBar:
@@ -299,6 +346,20 @@ def format_effects(r, key, column, unit, over):
 def cmd_simulate(args):
     from .runner import simulate
     config = config_from_args(args)
+    if (args.record is None) != (args.record_out is None):
+        raise ConfigError("--record N and --record-out FILE.json go together")
+    if args.record is not None:
+        from .analysis.position import record_game, record_json
+        from .policies import get_policy
+        get_policy(args.policy)
+        if not 0 <= args.record < args.games:
+            raise ConfigError(f"--record must be 0..{args.games - 1} (a game of the run), "
+                              f"got {args.record}")
+        rec = record_json(record_game(config, args.policy, args.seed, args.record))
+        with open(args.record_out, "w") as f:
+            json.dump(rec, f, indent=1)
+        print(f"game record of game {args.record} ({rec['outcome']}, {rec['rounds']} rounds) "
+              f"written to {args.record_out}", file=sys.stderr)
     show = args.progress
     if show is None:
         show = sys.stderr.isatty() and args.games >= 1_000_000
@@ -334,9 +395,95 @@ def cmd_luck_fact(args):
         print(format_effects(r, "values", column, "value", "all values"))
 
 
+def cmd_luck_yellows(args):
+    from .analysis.luck import first_fact_effects
+    config = config_from_args(args)
+    r = first_fact_effects("yellows", config, args.policy, games=args.games, seed=args.seed,
+                           threads=args.threads, values=None if args.all else [args.value],
+                           player=args.player)
+    if args.json:
+        print(json.dumps(r))
+    else:
+        print(format_effects(r, "values", f"P{args.player} yellows", "value",
+                             "all counts, weighted by their chances"))
+
+
+def _check_threads(args):
+    if args.threads is not None and args.threads > numba.config.NUMBA_NUM_THREADS:
+        raise ConfigError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, "
+                          f"got {args.threads}")
+
+
+def cmd_luck_state(args):
+    from .analysis.position import load_position, win_probability
+    from .policies import get_policy
+    get_policy(args.policy)
+    _check_threads(args)
+    r = win_probability(load_position(args.file), args.policy, args.games, args.seed,
+                        args.threads)
+    if args.json:
+        print(json.dumps(r))
+        return
+    lo, hi = r["win_ci"]
+    print(f"{_config_line(r['config'])}; policy {r['policy']}; {r['games']:,} play-outs, "
+          f"seed {r['seed']}\n")
+    print(f"  win probability   {r['win_rate']:.4f}   95% CI [{lo:.4f}, {hi:.4f}]")
+    print(f"  loss by health    {r['loss_health']:.4f}")
+    print(f"  loss by traps     {r['loss_traps']:.4f}")
+    print(f"  timeout           {r['timeout']:.4f}")
+
+
+def cmd_luck_timeline(args):
+    from .analysis.position import load_record, timeline, timeline_figure
+    _check_threads(args)
+    t = timeline(load_record(args.file), args.games, args.seed, args.threads)
+    if args.png:
+        timeline_figure(t).savefig(args.png)
+    if args.json:
+        print(json.dumps(t))
+        return
+    p0 = t["start"]
+    print(f"{_config_line(t['config'])}; policy {t['policy']}; game {t['game']} of seed "
+          f"{t['seed']}, {t['outcome']}; {t['games']:,} play-outs per position\n")
+    print(f"  {'event':<58} {'before':>7} {'after':>7} {'swing':>7}")
+    print(f"  {'start: a fresh game':<58} {'':>7} {p0['win_rate']:>7.4f}")
+    for e in t["events"]:
+        print(f"  {e['label'][:58]:<58} {e['before']:>7.4f} {e['after']:>7.4f} "
+              f"{e['swing']:>+7.4f}")
+    top = sorted(t["events"], key=lambda e: -abs(e["swing"]))[:3]
+    print("\n  largest swings: " + "; ".join(f"{e['label']} ({e['swing']:+.3f})" for e in top))
+    if args.png:
+        print(f"  figure written to {args.png}")
+
+
+def format_sources(r):
+    """The human-readable table of a ``variance_sources`` result."""
+    first = next(iter(r["shares"].values()))
+    lines = [f"{_config_line(r['config'])}; policy {r['policy']}; {first['games']:,} games "
+             f"per held set, in groups of {r['repeats']} sharing it, seed {r['seed']}", "",
+             f"  {'stream':<8} {'first-order share':>17}   95% CI              "
+             f"{'total share':>11}   95% CI"]
+    for name, v in r["shares"].items():
+        (a, b), (c, d) = v["first_ci"], v["total_ci"]
+        lines.append(f"  {name:<8} {v['first']:>17.4f}   [{a:+.4f}, {b:+.4f}]   "
+                     f"{v['total']:>11.4f}   [{c:.4f}, {d:.4f}]")
+    lines += ["", f"  sum of first-order shares {r['sum_first']:.4f}; decided only by streams "
+                  f"together {r['interactions']:.4f}; sum of total shares {r['sum_total']:.4f}"]
+    return "\n".join(lines)
+
+
+def cmd_luck_sources(args):
+    from .analysis.luck import variance_sources
+    config = config_from_args(args)
+    r = variance_sources(config, args.policy, games=args.games, repeats=args.repeats,
+                         seed=args.seed, threads=args.threads)
+    print(json.dumps(r) if args.json else format_sources(r))
+
+
 def cmd_luck(args):
-    {"killer": cmd_luck_killer, "area": cmd_luck_fact,
-     "trump": cmd_luck_fact}[args.luck_command](args)
+    {"killer": cmd_luck_killer, "area": cmd_luck_fact, "trump": cmd_luck_fact,
+     "yellows": cmd_luck_yellows, "state": cmd_luck_state, "timeline": cmd_luck_timeline,
+     "sources": cmd_luck_sources}[args.luck_command](args)
 
 
 def cmd_compare(args):

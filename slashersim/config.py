@@ -85,10 +85,12 @@ class GameConfig:
     killer_position: int | None = None
     first_area: str | None = None
     first_trump: str | None = None
+    first_yellows: tuple | None = None
     check_invariants: bool = False
 
     def __post_init__(self):
-        for name in ("red_knives", "red_greens", "lv1_areas", "removed_areas", "white_colours"):
+        for name in ("red_knives", "red_greens", "lv1_areas", "removed_areas", "white_colours",
+                     "first_yellows"):
             value = getattr(self, name)
             if isinstance(value, (list, np.ndarray)):
                 object.__setattr__(self, name, tuple(value))
@@ -172,7 +174,25 @@ class GameConfig:
             _choice("first area", out["first_area"], self.first_area_choices(out))
         if out["first_trump"] is not None:
             _choice("first trump", out["first_trump"], rules.SUIT_NAMES)
+        if out["first_yellows"] is not None:
+            self.check_first_yellows(out["first_yellows"])
+            if out["first_trump"] is not None:
+                raise ConfigError("first_yellows and first_trump cannot both be set")
         return out
+
+    @staticmethod
+    def check_first_yellows(value):
+        """``first_yellows``: round 1's yellows per player, ``(y0, y1)``, each 0..5 or None
+        (any); the five yellows must fit, with at most 4 in the trump deck."""
+        if not isinstance(value, tuple) or len(value) != 2:
+            raise ConfigError(f"first_yellows must list 2 counts (player 0, player 1), "
+                              f"got {value!r}")
+        counts = [None if v is None else _int_range("first yellows", v, 0, 5) for v in value]
+        given = [v for v in counts if v is not None]
+        if sum(given) > 5:
+            raise ConfigError(f"first_yellows {value!r} deals more than the 5 yellow cards")
+        if len(given) == 2 and sum(given) < 1:
+            raise ConfigError("first_yellows (0, 0) leaves 5 yellows for the 4-card trump deck")
 
     @staticmethod
     def killer_slots(values):
@@ -236,6 +256,8 @@ class GameConfig:
             rules.AREA_NAMES.index(v["first_area"]) + 1
         cfg[L.C_FIRST_TRUMP] = 0 if v["first_trump"] is None else \
             rules.SUIT_NAMES.index(v["first_trump"]) + 1
+        for p, y in enumerate(v["first_yellows"] or (None, None)):
+            cfg[L.C_FIRST_YELLOWS + p] = 0 if y is None else y + 1
         cfg[L.C_CHECK] = v["check_invariants"]
         for a, name in enumerate(rules.AREA_NAMES):
             in_pool = name not in v["removed_areas"] and (name != "hideaway" or v["hideaway"])

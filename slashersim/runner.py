@@ -148,7 +148,7 @@ def policy_params(name, overrides=None):
 
 def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
              chunk_size=DEFAULT_CHUNK, keep_records=False, first_game=0, progress=None,
-             params=None):
+             params=None, hold=None):
     """Play ``games`` games and return a :class:`SimulationResult`.
 
     Parameters
@@ -167,11 +167,20 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
         Index of the first game, so that runs can be split and merged exactly.
     progress : callable, optional
         Called as ``progress(done, total)`` after each chunk.
+    hold : (iterable of int, int), optional
+        ``(streams, repeats)``: the streams ``streams`` (``engine.rng.DEAL`` ...) of game
+        ``g`` are seeded from group ``g // repeats``, so each ``repeats`` consecutive games
+        share them (:func:`engine.luck.simulate_chunk_held`); the other streams stay per game.
     """
     config = config or GameConfig()
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise ValueError(f"games must be at least 1, got {games!r}")
     entry = get_policy(policy)
+    if hold is not None:
+        streams, repeats = hold
+        if not set(streams) <= {0, 1, 2, 3} or isinstance(repeats, bool) or \
+                not isinstance(repeats, (int, np.integer)) or repeats < 1:
+            raise ValueError(f"hold must be (streams among 0..3, repeats >= 1), got {hold!r}")
     params = policy_params(policy) if params is None else np.asarray(params, dtype=np.float64)
     cfg = config.to_array()
     max_rounds = int(cfg[L.C_MAX_ROUNDS])
@@ -188,7 +197,14 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
         while done < games:
             n = min(chunk, games - done)
             rec = buf[:n]
-            simulate_chunk(entry.decide, entry.fast, cfg, params, int(seed), int(first_game + done), rec)
+            if hold is None:
+                simulate_chunk(entry.decide, entry.fast, cfg, params, int(seed),
+                               int(first_game + done), rec)
+            else:
+                from .engine.luck import simulate_chunk_held
+                simulate_chunk_held(entry.decide, entry.fast, cfg, params, int(seed),
+                                    int(first_game + done), rec,
+                                    sum(1 << int(k) for k in set(hold[0])), int(hold[1]))
             aggregate(rec, counts)
             if keep_records:
                 frames.append(rec.copy())

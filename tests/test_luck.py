@@ -181,3 +181,102 @@ def test_cli_luck_area_and_trump(capsys):
     assert list(json.loads(capsys.readouterr().out)["values"]) == ["lodge"]
     assert_one_line_error(run_cli("luck", "area", "--value", "cabins", "--games", "10"),
                           "first area must be one of: tent_site, lodge, woodland")
+
+
+# --- first-deal yellows ----------------------------------------------------------------------
+from slashersim.analysis.luck import yellow_weights  # noqa: E402
+from slashersim.engine import deal, rng  # noqa: E402
+from slashersim.engine import layout as L  # noqa: E402
+
+
+def first_two_deals(config, games, seed=8):
+    """Hands of rounds 1 and 2 and round 1's trump card of ``games`` games, from the engine."""
+    out = []
+    for g in range(games):
+        st = L.new_state(config.to_array())
+        rng.seed_streams(st, seed, g)
+        deal.setup_game(st)
+        deal.start_round(st)
+        r1 = (int(st[L.S_HAND]), int(st[L.S_HAND + 1]), int(st[L.S_TRUMP_CARD]))
+        deal.start_round(st)
+        out.append((r1, (int(st[L.S_HAND]), int(st[L.S_HAND + 1]))))
+    return out
+
+
+def yellows(mask):
+    return bin(mask & int(rules.SUIT_MASK[rules.YELLOW])).count("1")
+
+
+def test_forced_yellows_are_dealt_exactly_and_the_rest_is_uniform():
+    n = 1500
+    plain = first_two_deals(GameConfig(), n)
+    forced = first_two_deals(GameConfig(first_yellows=(2, None)), n)
+    assert all(yellows(r1[0]) == 2 for r1, _ in forced)
+    # later deals are untouched (the deal stream is left as it was)
+    assert [r2 for _, r2 in forced] == [r2 for _, r2 in plain]
+    # every card equally likely in player 0's hand within its suit class: yellows 2/5, others 6/15
+    for card in range(20):
+        share = sum((r1[0] >> card) & 1 for r1, _ in forced) / n
+        assert abs(share - 0.4) < 0.05, (card, share)
+    # the partner's yellows: the other 3 fall uniformly on the 12 other places
+    counts = np.bincount([yellows(r1[1]) for r1, _ in forced], minlength=4) / n
+    expected = [math.comb(8, k) * math.comb(4, 3 - k) / math.comb(12, 3) for k in range(4)]
+    assert np.allclose(counts, expected, atol=0.04), counts
+    both = first_two_deals(GameConfig(first_yellows=(1, 1)), n)
+    assert all((yellows(r1[0]), yellows(r1[1])) == (1, 1) for r1, _ in both)
+    assert abs(sum(r1[2] // 5 == rules.YELLOW for r1, _ in both) / n - 0.75) < 0.05
+
+
+def test_forced_yellows_leave_the_rest_of_the_game_alone():
+    base = simulate(GameConfig(), games=2000, seed=4, keep_records=True).records
+    forced = simulate(GameConfig(first_yellows=(None, 0)), games=2000, seed=4,
+                      keep_records=True).records
+    assert (forced["first_yellows_1"] == 0).all()
+    for col in ("killer_start", "first_area"):
+        assert forced[col].equals(base[col])
+
+
+def test_yellow_effects_are_weighted_and_agree_with_unconditioned_runs():
+    r = first_fact_effects("yellows", games=3000, seed=2)
+    assert list(r["values"]) == [str(y) for y in range(6)] and r["player"] == 0
+    w = yellow_weights()
+    assert sum(w.values()) == math.comb(20, 8)
+    rates = {k: v["win_rate"] for k, v in r["values"].items()}
+    assert r["average"] == pytest.approx(sum(w[k] * rates[k] for k in w) / sum(w.values()))
+    assert abs(sum(w[k] * v["effect"] for k, v in r["values"].items())) < 1e-9
+    rec = simulate(GameConfig(), games=30_000, seed=99, keep_records=True).records
+    whole = (rec["outcome"] == "win").mean()
+    assert abs(r["average"] - whole) < 4.5 * math.sqrt(whole * (1 - whole) / 3000)
+    for value, row in r["values"].items():
+        group = rec[rec["first_yellows_0"] == int(value)]
+        if len(group) < 300:
+            continue
+        p1, p2 = row["win_rate"], (group["outcome"] == "win").mean()
+        se = math.sqrt(p1 * (1 - p1) / 3000 + p2 * (1 - p2) / len(group))
+        assert abs(p1 - p2) < 4.5 * se, (value, p1, p2)
+
+
+@pytest.mark.parametrize("value, message", [
+    ((0, 0), "leaves 5 yellows for the 4-card trump deck"),
+    ((3, 3), "deals more than the 5 yellow cards"),
+    ((6, None), "first yellows must be 0..5, got 6"),
+    ((1,), "first_yellows must list 2 counts"),
+])
+def test_bad_first_yellows_are_refused(value, message):
+    with pytest.raises(ConfigError, match=message):
+        GameConfig(first_yellows=value)
+
+
+def test_cli_luck_yellows(capsys):
+    assert main(["luck", "yellows", "--value", "3", "--player", "1", "--games", "300",
+                 "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert list(r["values"]) == ["3"] and r["player"] == 1
+    assert r["config"]["first_yellows"] is None
+    assert main(["luck", "yellows", "--all", "--games", "200"]) == 0
+    assert "P0 yellows" in capsys.readouterr().out
+    assert main(["luck", "yellows", "--value", "7", "--games", "10"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["slashersim: error: first yellows must be one of: 0, 1, 2, 3, 4, 5, got '7'"]
+    with pytest.raises(ConfigError, match="cannot both be set"):
+        GameConfig(first_yellows=(1, None), first_trump="red")

@@ -24,7 +24,7 @@ def _check_count(name, value):
 
 
 def paired_effects(configs, policy="baseline", games=100_000, seed=0, threads=None,
-                   report=None, chunk_size=DEFAULT_CHUNK):
+                   report=None, chunk_size=DEFAULT_CHUNK, weights=None):
     """Win rate of each labelled configuration and its effect, on common random numbers.
 
     ``configs`` maps labels to configurations that differ in one set-up fact; all play the same
@@ -33,13 +33,21 @@ def paired_effects(configs, policy="baseline", games=100_000, seed=0, threads=No
     ``d_g = win_k(g) - mean_j win_j(g)``. ``report`` (default: every label) selects the labels
     returned. Returns ``({label: {"games", "win_rate", "win_ci", "effect", "effect_ci"}},
     average)``; sums are kept as integers, so chunking cannot change the result.
+
+    ``weights`` (positive integers, one per label; default all 1) are the labels' chances in
+    an unconditioned game, for set-up facts that are not equally likely: the average and the
+    effects are then weighted, ``d_g = win_k(g) - sum_j w_j win_j(g) / sum_j w_j``, so the
+    average is the unconditioned win rate.
     """
     games = _check_count("games", games)
     chunk_size = _check_count("chunk_size", chunk_size)
     labels = list(configs)
     n_pos = len(labels)
+    weight = np.ones(n_pos, dtype=np.int64) if weights is None else \
+        np.array([int(weights[k]) for k in labels], dtype=np.int64)
+    total = int(weight.sum())
     wins = np.zeros(n_pos, dtype=np.int64)
-    # n_pos * d_g is an integer, so its sums are kept exactly and chunking cannot change them
+    # sum(w) * d_g is an integer, so its sums are kept exactly and chunking cannot change them
     e_sum = np.zeros(n_pos, dtype=np.int64)
     e_sq = np.zeros(n_pos, dtype=np.int64)
     done = 0
@@ -50,12 +58,12 @@ def paired_effects(configs, policy="baseline", games=100_000, seed=0, threads=No
             records = simulate(configs[label], policy, games=n, seed=seed, threads=threads,
                                chunk_size=n, keep_records=True, first_game=done).records
             won[i] = records["outcome"].cat.codes.to_numpy() == _WIN
-        e = n_pos * won - won.sum(axis=0)
+        e = total * won - weight @ won
         wins += won.sum(axis=1)
         e_sum += e.sum(axis=1)
         e_sq += (e * e).sum(axis=1)
         done += n
-    scale = n_pos * games
+    scale = total * games
     out = {}
     for i, label in enumerate(labels):
         if report is not None and label not in report:
@@ -64,13 +72,13 @@ def paired_effects(configs, policy="baseline", games=100_000, seed=0, threads=No
         effect = s1 / scale
         effect_ci = None
         if games > 1:
-            var = (games * s2 - s1 * s1) / (games * (games - 1)) / (n_pos * n_pos)
+            var = (games * s2 - s1 * s1) / (games * (games - 1)) / (total * total)
             half = Z95 * math.sqrt(max(var, 0.0) / games)
             effect_ci = [effect - half, effect + half]
         out[str(label)] = {"games": games, "win_rate": w / games,
                            "win_ci": list(wilson_interval(w, games)),
                            "effect": effect, "effect_ci": effect_ci}
-    return out, int(wins.sum()) / scale
+    return out, int(weight @ wins) / scale
 
 
 def killer_position_effects(config=None, policy="baseline", games=100_000, seed=0, threads=None,
@@ -132,26 +140,149 @@ def killer_position_effects(config=None, policy="baseline", games=100_000, seed=
             "seed": int(seed)}
 
 
-def first_fact_effects(fact, config=None, policy="baseline", games=100_000, seed=0,
-                       threads=None, values=None, chunk_size=DEFAULT_CHUNK):
-    """Win rate and effect of the first area card (``fact="area"``) or of round 1's trump
-    suit (``fact="trump"``), each value generated so (``GameConfig(first_area=...)`` /
-    ``first_trump=...``), not filtered, on common random numbers (see :func:`paired_effects`).
+def yellow_weights():
+    """``{"y": w}``: the number of 8-card hands out of 20 cards holding ``y`` of the 5 yellows
+    (the chance of ``y`` yellows in one player's first hand, times C(20, 8))."""
+    return {str(y): math.comb(5, y) * math.comb(15, 8 - y) for y in range(6)}
 
-    Returns ``{"values": {value: {...}}, "average", "config", "policy", "seed"}``.
+
+def first_fact_effects(fact, config=None, policy="baseline", games=100_000, seed=0,
+                       threads=None, values=None, chunk_size=DEFAULT_CHUNK, player=0):
+    """Win rate and effect of a set-up fact of round 1, each value generated so, not
+    filtered, on common random numbers (see :func:`paired_effects`):
+
+    - ``"area"``: the first area card (``GameConfig(first_area=...)``);
+    - ``"trump"``: round 1's trump suit (``first_trump``);
+    - ``"yellows"``: the number of yellows, ``"0"`` .. ``"5"``, in ``player``'s first hand
+      (``first_yellows``; the partner's count stays free). The values are not equally likely,
+      so the average and the effects are weighted by their chances (:func:`yellow_weights`)
+      and the average is the unconditioned win rate.
+
+    Returns ``{"values": {value: {...}}, "average", "config", "policy", "seed"}`` (and
+    ``"player"`` for ``"yellows"``).
     """
-    knob = {"area": "first_area", "trump": "first_trump"}.get(fact)
+    knob = {"area": "first_area", "trump": "first_trump", "yellows": "first_yellows"}.get(fact)
     if knob is None:
-        raise ConfigError(f"unknown set-up fact {fact!r}; expected one of: area, trump")
+        raise ConfigError(f"unknown set-up fact {fact!r}; expected one of: area, trump, "
+                          f"yellows")
     config = (config or GameConfig()).replace(**{knob: None})
-    allowed = GameConfig.first_area_choices(config.resolved()) if fact == "area" \
-        else rules.SUIT_NAMES
-    wanted = allowed if values is None else tuple(values)
+    weights = None
+    if fact == "area":
+        allowed = GameConfig.first_area_choices(config.resolved())
+    elif fact == "trump":
+        allowed = rules.SUIT_NAMES
+    else:
+        if player not in (0, 1):
+            raise ConfigError(f"player must be 0 or 1, got {player!r}")
+        weights = yellow_weights()
+        allowed = tuple(weights)
+    wanted = allowed if values is None else tuple(str(v) for v in values)
     for v in wanted:
         if v not in allowed:
             raise ConfigError(f"first {fact} must be one of: {', '.join(allowed)}, got {v!r}")
-    configs = {v: config.replace(**{knob: v}) for v in allowed}
+
+    def setting(v):
+        if fact != "yellows":
+            return v
+        return tuple(int(v) if p == player else None for p in range(2))
+
+    configs = {v: config.replace(**{knob: setting(v)}) for v in allowed}
     out, average = paired_effects(configs, policy, games, seed, threads, set(wanted),
-                                  chunk_size)
-    return {"values": out, "average": average, "config": config.describe(),
-            "policy": policy, "seed": int(seed)}
+                                  chunk_size, weights)
+    result = {"values": {v: out[v] for v in allowed if v in out}, "average": average,
+              "config": config.describe(), "policy": policy, "seed": int(seed)}
+    if fact == "yellows":
+        result["player"] = player
+    return result
+
+
+#: names of the random streams, indexed by ``engine.rng`` stream number
+STREAM_NAMES = ("deal", "items", "areas", "policy")
+
+
+def intraclass_share(wins):
+    """ANOVA estimate of the share of ``Var(Y)`` explained by the group:
+    ``(MSB - MSW) / (MSB + (r - 1) MSW)`` for ``wins : ndarray((groups, r))`` of 0/1.
+
+    With a random stream held fixed within each group and the others drawn per game, this is
+    ``Var(E[Y | stream]) / Var(Y)``, the stream's first-order (Sobol) share of the variance.
+    """
+    s = np.asarray(wins).sum(axis=-1, dtype=np.int64).astype(np.float64)
+    g, r = wins.shape[-2], wins.shape[-1]
+    total = s.sum(axis=-1, keepdims=True)
+    ssb = (s * s).sum(axis=-1) / r - total[..., 0] ** 2 / (g * r)
+    ssw = (s - s * s / r).sum(axis=-1)
+    msb = ssb / (g - 1)
+    msw = ssw / (g * (r - 1))
+    denom = msb + (r - 1) * msw
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denom > 0, (msb - msw) / denom, 0.0)
+
+
+def _share_interval(wins, boot, seed):
+    """The share and its 95 % percentile-bootstrap interval over groups (resampled whole)."""
+    share = float(intraclass_share(wins))
+    rng = np.random.default_rng(seed)
+    g = wins.shape[0]
+    draws = []
+    for start in range(0, boot, 50):
+        idx = rng.integers(0, g, size=(min(50, boot - start), g))
+        draws.append(intraclass_share(wins[idx]))
+    draws = np.concatenate(draws)
+    return share, [float(np.quantile(draws, 0.025)), float(np.quantile(draws, 0.975))]
+
+
+def variance_sources(config=None, policy="baseline", games=160_000, repeats=8, seed=0,
+                     threads=None, boot=400, streams=STREAM_NAMES):
+    """How much of the outcome's variance each random stream explains (Sobol indices).
+
+    A stream's **first-order share** ``Var(E[win | stream]) / Var(win)`` is what it decides on
+    its own: ``games`` games are played in groups of ``repeats`` that share the stream
+    (``runner.simulate(hold=([stream], repeats))``) while the other streams are drawn per
+    game, and the share is the intraclass correlation of wins within groups
+    (:func:`intraclass_share`). Its **total share** ``E[Var(win | the other streams)] /
+    Var(win)`` is all it takes part in deciding: one minus the intraclass correlation of
+    groups that share every other stream. Each comes with a 95 % bootstrap interval over
+    groups. For independent streams the first-order shares sum to at most 1 and the total
+    shares to at least 1; ``1 - sum of first-order shares`` is what the streams decide only
+    together.
+
+    Returns ``{"shares": {stream: {"first", "first_ci", "total", "total_ci", "games",
+    "groups"}}, "sum_first", "sum_total", "interactions", "win_rate", "repeats", "config",
+    "policy", "seed"}``.
+    """
+    config = config or GameConfig()
+    repeats = _check_count("repeats", repeats)
+    if repeats < 2:
+        raise ValueError(f"repeats must be at least 2, got {repeats}")
+    groups = _check_count("games", games) // repeats
+    if groups < 2:
+        raise ValueError(f"games must be at least 2 x repeats ({2 * repeats}), got {games}")
+    for name in streams:
+        if name not in STREAM_NAMES:
+            raise ConfigError(f"unknown stream {name!r}; expected one of: "
+                              f"{', '.join(STREAM_NAMES)}")
+
+    def held_wins(held):
+        rec = simulate(config, policy, games=groups * repeats, seed=seed, threads=threads,
+                       keep_records=True, hold=(held, repeats)).records
+        return (rec["outcome"].cat.codes.to_numpy() == _WIN).reshape(groups, repeats)
+
+    shares = {}
+    wins = 0
+    for name in streams:
+        k = STREAM_NAMES.index(name)
+        alone = held_wins([k])
+        first, first_ci = _share_interval(alone, boot, seed + 2 * k + 1)
+        rest, rest_ci = _share_interval(held_wins([j for j in range(len(STREAM_NAMES))
+                                                   if j != k]), boot, seed + 2 * k + 2)
+        wins += int(alone.sum())
+        shares[name] = {"first": first, "first_ci": first_ci, "total": 1 - rest,
+                        "total_ci": [1 - rest_ci[1], 1 - rest_ci[0]],
+                        "games": groups * repeats, "groups": groups}
+    sum_first = sum(v["first"] for v in shares.values())
+    return {"shares": shares, "sum_first": sum_first,
+            "sum_total": sum(v["total"] for v in shares.values()),
+            "interactions": 1 - sum_first, "win_rate": wins / (groups * repeats * len(shares)),
+            "repeats": repeats, "config": config.describe(), "policy": policy,
+            "seed": int(seed)}

@@ -1,17 +1,18 @@
 """Set-up (RULES.md §2) and the per-round deal, area and clean-up steps (§6)."""
+import numpy as np
 from numba import njit
 
 from ..rules import (AREA_DECK_LEVELS, CURSED_OBJECT, ITEM_DECK_KILLER_TOP_HALF, KILLER,
                      LEADER_ARROW, N_AREAS, N_NUMBER_CARDS, HAND_SIZE, YELLOW, SUIT_MASK)
-from .bits import popcount
-from .layout import (C_FIRST_AREA, C_FIRST_TRUMP, C_AREA_DECK, C_AREA_IN, C_AREA_LEVEL, C_AREAS_USED, C_ITEM_DECK, C_ITEM_IN,
+from .bits import nth_bit, popcount
+from .layout import (C_FIRST_AREA, C_FIRST_TRUMP, C_FIRST_YELLOWS, S_RNG, C_AREA_DECK, C_AREA_IN, C_AREA_LEVEL, C_AREAS_USED, C_ITEM_DECK, C_ITEM_IN,
                      C_JUNK, C_KILLER_POSITION, C_LEADER, C_FIRST_LEADER, C_START_HEALTH,
                      S_AREA, S_AREA_DECK, S_AREA_N, S_AREA_POS, S_ARROW, S_DECK, S_DECK_N,
                      S_DISCARD_N, S_HAND, S_HEALTH, S_JUNK_ASIDE, S_KILLER_START,
                      S_PERM, S_ROUND, S_ROUND_LEADER, S_TRICK_LEADER, S_TRUMP, S_TRUMP_CARD,
                      S_TRUMP_DECK, S_OUT, S_TURN, S_LED, S_FIRST_AREA, S_FIRST_TRUMP,
                      S_FIRST_YELLOWS, S_DYNAMIC)
-from .rng import AREAS, DEAL, ITEMS, rand_below, shuffle_slice
+from .rng import AREAS, DEAL, ITEMS, rand_below, shuffle_slice, splitmix64
 
 
 @njit(cache=True)
@@ -137,6 +138,8 @@ def deal_round(st):
     shuffle_slice(st, S_PERM, S_PERM + N_NUMBER_CARDS, DEAL)
     if st[C_FIRST_TRUMP] > 0 and st[S_ROUND] == 1:
         force_first_trump(st, st[C_FIRST_TRUMP] - 1)
+    if (st[C_FIRST_YELLOWS] | st[C_FIRST_YELLOWS + 1]) and st[S_ROUND] == 1:
+        force_first_yellows(st)
     for p in range(2):
         hand = 0
         for i in range(HAND_SIZE):
@@ -163,6 +166,63 @@ def force_first_trump(st, suit):
             st[S_PERM + i] = st[S_PERM + 2 * HAND_SIZE]
             st[S_PERM + 2 * HAND_SIZE] = card
             break
+
+
+#: salt of the side stream that places the yellows under ``C_FIRST_YELLOWS``
+_YELLOW_SALT = 0x59454C4C4F5753
+
+
+@njit(cache=True)
+def force_first_yellows(st):
+    """``C_FIRST_YELLOWS``: rearrange round 1's shuffle so that player ``p`` gets exactly
+    ``C_FIRST_YELLOWS[p] - 1`` yellows (``0``: any number).
+
+    A uniform shuffle is three independent uniform parts: the order of the five yellows, the
+    order of the fifteen others, and the set of places holding yellows. The last is redrawn
+    uniformly among the sets with the wanted counts (the yellows a constrained player does not
+    take fall uniformly on the other places) and the two orders are kept, so the deal is
+    generated conditioned on the counts, not filtered. The new set comes from a side stream
+    hashed from the deal stream, which itself is left as it was: later rounds deal alike.
+    """
+    saved = st[S_RNG + DEAL]
+    st[S_RNG + DEAL] = np.int64(splitmix64(np.uint64(saved) ^ np.uint64(_YELLOW_SALT)))
+    places = 0
+    free = (1 << N_NUMBER_CARDS) - 1
+    left = 5
+    for p in range(2):
+        want = st[C_FIRST_YELLOWS + p] - 1
+        seat = ((1 << HAND_SIZE) - 1) << (p * HAND_SIZE)
+        if want >= 0:
+            free &= ~seat
+            for t in range(want):
+                pick = nth_bit(seat, rand_below(st, DEAL, HAND_SIZE - t))
+                seat &= ~(1 << pick)
+                places |= 1 << pick
+            left -= want
+    for t in range(left):
+        pick = nth_bit(free, rand_below(st, DEAL, popcount(free)))
+        free &= ~(1 << pick)
+        places |= 1 << pick
+    st[S_RNG + DEAL] = saved
+    # stable compaction of the others to the front, yellows in order packed 5 bits each
+    packed = 0
+    n_yellow = 0
+    n_other = 0
+    for i in range(N_NUMBER_CARDS):
+        card = st[S_PERM + i]
+        if card // 5 == YELLOW:
+            packed |= card << (5 * n_yellow)
+            n_yellow += 1
+        else:
+            st[S_PERM + n_other] = card
+            n_other += 1
+    for i in range(N_NUMBER_CARDS - 1, -1, -1):
+        if (places >> i) & 1:
+            n_yellow -= 1
+            st[S_PERM + i] = (packed >> (5 * n_yellow)) & 31
+        else:
+            n_other -= 1
+            st[S_PERM + i] = st[S_PERM + n_other]
 
 
 @njit(cache=True, inline='always')

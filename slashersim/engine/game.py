@@ -118,6 +118,12 @@ def play_game(policy, st, params, seed, game):
     """Play game ``game`` of a run with ``seed`` to its end; the result is left in ``st``."""
     seed_streams(st, seed, game)
     setup_game(st)
+    play_rounds(policy, st, params)
+
+
+@njit(cache=True, inline='always')
+def play_rounds(policy, st, params):
+    """Play rounds until the game is over or reaches ``C_MAX_ROUNDS`` (a timeout)."""
     while st[S_OUTCOME] == RUNNING:
         if st[S_ROUND] >= st[C_MAX_ROUNDS]:
             st[S_OUTCOME] = TIMEOUT

@@ -49,6 +49,7 @@ C_WALKIE_WITHOUT_DRAW = _c.field("walkie_without_draw")
 C_KILLER_POSITION = _c.field("killer_position")      #: 0 random, k forces position k (1 = top)
 C_FIRST_AREA = _c.field("first_area")                #: 0 random, a + 1 forces area a first
 C_FIRST_TRUMP = _c.field("first_trump")              #: 0 random, s + 1 forces round 1's trump
+C_FIRST_YELLOWS = _c.field("first_yellows", 2)       #: 0 random, y + 1 forces player's round-1 yellows
 C_CHECK = _c.field("check")                          #: 1: check invariants every round
 C_AREA_IN = _c.field("area_in", 7)                   #: 1 if the area is in the pool
 C_AREA_LEVEL = _c.field("area_level", 7)             #: rulebook group, 1 (top) or 2

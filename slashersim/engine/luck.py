@@ -1,0 +1,315 @@
+"""Kernels of the luck analyses: games sharing one random stream, play-outs of a position,
+and a game replayed step by step.
+
+- :func:`simulate_chunk_held` plays games as :func:`game.simulate_chunk` does, except that
+  the held streams of game ``g`` are seeded from group ``g // repeats``: each group of
+  ``repeats`` consecutive games shares them (``repeats = 1`` is the plain run).
+- A *position* is a game state ``st`` and a description ``pos`` (offsets ``P_*``) of where
+  the game stands and what of it is known. :func:`rollouts` plays it out many times: each
+  play-out reseeds the streams, redraws everything unknown (:func:`resample_hidden`)
+  consistently with what is known and the set-up rules, and continues with the engine's own
+  round functions (:func:`continue_game`).
+- :func:`record_game` replays one game of a run, bit for bit, keeping the state before and
+  after each random event (the timeline's positions).
+"""
+import numpy as np
+from numba import njit, prange, types
+
+from ..rules import (AREA_DECK_LEVELS, FIRE_PIT, KILLER,
+                     LEADER_ARROW, N_AREAS, N_NUMBER_CARDS, RUNNING, SUIT_MASK, TIMEOUT)
+from .api import POLICY_TYPE
+from .bits import nth_bit, popcount
+from .deal import setup_game, start_round
+from .game import BLOCK, check_invariants, cleanup, play_rounds, write_record
+from .items import (USABLE_BEFORE_DRAW, fire_pit_trades, item_phase, item_turn, use_items,
+                    white_colour)
+from . import api
+from .layout import (C_AREA_DECK, C_AREA_IN, C_AREA_LEVEL, C_CHECK, C_LEADER, C_MAX_ROUNDS,
+                     S_ROUNDS_AREA,
+                     CFG_SIZE, S_AREA, S_AREA_DECK, S_AREA_N, S_AREA_POS, S_ARROW,
+                     S_CHARMS_ROUND, S_DECK, S_DECK_N, S_FAST_POLICY, S_HAND, S_HEALTH, S_HELD,
+                     S_OUTCOME, S_RNG, S_ROUND, S_ROUND_LEADER, S_TRAPS, S_TRAPS_AT_START,
+                     S_TRICK_LEADER, S_TRUMP, S_TRUMP_CARD, S_TRUMP_DECK, S_WHITE_COLOUR,
+                     STATE_SIZE)
+from .rng import AREAS, DEAL, ITEMS, N_STREAMS, rand_below, seed_streams, stream_seed
+from .tricks import play_phase
+
+# --- positions ------------------------------------------------------------------------------
+#: phase: 0 before the round's area card and deal, 1 dealt (play phase next),
+#: 2 in the item phase (``P_TURNS`` turns done)
+P_PHASE = 0
+P_TURNS = 1
+#: bit ``p`` set: player ``p``'s hand is known (phase 1)
+P_HANDS = 2
+#: phase 1: trump suit known (-1: unknown); ignored when ``P_TRUMP_CARD`` is set
+P_TRUMP = 3
+#: phase 1: 1 if ``st[S_TRUMP_CARD]`` is the known trump card
+P_TRUMP_CARD = 4
+#: number of known cards on top of the item deck (as placed in ``st``)
+P_TOP = 5
+#: 1 if the Killer's place in the item deck of ``st`` is known
+P_KILLER = 6
+#: > 0: the Killer, place unknown, lies within the top ``P_KILLER_SPAN`` cards
+P_KILLER_SPAN = 7
+#: bitmask of area-deck places whose card is known
+P_AREA_FIXED = 8
+#: bitmask of areas whose arrow is known
+P_ARROWS = 9
+#: 1 if the leader (``S_TRICK_LEADER`` in phase 0, ``S_ROUND_LEADER`` later) is known
+P_LEADER = 10
+P_SIZE = 11
+
+PHASE_START, PHASE_DEALT, PHASE_ITEMS = 0, 1, 2
+
+
+@njit(cache=True)
+def shuffle_places(st, base, places, stream):
+    """Fisher-Yates shuffle of the entries ``st[base + i]`` for the set bits ``i`` of
+    ``places``, in place."""
+    while popcount(places) > 1:
+        last = nth_bit(places, popcount(places) - 1)
+        j = base + nth_bit(places, rand_below(st, stream, popcount(places)))
+        t = st[base + last]
+        st[base + last] = st[j]
+        st[j] = t
+        places &= ~(1 << last)
+
+
+@njit(cache=True)
+def resample_item_deck(st, pos):
+    """Redraw the order of the item deck below its known top cards.
+
+    A known Killer stays where it is; a Killer within the top ``P_KILLER_SPAN`` cards (the
+    rulebook's first deck: it was shuffled into the top group and has not come up) is placed
+    uniformly there; the other cards are shuffled uniformly.
+    """
+    n = st[S_DECK_N]
+    m = n - pos[P_TOP]          # deck indices 0..m-1 (index 0 = bottom) are unknown
+    killer = -1
+    for i in range(m):
+        if st[S_DECK + i] == KILLER:
+            killer = i
+    if killer >= 0 and not pos[P_KILLER] and pos[P_KILLER_SPAN] > 0:
+        low = max(0, n - pos[P_KILLER_SPAN])
+        j = low + rand_below(st, ITEMS, m - low)
+        st[S_DECK + killer] = st[S_DECK + j]
+        st[S_DECK + j] = KILLER
+        killer = j
+    elif not pos[P_KILLER]:
+        killer = -1
+    free = (1 << m) - 1
+    if killer >= 0:
+        free &= ~(1 << killer)
+    shuffle_places(st, S_DECK, free, ITEMS)
+
+
+@njit(cache=True)
+def resample_area_deck(st, pos):
+    """Redraw the unknown places of the area deck and the unknown arrows.
+
+    In the first pass through the deck the rulebook's levels still hold, so cards are
+    exchanged only within their level; afterwards (a reshuffled deck) freely.
+    """
+    n = st[S_AREA_N]
+    if st[C_AREA_DECK] != AREA_DECK_LEVELS:
+        n = 0
+        for a in range(N_AREAS):
+            n += st[C_AREA_IN + a]
+    free = ((1 << n) - 1) & ~pos[P_AREA_FIXED]
+    if st[C_AREA_DECK] == AREA_DECK_LEVELS and st[S_ROUND] == st[S_AREA_POS]:
+        for level in (1, 2):
+            group = 0
+            for i in range(n):
+                if (free >> i) & 1 and st[C_AREA_LEVEL + st[S_AREA_DECK + i]] == level:
+                    group |= 1 << i
+            shuffle_places(st, S_AREA_DECK, group, AREAS)
+    else:
+        shuffle_places(st, S_AREA_DECK, free, AREAS)
+    for a in range(N_AREAS):
+        if not (pos[P_ARROWS] >> a) & 1:
+            st[S_ARROW + a] = rand_below(st, AREAS, 2)
+
+
+@njit(cache=True)
+def resample_deal(st, pos):
+    """Phase 1: deal the unknown hands and the trump deck from the cards no known hand holds;
+    a known trump suit takes a uniform card of that suit as the trump card."""
+    free = (1 << N_NUMBER_CARDS) - 1
+    for p in range(2):
+        if (pos[P_HANDS] >> p) & 1:
+            free &= ~st[S_HAND + p]
+    trump_card = -1
+    if pos[P_TRUMP_CARD]:
+        trump_card = st[S_TRUMP_CARD]
+    elif pos[P_TRUMP] >= 0:
+        suit = free & SUIT_MASK[pos[P_TRUMP]]
+        trump_card = nth_bit(suit, rand_below(st, DEAL, popcount(suit)))
+    if trump_card >= 0:
+        free &= ~(1 << trump_card)
+    for p in range(2):
+        if not (pos[P_HANDS] >> p) & 1:
+            hand = 0
+            for _ in range(8):
+                c = nth_bit(free, rand_below(st, DEAL, popcount(free)))
+                hand |= 1 << c
+                free &= ~(1 << c)
+            st[S_HAND + p] = hand
+    if trump_card < 0:
+        trump_card = nth_bit(free, rand_below(st, DEAL, popcount(free)))
+    st[S_TRUMP_DECK] = free | (1 << trump_card)
+    st[S_TRUMP_CARD] = trump_card
+    st[S_TRUMP] = trump_card // 5
+
+
+@njit(cache=True)
+def resample_hidden(st, pos):
+    """Redraw everything ``pos`` says is unknown, from the streams of ``st``."""
+    resample_item_deck(st, pos)
+    resample_area_deck(st, pos)
+    phase = pos[P_PHASE]
+    if phase == PHASE_DEALT:
+        resample_deal(st, pos)
+    if not pos[P_LEADER]:
+        if phase == PHASE_START:
+            st[S_TRICK_LEADER] = rand_below(st, DEAL, 2)
+        elif st[C_LEADER] == LEADER_ARROW:
+            st[S_ROUND_LEADER] = st[S_ARROW + st[S_AREA]]
+        else:
+            st[S_ROUND_LEADER] = rand_below(st, DEAL, 2)
+
+
+@njit(cache=True)
+def item_phase_part(policy, st, params, start, stop):
+    """Turns ``start .. stop - 1`` of the item phase; ``(0, 2)`` is :func:`items.item_phase`,
+    and so are ``(0, 1)`` then ``(1, 2)`` while the game goes on in between."""
+    area = st[S_AREA]
+    first = st[S_ROUND_LEADER]
+    if start == 0:
+        for p in range(2):
+            st[S_WHITE_COLOUR + p] = white_colour(st, st[S_HEALTH + p], area)
+        for i in range(2):
+            p = first if i == 0 else 1 - first
+            if st[S_HELD + p] & USABLE_BEFORE_DRAW:
+                use_items(policy, api.PHASE_START, p, st, params)
+    for i in range(start, stop):
+        if area == FIRE_PIT:
+            fire_pit_trades(policy, st, params)
+        item_turn(policy, first if i == 0 else 1 - first, st, params)
+        if st[S_OUTCOME]:
+            return
+    if stop == 2 and area == FIRE_PIT:
+        fire_pit_trades(policy, st, params)
+
+
+@njit(cache=True)
+def end_round(st):
+    """The end of :func:`game.play_round`: invariant checks on request, clean-up."""
+    if st[C_CHECK]:
+        check_invariants(st)
+    cleanup(st)
+
+
+@njit(cache=True)
+def continue_game(policy, st, params, pos):
+    """Play the position to the end of the game with the engine's round functions."""
+    phase = pos[P_PHASE]
+    if phase == PHASE_DEALT:
+        play_phase(policy, st, params)
+        if st[S_OUTCOME] == RUNNING:
+            item_phase(policy, st, params)
+        end_round(st)
+    elif phase == PHASE_ITEMS:
+        if st[S_OUTCOME] == RUNNING and pos[P_TURNS] < 2:
+            item_phase_part(policy, st, params, pos[P_TURNS], 2)
+        end_round(st)
+    play_rounds(policy, st, params)
+
+
+@njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1],
+                 types.int64[::1], types.int64, types.int64, types.int8[::1]),
+      parallel=True, cache=True)
+def rollouts(policy, fast, base, params, pos, seed, first, out):
+    """Play the position ``(base, pos)`` out ``len(out)`` times; play-out ``i`` draws from the
+    streams of game ``first + i`` of ``seed``; ``out[i]`` is its outcome code."""
+    n = out.shape[0]
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        st = np.empty(STATE_SIZE, dtype=np.int64)
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            st[:] = base
+            st[S_FAST_POLICY] = fast
+            seed_streams(st, seed, first + i)
+            resample_hidden(st, pos)
+            continue_game(policy, st, params, pos)
+            out[i] = st[S_OUTCOME]
+
+
+# --- a recorded game --------------------------------------------------------------------------
+#: kinds of recorded positions: before a round's area card and deal, after the deal, in the
+#: item phase after 0, 1 or 2 turns (2: before clean-up); END is the finished game
+SNAP_START, SNAP_DEALT, SNAP_ITEMS, SNAP_END = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def _snap(st, snaps, info, k, kind, turns):
+    snaps[k, :] = st
+    info[k, 0] = kind
+    info[k, 1] = st[S_ROUND]
+    info[k, 2] = turns
+    return k + 1
+
+
+@njit(types.int64(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
+                  types.int64, types.int64[:, ::1], types.int64[:, ::1]), cache=True)
+def record_game(policy, fast, cfg, params, seed, game, snaps, info):
+    """Replay game ``game`` of ``seed`` exactly as :func:`game.play_game` plays it, keeping
+    the state at each position in ``snaps`` and ``(kind, round, turns done)`` in ``info``;
+    returns the number of positions kept (the last is the finished game)."""
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    st[:CFG_SIZE] = cfg
+    st[S_FAST_POLICY] = fast
+    seed_streams(st, seed, game)
+    setup_game(st)
+    k = 0
+    while st[S_OUTCOME] == RUNNING:
+        if st[S_ROUND] >= st[C_MAX_ROUNDS]:
+            st[S_OUTCOME] = TIMEOUT
+            break
+        k = _snap(st, snaps, info, k, SNAP_START, 0)
+        st[S_TRAPS_AT_START] = st[S_TRAPS]
+        st[S_CHARMS_ROUND] = 0
+        start_round(st)
+        st[S_ROUNDS_AREA + st[S_AREA]] += 1
+        k = _snap(st, snaps, info, k, SNAP_DEALT, 0)
+        play_phase(policy, st, params)
+        for turn in range(2):
+            if st[S_OUTCOME] != RUNNING:
+                break
+            k = _snap(st, snaps, info, k, SNAP_ITEMS, turn)
+            item_phase_part(policy, st, params, turn, turn + 1)
+        if st[S_OUTCOME] == RUNNING:
+            k = _snap(st, snaps, info, k, SNAP_ITEMS, 2)
+        end_round(st)
+    return _snap(st, snaps, info, k, SNAP_END, 0)
+
+
+# --- games sharing a stream ---------------------------------------------------------------------
+@njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
+                 types.int64, types.int32[:, ::1], types.int64, types.int64),
+      parallel=True, cache=True)
+def simulate_chunk_held(policy, fast, cfg, params, seed, game0, records, held, repeats):
+    """:func:`game.simulate_chunk` with the streams in the bitmask ``held`` of game ``g``
+    seeded from group ``g // repeats`` (as game ``g // repeats`` of a plain run seeds them)."""
+    n = records.shape[0]
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        st = np.zeros(STATE_SIZE, dtype=np.int64)
+        st[:CFG_SIZE] = cfg
+        st[S_FAST_POLICY] = fast
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            g = game0 + i
+            seed_streams(st, seed, g)
+            for k in range(N_STREAMS):
+                if (held >> k) & 1:
+                    st[S_RNG + k] = np.int64(stream_seed(seed, g // repeats, k))
+            setup_game(st)
+            play_rounds(policy, st, params)
+            write_record(st, records[i])
