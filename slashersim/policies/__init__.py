@@ -51,7 +51,8 @@ def get_policy(name):
     except KeyError:
         raise ValueError(f"unknown policy {name!r}; expected one of: "
                          f"{', '.join(POLICIES)}") from None
-    if POLICY_SIGNATURE.args not in entry.decide.overloads:
+    overloads = getattr(entry.decide, "overloads", None)  # None under NUMBA_DISABLE_JIT
+    if overloads is not None and POLICY_SIGNATURE.args not in overloads:
         from ..engine import game  # noqa: F401  (the search policies call into it)
         entry.decide.compile(POLICY_SIGNATURE)
     return entry
