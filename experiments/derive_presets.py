@@ -1,6 +1,6 @@
 """Derive the difficulty presets with the tuner and write their evidence.
 
-    python experiments/derive_presets.py [--policy baseline] [--seed 2026]
+    python experiments/derive_presets.py [--policy heuristic] [--seed 2026]
 
 For each edition and each difficulty's target win rate, the tuner searches health, Hideaway,
 Cursed Object, escapes needed and traps (coarse to fine on common random numbers) and picks the
@@ -29,7 +29,7 @@ def _toml_value(v):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--policy", default="baseline")
+    ap.add_argument("--policy", default="heuristic")
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
     t0 = time.perf_counter()
@@ -37,8 +37,10 @@ def main():
             "(evidence: results/presets.md).", ""]
     md = ["# Difficulty presets", "",
           f"Derived {date.today().isoformat()} by `python experiments/derive_presets.py "
-          f"--policy {args.policy} --seed {args.seed}` for the `{args.policy}` policy (the "
-          f"strongest fair policy the project has). Targets: "
+          f"--policy {args.policy} --seed {args.seed}` for the `{args.policy}` policy"
+          + (" (the strongest fair policy fast enough for the tuner's million-game stages; "
+             "`search` plays better still, see results/policies.md)"
+             if args.policy == "heuristic" else "") + ". Targets: "
           + ", ".join(f"{n} {t:.2f}" for n, t in TARGETS.items())
           + f"; a setting meets its target when its whole 95 % Wilson interval lies within "
             f"±{TOLERANCE}. Knobs searched: {', '.join(DEFAULT_KNOBS)}; stages of "

@@ -3,8 +3,8 @@ figures.
 
 ``load_results()`` reads ``results/difficulty.parquet`` from the repository root when it exists;
 otherwise, or when the environment variable ``SLASHERSIM_NOTEBOOK_FRESH=1`` is set, it plays a
-small sweep (both editions, starting health 7..1, Hideaway in/out, Cursed Object in/out, policy
-``baseline``) with ``SLASHERSIM_NOTEBOOK_GAMES`` games per cell (default 20,000) into a
+small sweep (both editions, starting health 7..1, Hideaway in/out, Cursed Object in/out,
+policies ``baseline`` and ``heuristic``) with ``SLASHERSIM_NOTEBOOK_GAMES`` games per cell (default 20,000) into a
 temporary file and returns that table instead.
 """
 import io
@@ -18,7 +18,7 @@ DEFAULT_GAMES = 20_000
 
 #: the small sweep played when the results file is missing (``games`` is filled in at run time)
 SMALL_SWEEP = {
-    "sweep": {"seed": 0, "policies": ["baseline"]},
+    "sweep": {"seed": 0, "policies": ["baseline", "heuristic"]},
     "axes": {
         "edition": ["rulebook", "instructions"],
         "health": [7, 6, 5, 4, 3, 2, 1],

@@ -91,6 +91,15 @@ def run_cli(*args, cwd=ROOT):
                           text=True, env=env, cwd=cwd)
 
 
+def run_python(script, disable_jit=False):
+    """Run ``script`` in a fresh interpreter (numba off if ``disable_jit``); its stdout."""
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1" if disable_jit else "0")
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    p = subprocess.run([sys.executable, "-W", "ignore", "-c", script], env=env,
+                       capture_output=True, text=True, check=True, cwd=ROOT)
+    return p.stdout
+
+
 def assert_one_line_error(p, needle):
     """Exit status 2, nothing on stdout, one stderr line holding ``needle``, no traceback."""
     assert p.returncode == 2 and p.stdout == ""

@@ -13,6 +13,8 @@ from slashersim.config import GameConfig
 from slashersim.engine import layout as L
 from slashersim.runner import simulate
 
+from helpers import run_python
+
 ROOT = Path(__file__).resolve().parents[1]
 EDITIONS = ("rulebook", "instructions")
 
@@ -110,13 +112,7 @@ print(json.dumps(out))
 
 
 def test_numba_on_and_off_give_identical_games():
-    def run(disable):
-        env = dict(os.environ, NUMBA_DISABLE_JIT="1" if disable else "0")
-        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-        p = subprocess.run([sys.executable, "-W", "ignore", "-c", _JIT_SCRIPT], env=env,
-                           capture_output=True, text=True, check=True, cwd=ROOT)
-        return json.loads(p.stdout)
-    jit, py = run(False), run(True)
+    jit, py = (json.loads(run_python(_JIT_SCRIPT, off)) for off in (False, True))
     assert jit.keys() == py.keys()
     for key in jit:
         assert jit[key] == py[key], key

@@ -19,11 +19,12 @@ from slashersim.policies import search as S
 from slashersim.policies.dispatch import FAST_HEURISTIC
 from slashersim.rules import (BACKPACK, BASEBALL_BAT, CABINS, CAR_KEY, FIRE_PIT, FIRST_AID_LARGE,
                               FIRST_AID_SMALL, FLASHLIGHT, GASOLINE, GREEN, HIDEAWAY, KILLER,
-                              LAKESIDE, LODGE, LUCKY_CHARM, MAP, RED, TENT_SITE, WALKIE_TALKIE,
+                              LAKESIDE, LODGE, LUCKY_CHARM, MAP, RED, TENT_SITE,
                               WHITE, WOODLAND, YELLOW)
 from slashersim.runner import policy_params, simulate
 
-from helpers import ROOT, c, cards, hold, make_state, set_deck, set_discard, set_drawn
+from helpers import (ROOT, c, cards, hold, make_state, run_python, set_deck, set_discard,
+                     set_drawn)
 
 HP = H.DEFAULT_PARAMS
 
@@ -351,13 +352,7 @@ print(json.dumps(out))
 
 
 def test_numba_on_and_off_play_the_same_policy_games():
-    def run(disable):
-        env = dict(os.environ, NUMBA_DISABLE_JIT="1" if disable else "0")
-        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-        p = subprocess.run([sys.executable, "-W", "ignore", "-c", _JIT_SCRIPT], env=env,
-                           capture_output=True, text=True, check=True, cwd=ROOT)
-        return json.loads(p.stdout)
-    jit, py = run(False), run(True)
+    jit, py = (json.loads(run_python(_JIT_SCRIPT, off)) for off in (False, True))
     assert jit == py
 
 

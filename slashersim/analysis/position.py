@@ -76,15 +76,19 @@ def _area(text, pool, what):
     return rules.AREA_NAMES.index(text)
 
 
+def _read_json(path, what):
+    """The JSON content of ``path``; a one-line error naming ``what`` when it is missing or bad."""
+    try:
+        return json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        _err(f"{what} {str(path)!r} not found")
+    except json.JSONDecodeError as e:
+        _err(f"{what} {str(path)!r} is not valid JSON: {e}")
+
+
 def load_position(path):
     """The :class:`Position` described by the JSON file ``path`` (schema: README.md)."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        _err(f"state file {str(path)!r} not found")
-    except json.JSONDecodeError as e:
-        _err(f"state file {str(path)!r} is not valid JSON: {e}")
-    return parse_position(data)
+    return parse_position(_read_json(path, "state file"))
 
 
 def parse_position(data):
@@ -520,12 +524,7 @@ def record_json(rec):
 
 def load_record(path):
     """Replay the game a record file names, and check the replay against the file."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        _err(f"record file {str(path)!r} not found")
-    except json.JSONDecodeError as e:
-        _err(f"record file {str(path)!r} is not valid JSON: {e}")
+    data = _read_json(path, "record file")
     if not isinstance(data, dict) or data.get("format") != "slashersim game record 1":
         _err(f"{str(path)!r} is not a slashersim game record (simulate --record-out)")
     config = GameConfig.from_dict({k: tuple(x) if isinstance(x, list) else x

@@ -93,7 +93,7 @@ def place_card(st, player, card):
 def choose_card(policy, player, st, params):
     """Ask ``policy`` for ``player``'s card; an illegal answer becomes the lowest legal card."""
     legal = legal_cards(st[S_HAND + player], st[S_LED])
-    card = decide(policy, api.PLAY_CARD, player, legal, st, params)
+    card = dispatch.decide(policy, api.PLAY_CARD, player, legal, st, params)
     if card < 0 or card >= 20 or not (legal >> card) & 1:
         st[S_VIOLATIONS] |= V_POLICY
         card = lowest_bit(legal)
@@ -161,5 +161,7 @@ def play_phase(policy, st, params):
             return
 
 
-# The policies read this module's rules, so the dispatcher is imported once they are defined.
-from ..policies.dispatch import decide  # noqa: E402
+# The policies import this module's rules, and the kernels reach the policies through the
+# dispatcher, resolved when numba compiles them; imported as a module, after the rules, so
+# that either side may be imported first.
+from ..policies import dispatch  # noqa: E402

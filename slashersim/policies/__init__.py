@@ -53,6 +53,6 @@ def get_policy(name):
                          f"{', '.join(POLICIES)}") from None
     overloads = getattr(entry.decide, "overloads", None)  # None under NUMBA_DISABLE_JIT
     if overloads is not None and POLICY_SIGNATURE.args not in overloads:
-        from ..engine import game  # noqa: F401  (the search policies call into it)
+        from ..engine import game  # noqa: F401 (the search policies call into it)
         entry.decide.compile(POLICY_SIGNATURE)
     return entry

@@ -41,15 +41,21 @@ def lucky_charm_now(st, player):
 
 
 @njit(cache=True, inline='always')
-def first_aid_now(st, player):
-    """First Aid Large while health <= 5, then Small while health <= 6."""
+def first_aid_below(st, player, large_below, small_below):
+    """First Aid Large while health <= ``large_below``, then Small while <= ``small_below``."""
     held = st[S_HELD + player]
     health = st[S_HEALTH + player]
-    if (held >> FIRST_AID_LARGE) & 1 and health <= LARGE_AID_BELOW:
+    if (held >> FIRST_AID_LARGE) & 1 and health <= large_below:
         return FIRST_AID_LARGE
-    if (held >> FIRST_AID_SMALL) & 1 and health <= SMALL_AID_BELOW:
+    if (held >> FIRST_AID_SMALL) & 1 and health <= small_below:
         return FIRST_AID_SMALL
     return -1
+
+
+@njit(cache=True, inline='always')
+def first_aid_now(st, player):
+    """First Aid Large while health <= 5, then Small while health <= 6."""
+    return first_aid_below(st, player, LARGE_AID_BELOW, SMALL_AID_BELOW)
 
 
 @njit(cache=True, inline='always')

@@ -25,19 +25,19 @@ from numba import njit
 from ..engine import api
 from ..engine.api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, keepable
 from ..engine.bits import lowest_bit, popcount
-from ..engine.layout import (C_CURSED_EXTRA, C_ESCAPES_NEEDED, C_ITEM_IN, C_JUNK,
-                             C_LAKESIDE_REMOVE, C_MAX_HEALTH, C_RED_GREENS, C_RED_KNIVES,
-                             C_TENT_REDUCTION, C_WHITE_COLOUR, C_WHITE_RED_KNIVES, S_AREA,
+from ..engine.layout import (C_CURSED_EXTRA, C_ITEM_IN, C_LAKESIDE_REMOVE, C_RED_KNIVES,
+                             C_TENT_REDUCTION, C_WHITE_RED_KNIVES, S_AREA,
                              S_DECK_N, S_DISCARD, S_DISCARD_N, S_DRAWN, S_DRAWN_N, S_DRAWS,
-                             S_HAND, S_HEALTH, S_HELD, S_KNIVES, S_LED, S_OUT, S_PEEK,
-                             S_PEEK_N, S_PICK, S_PLAY_LOG, S_PLAYED, S_ROUND_LEADER,
-                             S_TRAP_ROUND, S_TRAPS, S_TRICK, S_TRICK_LEADER, S_TRICKS,
-                             S_TRUMP, S_TRUMP_CARD, S_TURN, S_WON)
-from ..rules import (ALL_CARDS, BACKPACK, CABINS, COLOUR_GREEN, COLOUR_RED, COLOUR_YELLOW,
+                             S_HAND, S_HEALTH, S_HELD, S_KNIVES, S_LED, S_OUT, S_PEEK, S_PICK,
+                             S_PLAY_LOG, S_PLAYED, S_ROUND_LEADER, S_TRAP_ROUND,
+                             S_TRICK, S_TRICKS, S_TRUMP, S_TRUMP_CARD, S_WON)
+from ..rules import (ALL_CARDS, BACKPACK, CABINS, COLOUR_GREEN, COLOUR_YELLOW,
                      CURSED_OBJECT, ESCAPE_MASK, FIRE_PIT, FIRST_AID_LARGE, FIRST_AID_SMALL,
                      FLASHLIGHT, GREEN, HIDEAWAY, KILLER, LAKESIDE, LODGE, LUCKY_CHARM,
                      N_ESCAPES, RED, SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND, WALKIE_TALKIE,
                      WHITE, WOODLAND, YELLOW)
+from ..engine.items import white_colour
+from .baseline import first_aid_below, lucky_charm_now
 from ..engine.tricks import area_breached_by_trick, area_breached_by_tricks_won, trick_winner
 
 #: the tunable numbers, in the order of the parameter vector
@@ -200,13 +200,7 @@ def wanted_winner(st, leader):
 @njit(cache=True, inline='always')
 def colour_of_whites(st, player):
     """The colour ``player``'s whites would take in this round's item phase."""
-    c = st[C_WHITE_COLOUR + st[S_HEALTH + player]]
-    area = st[S_AREA]
-    if area == LODGE:
-        c = max(COLOUR_RED, c - 1)
-    elif area == WOODLAND:
-        c = min(COLOUR_GREEN, c + 1)
-    return c
+    return white_colour(st, st[S_HEALTH + player], st[S_AREA])
 
 
 @njit(cache=True, inline='always')
@@ -386,11 +380,11 @@ def choose_lead(st, player, legal, params):
             p_lose = 1.0
         else:
             p_lose = 1.0 - no_answer_probability(beats, follow, cand, hidden)
-        cost += (1.0 - p_lose) * (effects_cost(st, player, mine + card_effect(st, colour_mine, card),
-                                               params) - cost_mine) \
-            + p_lose * (effects_cost(st, partner, theirs + card_effect(st, colour_theirs, card),
-                                     params)
-                        - cost_theirs)
+        if_won = effects_cost(st, player, mine + card_effect(st, colour_mine, card),
+                              params) - cost_mine
+        if_lost = effects_cost(st, partner, theirs + card_effect(st, colour_theirs, card),
+                               params) - cost_theirs
+        cost += (1.0 - p_lose) * if_won + p_lose * if_lost
         if cost < best_cost:
             best_cost = cost
             best = card
@@ -577,23 +571,9 @@ def item_value(st, player, card):
 
 # --- item-phase decisions ---------------------------------------------------------------------
 @njit(cache=True, inline='always')
-def lucky_charm_now(st, player):
-    """A Lucky Charm removes a trap whenever one is set off (it cannot undo the last one)."""
-    if (st[S_HELD + player] >> LUCKY_CHARM) & 1 and st[S_TRAPS] > 0:
-        return LUCKY_CHARM
-    return -1
-
-
-@njit(cache=True, inline='always')
 def first_aid_now(st, player, params):
     """First Aid while the holder's health is at or below its threshold."""
-    held = st[S_HELD + player]
-    health = st[S_HEALTH + player]
-    if (held >> FIRST_AID_LARGE) & 1 and health <= params[AID_LARGE_BELOW]:
-        return FIRST_AID_LARGE
-    if (held >> FIRST_AID_SMALL) & 1 and health <= params[AID_SMALL_BELOW]:
-        return FIRST_AID_SMALL
-    return -1
+    return first_aid_below(st, player, params[AID_LARGE_BELOW], params[AID_SMALL_BELOW])
 
 
 @njit(cache=True, inline='always')

@@ -43,8 +43,8 @@ def round_end_cost(before, after, params):
     cost = params[H.BREACH] * (after[S_TRAPS] - before[S_TRAPS])
     for p in range(2):
         cost += params[H.DAMAGE] * (before[S_HEALTH + p] - after[S_HEALTH + p])
-    cost -= params[ESCAPE_VALUE] * (engine.items.team_escapes(after) - engine.items.team_escapes(before))
-    return cost
+    gained = engine.items.team_escapes(after) - engine.items.team_escapes(before)
+    return cost - params[ESCAPE_VALUE] * gained
 
 
 @njit(cache=True)
