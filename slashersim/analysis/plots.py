@@ -309,8 +309,9 @@ def _legend(ax, n):
 
 
 def win_rate_by_health(df):
-    """Win rate against starting health, one line per combination of the other varying knobs
-    and policy, with the 95 % Wilson interval as a shaded band.
+    """Win rate against starting health, one line per combination of the other varying knobs,
+    with the 95 % Wilson interval as a shaded band; one panel per policy when there are
+    several (the same settings keep the same colour and line style in every panel).
 
     Raises ``ValueError`` (:class:`FigureUnavailable`) when the table has no ``health``
     column with more than one value.
@@ -320,30 +321,46 @@ def win_rate_by_health(df):
         raise FigureUnavailable("the table has no 'health' axis (a 'health' column with more "
                                 "than one value)")
     others = [k for k in varying_knobs(df) if k != "health"]
-    keys = [*others, "policy"]
-    pooled = pool_counts(df, [*keys, "health"])
-    several_policies = df["policy"].nunique() > 1
+    policies = list(dict.fromkeys(df["policy"]))
+    pooled = pool_counts(df, [*others, "policy", "health"])
+    settings = list(pooled.groupby(others, sort=False, dropna=False).groups) if others else [()]
+    settings = [s if isinstance(s, tuple) else (s,) for s in settings]
+    colours = matplotlib.colormaps["tab10"].colors
+    styles = ("-", "--", ":", "-.")
     with matplotlib.rc_context(STYLE):
-        fig = _new_figure()
-        ax = fig.add_subplot()
-        groups = list(pooled.groupby(keys, sort=False, dropna=False))
-        for key, sub in groups:
-            key = dict(zip(keys, key if isinstance(key, tuple) else (key,)))
-            sub = sub.sort_values("health")
-            parts = [f"{k}={format_value(key[k])}" for k in others]
-            if several_policies or not parts:
-                parts.append(str(key["policy"]))
-            x = sub["health"].to_numpy(dtype=float)
-            h = ax.plot(x, sub["win_rate"], marker="o", label=", ".join(parts))[0]
-            ax.fill_between(x, sub["win_ci_low"].to_numpy(dtype=float),
-                            sub["win_ci_high"].to_numpy(dtype=float),
-                            color=h.get_color(), alpha=0.2, linewidth=0)
-        ax.set_xticks(ordered_values(df["health"]))
-        ax.set_title("Win rate by starting health")
-        ax.set_xlabel("Starting health")
-        ax.set_ylabel("Win rate")
-        ax.set_ylim(bottom=0)
-        _legend(ax, len(groups))
+        n = len(policies)
+        fig = _new_figure(width=4.2 * n + 3.0 if n > 1 else 7.0, height=4.5)
+        axes = fig.subplots(1, n, sharey=True, squeeze=False)[0]
+        for ax, policy in zip(axes, policies):
+            sub_p = pooled[pooled["policy"] == policy]
+            for i, setting in enumerate(settings):
+                sub = sub_p
+                for k, v in zip(others, setting):
+                    sub = sub[sub[k].isna()] if v is None or v != v else sub[sub[k] == v]
+                if sub.empty:
+                    continue
+                sub = sub.sort_values("health")
+                label = ", ".join(f"{k}={format_value(v)}" for k, v in zip(others, setting)) \
+                    or str(policy)
+                x = sub["health"].to_numpy(dtype=float)
+                colour = colours[i % len(colours)]
+                style = styles[(i // len(colours)) % len(styles)]
+                ax.plot(x, sub["win_rate"], marker="o", color=colour, linestyle=style,
+                        label=label)
+                ax.fill_between(x, sub["win_ci_low"].to_numpy(dtype=float),
+                                sub["win_ci_high"].to_numpy(dtype=float), color=colour,
+                                alpha=0.2, linewidth=0)
+            ax.set_xticks(ordered_values(df["health"]))
+            ax.set_xlabel("Starting health")
+            if n > 1:
+                ax.set_title(f"policy {policy}")
+        axes[0].set_ylabel("Win rate")
+        axes[0].set_ylim(bottom=0)
+        fig.suptitle("Win rate by starting health")
+        if n > 1 and others:
+            axes[-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        else:
+            _legend(axes[-1], len(settings) if others else 1)
     return fig
 
 
