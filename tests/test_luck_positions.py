@@ -264,6 +264,10 @@ def test_record_and_timeline_commands(tmp_path, capsys):
     out.write_text(json.dumps(data))
     assert main(["luck", "timeline", str(out), "--games", "10"]) == 2
     assert "does not match a replay" in capsys.readouterr().err
+    data["format"] = "slashersim game record 1"
+    out.write_text(json.dumps(data))
+    assert main(["luck", "timeline", str(out), "--games", "10"]) == 2
+    assert "older slashersim" in capsys.readouterr().err
     assert main(["simulate", "--games", "5", "--record", "7", "--record-out", str(out)]) == 2
     assert "--record must be 0..4" in capsys.readouterr().err
 
