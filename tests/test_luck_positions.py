@@ -10,14 +10,16 @@ import pytest
 from helpers import assert_one_line_error, run_cli
 from slashersim import rules
 from slashersim.analysis.luck import variance_sources
-from slashersim.analysis.position import (parse_position, record_game,
-                                          record_json, timeline, win_probability)
+from slashersim.analysis.position import (_outcomes, card_from_name, parse_position,
+                                          record_events, record_game, record_json,
+                                          snapshot_position, timeline, win_probability)
 from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
 from slashersim.engine import layout as L
 from slashersim.engine import luck as K
 from slashersim.engine import rng
-from slashersim.runner import simulate
+from slashersim.policies import get_policy
+from slashersim.runner import policy_params, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "experiments" / "state_example.json"
@@ -138,9 +140,111 @@ def test_timeline_starts_at_the_configuration_win_rate(game_timeline):
         assert b["before"] == a["after"]
     assert events[-1]["after"] == float(t["outcome"] == "win")
     kinds = [e["event"] for e in events]
-    assert kinds[:2] == ["deal", "play"] and "draw" in kinds
+    assert kinds[:3] == ["deal", "trump", "play"] and "draw" in kinds
     assert sum(e["killer"] for e in events if e["event"] == "draw") == \
         rec.snaps[-1][L.S_KILLER_DRAWS]
+
+
+def _turns(rec):
+    """(round, player, cards the turn took from the top of the item deck) of each turn of a
+    recorded game, read off the positions before and after the turn (after its last card when
+    the game ended in it)."""
+    info, snaps = rec.info, rec.snaps
+    starts = [i for i in range(len(info)) if info[i, 0] == K.SNAP_ITEMS and info[i, 2] < 2]
+    turns = []
+    for i in starts:
+        j = i + 1
+        while info[j, 0] == K.SNAP_DRAW:
+            j += 1
+        if info[j, 0] == K.SNAP_END:
+            j -= 1                   # the game ended in the turn: its clean-up may reshuffle
+        a, b = snaps[i], snaps[j]
+        deck = [int(c) for c in a[L.S_DECK:L.S_DECK + a[L.S_DECK_N]][::-1]]
+        if b[L.S_KILLER_DRAWS] > a[L.S_KILLER_DRAWS]:
+            took = deck[:deck.index(rules.KILLER) + 1]
+        else:
+            took = deck[:int(a[L.S_DECK_N] - b[L.S_DECK_N])]
+        name = ["junk" if x >= rules.JUNK else rules.ITEM_NAMES[x] for x in took]
+        turns.append((int(a[L.S_ROUND]), int(a[L.S_ROUND_LEADER]) ^ int(info[i, 2]), name))
+    return turns
+
+
+@pytest.mark.parametrize("edition", ["rulebook", "instructions"])
+def test_timeline_events_are_the_deal_the_trump_and_each_card_drawn(edition):
+    config = GameConfig(edition=edition, hideaway=True)
+    cursed = cabins_extra = 0
+    for g in range(80):
+        rec = record_game(config, "baseline", 5, g)
+        events = record_events(rec)
+        rounds = int(rec.snaps[-1][L.S_ROUND])
+        for r in range(1, rounds + 1):
+            mine = [e for e in events if e["round"] == r]
+            kinds = [e["event"] for e in mine]
+            assert kinds[:3] == ["deal", "trump", "play"] and set(kinds[3:]) <= {"draw"}
+            deal, trump = mine[0], mine[1]
+            assert "trump_card" not in deal and deal["after"] == trump["before"]
+            card = card_from_name(trump["trump_card"])
+            hands = [card_from_name(c) for h in deal["hands"] for c in h]
+            assert len(set(hands)) == 16 and card not in hands
+        # one draw event per card, in order, and nothing else drawn
+        draws = [e for e in events if e["event"] == "draw"]
+        by_turn = {}
+        for e in draws:
+            by_turn.setdefault((e["round"], e["player"]), []).append(e)
+        expect = {(r, p): took for r, p, took in _turns(rec) if took}
+        assert {k: [e["card"] for e in v] for k, v in by_turn.items()} == expect, g
+        for evs in by_turn.values():
+            assert [e["draw"] for e in evs] == list(range(1, len(evs) + 1))
+            assert [e["last"] for e in evs] == [False] * (len(evs) - 1) + [True]
+            assert all(e["kept"] is None for e in evs[:-1]) and evs[-1]["kept"] is not None
+            assert [e["killer"] for e in evs] == [e["card"] == "killer" for e in evs]
+            cursed += sum(e["card"] == "cursed_object" for e in evs)
+        for i, (kind, _, _, pending, extra) in enumerate(rec.info):
+            if kind == K.SNAP_DRAW and rec.snaps[i][L.S_AREA] == rules.CABINS and extra:
+                cabins_extra += 1
+        # the chain: every event starts where the previous one ended
+        assert events[0]["before"] == 0
+        assert all(b["before"] == a["after"] for a, b in zip(events, events[1:]))
+    assert cursed > 5 and cabins_extra > 0
+
+
+@pytest.mark.parametrize("edition", ["rulebook", "instructions"])
+def test_recorded_positions_continued_as_they_are_end_as_the_game_did(edition):
+    """Every recorded position, those in the middle of a draw included, played on from its
+    exact state (nothing redrawn, the streams as recorded) ends as the recorded game."""
+    config = GameConfig(edition=edition, hideaway=True, check_invariants=True)
+    entry = get_policy("baseline")
+    params = policy_params("baseline")
+    mid = 0
+    for g in range(60):
+        rec = record_game(config, "baseline", 8, g)
+        for i in range(len(rec.info) - 1):
+            pos = snapshot_position(rec, i)
+            st = pos.state.copy()
+            K.continue_as_is(entry.decide, entry.fast, st, params, pos.known)
+            assert np.array_equal(st, rec.snaps[-1]), (g, i, rec.info[i])
+            mid += pos.known[K.P_PHASE] == K.PHASE_DRAW and pos.known[K.P_PENDING] > 0
+    assert mid > 50
+
+
+def test_after_a_turn_s_last_card_is_the_position_after_the_turn():
+    """The probability after a player's last card (keeping still to come) equals, up to noise
+    on common random numbers, that of the position after the turn (kept, before the next
+    event): the choices in between are played out by the same policy."""
+    pairs = 0
+    for g in range(6):
+        rec = record_game(GameConfig(), "baseline", 0, g)
+        for i in range(len(rec.info) - 2):
+            if rec.info[i, 0] != K.SNAP_DRAW or rec.info[i + 1, 0] == K.SNAP_DRAW:
+                continue
+            if rec.info[i + 1, 0] == K.SNAP_END:
+                continue
+            a = _outcomes(snapshot_position(rec, i), "baseline", 2000, 4, None) == rules.WIN
+            b = _outcomes(snapshot_position(rec, i + 1), "baseline", 2000, 4, None) == rules.WIN
+            d = a.astype(float) - b
+            assert abs(d.mean()) <= 4.5 * d.std() / math.sqrt(len(d)), (g, i, d.mean())
+            pairs += 1
+    assert pairs >= 10
 
 
 def test_record_and_timeline_commands(tmp_path, capsys):
@@ -160,6 +264,10 @@ def test_record_and_timeline_commands(tmp_path, capsys):
     out.write_text(json.dumps(data))
     assert main(["luck", "timeline", str(out), "--games", "10"]) == 2
     assert "does not match a replay" in capsys.readouterr().err
+    data["format"] = "slashersim game record 1"
+    out.write_text(json.dumps(data))
+    assert main(["luck", "timeline", str(out), "--games", "10"]) == 2
+    assert "older slashersim" in capsys.readouterr().err
     assert main(["simulate", "--games", "5", "--record", "7", "--record-out", str(out)]) == 2
     assert "--record must be 0..4" in capsys.readouterr().err
 
@@ -217,14 +325,19 @@ def test_position_probabilities_are_calibrated(edition):
     from slashersim.analysis.position import snapshot_position
     config = GameConfig(edition=edition)
     games, rollouts = 600, 200
-    for kind, turns in ((K.SNAP_DEALT, 0), (K.SNAP_ITEMS, 1)):
+    # after the deal (trump known, and not yet: "hands"), before the second turn, and after
+    # the first card of the item phase (mostly in the middle of a draw)
+    for kind, turns, hands in ((K.SNAP_DEALT, 0, False), (K.SNAP_DEALT, 0, True),
+                               (K.SNAP_ITEMS, 1, False), (K.SNAP_DRAW, 0, False)):
         gaps = []
         for g in range(games):
             rec = record_game(config, "baseline", 12, g)
-            at = [i for i, (k, r, t) in enumerate(rec.info) if (k, r, t) == (kind, 1, turns)]
+            at = [i for i, (k, r, t, _, _) in enumerate(rec.info)
+                  if (k, r, t) == (kind, 1, turns)]
             if not at:
                 continue
-            p = win_probability(snapshot_position(rec, at[0]), games=rollouts, seed=g)
+            p = win_probability(snapshot_position(rec, (at[0], "hands") if hands else at[0]),
+                                games=rollouts, seed=g)
             gaps.append(float(rec.snaps[-1][L.S_OUTCOME] == rules.WIN) - p["win_rate"])
         gaps = np.array(gaps)
         assert len(gaps) > 100
@@ -236,9 +349,11 @@ def test_recorded_positions_keep_the_killer_in_the_rest_of_its_top_group():
     seen = 0
     for g in range(60):
         rec = record_game(GameConfig(), "baseline", 13, g)
-        for i, (kind, _, _) in enumerate(rec.info):
+        for i, kind in enumerate(rec.info[:, 0]):
             st = rec.snaps[i]
-            if kind != K.SNAP_ITEMS or st[L.S_KILLER_DRAWS] or st[L.S_ROUND] > 2:
+            if kind not in (K.SNAP_ITEMS, K.SNAP_DRAW) or st[L.S_KILLER_DRAWS] \
+                    or st[L.S_ROUND] > 2 or rules.KILLER not in st[L.S_DECK:L.S_DECK +
+                                                                   st[L.S_DECK_N]]:
                 continue
             pos = snapshot_position(rec, i)
             span = 7 - (13 - int(st[L.S_DECK_N]))

@@ -419,8 +419,9 @@ def win_probability(position, policy="baseline", games=20_000, seed=0, threads=N
 # --- recorded games ---------------------------------------------------------------------------
 class GameRecord(NamedTuple):
     """Game ``game`` of ``seed`` under ``policy`` replayed: its positions ``snaps :
-    ndarray(int64, (n, STATE_SIZE))`` and ``info : ndarray(int64, (n, 3))`` (kind, round,
-    turns done), the last being the finished game."""
+    ndarray(int64, (n, STATE_SIZE))`` and ``info : ndarray(int64, (n, engine.luck.INFO_SIZE))``
+    (kind, round, turns done, cards still to draw, Cabins choice past), the last being the
+    finished game."""
 
     config: GameConfig
     policy: str
@@ -436,11 +437,15 @@ def record_game(config, policy, seed, game):
         raise ValueError(f"the recorded game must be 0 or more, got {game!r}")
     entry = get_policy(policy)
     cfg = config.to_array()
-    size = 4 * int(cfg[L.C_MAX_ROUNDS]) + 2
-    snaps = np.zeros((size, L.STATE_SIZE), dtype=np.int64)
-    info = np.zeros((size, 3), dtype=np.int64)
-    n = K.record_game(entry.decide, entry.fast, cfg, policy_params(policy), int(seed),
-                      int(game), snaps, info)
+    size = 256
+    while True:
+        snaps = np.zeros((size, L.STATE_SIZE), dtype=np.int64)
+        info = np.zeros((size, K.INFO_SIZE), dtype=np.int64)
+        n = K.record_game(entry.decide, entry.fast, cfg, policy_params(policy), int(seed),
+                          int(game), snaps, info)
+        if n <= size:
+            break
+        size = n                     # the replay is deterministic: again, with room for all
     return GameRecord(config, policy, int(seed), int(game), snaps[:n].copy(), info[:n].copy())
 
 
@@ -457,63 +462,91 @@ def _deck_top_first(st):
     return [int(c) for c in st[L.S_DECK:L.S_DECK + n][::-1]]
 
 
-def _drawn(before, after):
-    """The cards a player's turn took from the top of the item deck (Flashlight aside)."""
-    deck = _deck_top_first(before)
-    if after[L.S_KILLER_DRAWS] > before[L.S_KILLER_DRAWS]:
-        return deck[:deck.index(rules.KILLER) + 1]
-    if after[L.S_DECK_N] > before[L.S_DECK_N]:
-        return []
-    return deck[:int(before[L.S_DECK_N] - after[L.S_DECK_N])]
-
-
 def _name(card):
     return "junk" if card >= rules.JUNK else rules.ITEM_NAMES[card]
 
 
+#: a position of a recorded game: ``i`` (the index of its state), or ``(i, "hands")`` for a
+#: dealt state before its trump card is turned up
+def _hands_only(i):
+    return (i, "hands")
+
+
 def record_events(rec):
     """The random events of a recorded game, one dict per event, in order: ``deal`` (area,
-    leader, hands, trump card), ``play`` (the tricks, trap) and ``draw`` (player, cards drawn,
-    kept, Killer); each with ``before`` and ``after``, the indices of its positions."""
+    leader, hands), ``trump`` (the trump card), ``play`` (the tricks, trap) and ``draw`` (one per
+    card a player draws from the item deck: player, card, its number in the player's draw,
+    whether it is the Killer, whether it is the last; on the last, the items kept and the
+    health after the turn). Each has ``before`` and ``after``, its positions (see
+    :func:`snapshot_position`); an event's ``before`` is the previous event's ``after``, so
+    the choices between two random events (keeping, trades, clean-up) count in the next."""
     events = []
-    for i in range(len(rec.info) - 1):
-        kind, rnd, turns = (int(x) for x in rec.info[i])
-        if kind == K.SNAP_ITEMS and turns == 2:
-            continue                 # clean-up: the reshuffle it may do is hidden anyway
-        a, b = rec.snaps[i], rec.snaps[i + 1]
-        before = i
-        if kind == K.SNAP_START and i > 0 and tuple(rec.info[i - 1, [0, 2]]) == \
-                (K.SNAP_ITEMS, 2):
-            before = i - 1
-        ev = {"round": rnd + (kind == K.SNAP_START), "before": before, "after": i + 1}
+    prev = 0
+    info = rec.info
+    n = len(info)
+    for i in range(n - 1):
+        kind, rnd, turns = (int(x) for x in info[i, :3])
+        b = rec.snaps[i + 1]
         if kind == K.SNAP_START:
-            ev.update(event="deal", area=rules.AREA_NAMES[int(b[L.S_AREA])],
-                      leader=int(b[L.S_ROUND_LEADER]),
-                      hands=[_cards(b[L.S_HAND + p]) for p in range(2)],
-                      trump_card=rules.card_name(int(b[L.S_TRUMP_CARD])))
+            events.append({"event": "deal", "round": rnd + 1, "before": prev,
+                           "after": _hands_only(i + 1),
+                           "area": rules.AREA_NAMES[int(b[L.S_AREA])],
+                           "leader": int(b[L.S_ROUND_LEADER]),
+                           "hands": [_cards(b[L.S_HAND + p]) for p in range(2)]})
+            events.append({"event": "trump", "round": rnd + 1, "before": _hands_only(i + 1),
+                           "after": i + 1, "trump_card": rules.card_name(int(b[L.S_TRUMP_CARD]))})
+            prev = i + 1
         elif kind == K.SNAP_DEALT:
+            a = rec.snaps[i]
             played = int(b[L.S_TRICK])
             log = [int(c) for c in b[L.S_PLAY_LOG:L.S_PLAY_LOG + 2 * played]]
-            ev.update(event="play", tricks=[[rules.card_name(log[2 * t]),
-                                             rules.card_name(log[2 * t + 1])]
-                                            for t in range(played)],
-                      tricks_won=[int(b[L.S_TRICKS]), int(b[L.S_TRICKS + 1])],
-                      trap=bool(b[L.S_TRAPS] > a[L.S_TRAPS]), traps=int(b[L.S_TRAPS]))
-        else:
-            p = int(a[L.S_ROUND_LEADER]) ^ turns
-            drawn = _drawn(a, b)
-            ev.update(event="draw", player=p, drawn=[_name(c) for c in drawn],
-                      kept=_item_names(b[L.S_HELD + p] & ~a[L.S_HELD + p]),
-                      killer=rules.KILLER in drawn, health=[int(b[L.S_HEALTH + q])
-                                                            for q in range(2)])
-        events.append(ev)
+            events.append({"event": "play", "round": rnd, "before": prev, "after": i + 1,
+                           "tricks": [[rules.card_name(log[2 * t]),
+                                       rules.card_name(log[2 * t + 1])] for t in range(played)],
+                           "tricks_won": [int(b[L.S_TRICKS]), int(b[L.S_TRICKS + 1])],
+                           "trap": bool(b[L.S_TRAPS] > a[L.S_TRAPS]),
+                           "traps": int(b[L.S_TRAPS])})
+            prev = i + 1
+        elif int(info[i + 1, 0]) == K.SNAP_DRAW:
+            # the card the player drew: the top of the deck before it
+            a = rec.snaps[i]
+            card = int(a[L.S_DECK + int(a[L.S_DECK_N]) - 1])
+            t = int(info[i + 1, 2])
+            p = int(b[L.S_ROUND_LEADER]) ^ t
+            number = 1 if kind != K.SNAP_DRAW or int(info[i, 2]) != t else \
+                events[-1]["draw"] + 1
+            final = i + 2 >= n or int(info[i + 2, 0]) != K.SNAP_DRAW or \
+                int(info[i + 2, 2]) != t or int(info[i + 2, 1]) != rnd
+            ev = {"event": "draw", "round": int(b[L.S_ROUND]), "before": prev, "after": i + 1,
+                  "player": p, "card": _name(card), "draw": number, "last": final,
+                  "killer": card == rules.KILLER, "kept": None, "health": None}
+            if final:
+                # the turn's end: the next position after the turn (or the finished game)
+                j = i + 2 if i + 2 < n else n - 1
+                end = rec.snaps[j]
+                start = rec.snaps[_turn_start(info, i + 1)]
+                ev["kept"] = _item_names(end[L.S_HELD + p] & ~start[L.S_HELD + p])
+                ev["health"] = [int(end[L.S_HEALTH + q]) for q in range(2)]
+            events.append(ev)
+            prev = i + 1
     return events
+
+
+def _turn_start(info, i):
+    """Index of the SNAP_ITEMS position before the turn of the draw position ``i``."""
+    while int(info[i, 0]) == K.SNAP_DRAW:
+        i -= 1
+    return i
+
+
+#: the ``format`` of a game record file (2: separate trump events, one draw event per card)
+RECORD_FORMAT = "slashersim game record 2"
 
 
 def record_json(rec):
     """The game record as a JSON-ready dict (the ``simulate --record-out`` file)."""
     last = rec.snaps[-1]
-    return {"format": "slashersim game record 1", "config": rec.config.describe(),
+    return {"format": RECORD_FORMAT, "config": rec.config.describe(),
             "policy": rec.policy, "seed": rec.seed, "game": rec.game,
             "outcome": rules.OUTCOME_NAMES[int(last[L.S_OUTCOME])],
             "rounds": int(last[L.S_ROUND]),
@@ -525,7 +558,10 @@ def record_json(rec):
 def load_record(path):
     """Replay the game a record file names, and check the replay against the file."""
     data = _read_json(path, "record file")
-    if not isinstance(data, dict) or data.get("format") != "slashersim game record 1":
+    if isinstance(data, dict) and data.get("format") == "slashersim game record 1":
+        _err(f"{str(path)!r} is a game record of an older slashersim (one draw event per "
+             f"turn); write it again with simulate --record-out")
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
         _err(f"{str(path)!r} is not a slashersim game record (simulate --record-out)")
     config = GameConfig.from_dict({k: tuple(x) if isinstance(x, list) else x
                                    for k, x in data["config"].items()})
@@ -543,17 +579,30 @@ def load_record(path):
 def snapshot_position(rec, i):
     """Position ``i`` of a recorded game as the players know it after the game: hands once
     dealt, every area and arrow turned up, the Killer's whereabouts only from the set-up
-    rules and what came up; never the order of the item deck or of unseen area cards."""
+    rules and what came up; never the order of the item deck or of unseen area cards.
+
+    ``i`` may be ``(j, "hands")`` (see :func:`record_events`): the dealt position ``j`` before
+    the trump card is turned up, the trump card redrawn among the cards in neither hand (of the
+    configuration's first trump suit in round 1 when it sets one). A position in the middle of
+    a player's draw is played out from there: the rest of the draw, the keeping, the rest of
+    the game."""
+    trump_known = not isinstance(i, tuple)
+    if not trump_known:
+        i = i[0]
     st = rec.snaps[i].copy()
-    kind, _, turns = (int(x) for x in rec.info[i])
+    kind, _, turns, pending, extra_done = (int(x) for x in rec.info[i])
     known = np.zeros(K.P_SIZE, dtype=np.int64)
     known[K.P_TRUMP] = -1
     known[K.P_PHASE] = {K.SNAP_START: K.PHASE_START, K.SNAP_DEALT: K.PHASE_DEALT,
-                        K.SNAP_ITEMS: K.PHASE_ITEMS}[kind]
+                        K.SNAP_ITEMS: K.PHASE_ITEMS, K.SNAP_DRAW: K.PHASE_DRAW}[kind]
     known[K.P_TURNS] = turns
+    known[K.P_PENDING] = pending
+    known[K.P_EXTRA_DONE] = extra_done
     if kind == K.SNAP_DEALT:
         known[K.P_HANDS] = 3
-        known[K.P_TRUMP_CARD] = 1
+        known[K.P_TRUMP_CARD] = int(trump_known)
+        if not trump_known and st[L.S_ROUND] == 1 and st[L.C_FIRST_TRUMP] > 0:
+            known[K.P_TRUMP] = int(st[L.C_FIRST_TRUMP]) - 1
     deck = _deck_top_first(st)
     if st[L.C_ITEM_DECK] == rules.ITEM_DECK_KILLER_TOP_HALF and st[L.S_KILLER_DRAWS] == 0 \
             and rules.KILLER in deck:
@@ -577,12 +626,17 @@ def snapshot_position(rec, i):
 def _label(ev):
     r = ev["round"]
     if ev["event"] == "deal":
-        return f"R{r} deal: {ev['area']}, trump {ev['trump_card']}"
+        return f"R{r} deal: {ev['area']}, leader P{ev['leader']}"
+    if ev["event"] == "trump":
+        return f"R{r} trump: {ev['trump_card']}"
     if ev["event"] == "play":
         return f"R{r} play: tricks {ev['tricks_won'][0]}-{ev['tricks_won'][1]}" + \
             (", trap" if ev["trap"] else "")
-    what = ", ".join(ev["drawn"]) or "nothing"
-    return f"R{r} P{ev['player']} draws {what}" + (" (KILLER)" if ev["killer"] else "")
+    text = f"R{r} P{ev['player']} draw {ev['draw']}: {ev['card']}" + \
+        (" (KILLER)" if ev["killer"] else "")
+    if ev["last"] and not ev["killer"]:
+        text += f"; then keeps {', '.join(ev['kept']) or 'nothing'}"
+    return text
 
 
 def timeline(rec, games=4000, seed=0, threads=None):
@@ -599,7 +653,8 @@ def timeline(rec, games=4000, seed=0, threads=None):
     events = record_events(rec)
     last = len(rec.snaps) - 1
     prob = {}
-    for i in sorted({0} | {e["before"] for e in events} | {e["after"] for e in events}):
+    places = {0} | {e["before"] for e in events} | {e["after"] for e in events}
+    for i in sorted(places, key=lambda x: (x, 0) if isinstance(x, int) else (x[0], -1)):
         if i == last:
             won = float(rec.snaps[last][L.S_OUTCOME] == rules.WIN)
             prob[i] = (won, [won, won])

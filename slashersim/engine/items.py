@@ -267,27 +267,36 @@ def fire_pit_trades(policy, st, params):
 
 # --- step 6: drawing ------------------------------------------------------------------------
 @njit(cache=True, inline='always')
+def draw_one(st):
+    """Draw the top card of the (non-empty) item deck: the draws it adds, or -1 on the Killer.
+
+    The Killer and the other cards go to the drawn cards ``st[S_DRAWN:]``; the Cursed Object
+    leaves the game instead and adds ``C_CURSED_EXTRA`` mandatory draws.
+    """
+    st[S_DECK_N] -= 1
+    card = st[S_DECK + st[S_DECK_N]]
+    if card == CURSED_OBJECT:
+        st[S_OUT] |= 1 << CURSED_OBJECT
+        return st[C_CURSED_EXTRA]
+    st[S_DRAWN + st[S_DRAWN_N]] = card
+    st[S_DRAWN_N] += 1
+    return -1 if card == KILLER else 0
+
+
+@njit(cache=True, inline='always')
 def draw_cards(st, count):
-    """Draw ``count`` cards one at a time; True if the Killer came up.
+    """Draw ``count`` cards one at a time (:func:`draw_one`); True if the Killer came up.
 
     Stops at once on the Killer or an empty deck. The Cursed Object counts as a draw, leaves
     the game and adds ``C_CURSED_EXTRA`` mandatory draws.
     """
     pending = count
     while pending > 0 and st[S_DECK_N] > 0:
-        st[S_DECK_N] -= 1
-        card = st[S_DECK + st[S_DECK_N]]
         pending -= 1
-        if card == KILLER:
-            st[S_DRAWN + st[S_DRAWN_N]] = card
-            st[S_DRAWN_N] += 1
+        extra = draw_one(st)
+        if extra < 0:
             return True
-        if card == CURSED_OBJECT:
-            st[S_OUT] |= 1 << CURSED_OBJECT
-            pending += st[C_CURSED_EXTRA]
-        else:
-            st[S_DRAWN + st[S_DRAWN_N]] = card
-            st[S_DRAWN_N] += 1
+        pending += extra
     return False
 
 

@@ -10,33 +10,39 @@ and a game replayed step by step.
   consistently with what is known and the set-up rules, and continues with the engine's own
   round functions (:func:`continue_game`).
 - :func:`record_game` replays one game of a run, bit for bit, keeping the state before and
-  after each random event (the timeline's positions).
+  after each random event (the timeline's positions), down to each card of a player's draw:
+  :func:`begin_turn`, :func:`draw_step` and :func:`finish_turn` play
+  :func:`items.item_turn` a card at a time, and a play-out can start between two cards.
 """
 import numpy as np
 from numba import njit, prange, types
 
-from ..rules import (AREA_DECK_LEVELS, FIRE_PIT, KILLER,
+from ..rules import (AREA_DECK_LEVELS, CABINS, FIRE_PIT, KILLER,
                      LEADER_ARROW, N_AREAS, N_NUMBER_CARDS, RUNNING, SUIT_MASK, TIMEOUT)
 from .api import POLICY_TYPE
 from .bits import nth_bit, popcount
 from .deal import setup_game, start_round
 from .game import BLOCK, check_invariants, cleanup, play_rounds, write_record
-from .items import (USABLE_BEFORE_DRAW, fire_pit_trades, item_phase, item_turn, use_items,
-                    white_colour)
+from .items import (USABLE_BEFORE_DRAW, draw_one, fire_pit_trades, item_phase, item_turn,
+                    keep_items, resolve_killer, sort_won_cards, use_items, white_colour)
 from . import api
+# the Cabins choice reaches the policies through the dispatcher, as the engine's kernels do;
+# items (imported above) has imported it, and the kernels below compile at once
+from ..policies import dispatch
 from .layout import (C_AREA_DECK, C_AREA_IN, C_AREA_LEVEL, C_CHECK, C_LEADER, C_MAX_ROUNDS,
                      S_ROUNDS_AREA,
                      CFG_SIZE, S_AREA, S_AREA_DECK, S_AREA_N, S_AREA_POS, S_ARROW,
-                     S_CHARMS_ROUND, S_DECK, S_DECK_N, S_FAST_POLICY, S_HAND, S_HEALTH, S_HELD,
+                     S_CHARMS_ROUND, S_DECK, S_DECK_N, S_DRAWN, S_DRAWN_N, S_DRAWS, S_FAST_POLICY, S_HAND, S_HEALTH, S_HELD,
                      S_OUTCOME, S_RNG, S_ROUND, S_ROUND_LEADER, S_TRAPS, S_TRAPS_AT_START,
-                     S_TRICK_LEADER, S_TRUMP, S_TRUMP_CARD, S_TRUMP_DECK, S_WHITE_COLOUR,
-                     STATE_SIZE)
+                     S_TRICK_LEADER, S_TRUMP, S_TRUMP_CARD, S_TRUMP_DECK, S_TURN,
+                     S_WHITE_COLOUR, STATE_SIZE)
 from .rng import AREAS, DEAL, ITEMS, N_STREAMS, rand_below, seed_streams, stream_seed
 from .tricks import play_phase
 
 # --- positions ------------------------------------------------------------------------------
 #: phase: 0 before the round's area card and deal, 1 dealt (play phase next),
-#: 2 in the item phase (``P_TURNS`` turns done)
+#: 2 in the item phase (``P_TURNS`` turns done), 3 in the middle of a player's draw (``P_TURNS``
+#: turns done before it; its cards so far in ``st[S_DRAWN:]``, ``P_PENDING`` still to draw)
 P_PHASE = 0
 P_TURNS = 1
 #: bit ``p`` set: player ``p``'s hand is known (phase 1)
@@ -57,9 +63,13 @@ P_AREA_FIXED = 8
 P_ARROWS = 9
 #: 1 if the leader (``S_TRICK_LEADER`` in phase 0, ``S_ROUND_LEADER`` later) is known
 P_LEADER = 10
-P_SIZE = 11
+#: phase 3: cards the player still has to draw (before any Cabins extra card)
+P_PENDING = 11
+#: phase 3: 1 once the Cabins extra-card choice is past (or the Killer came up)
+P_EXTRA_DONE = 12
+P_SIZE = 13
 
-PHASE_START, PHASE_DEALT, PHASE_ITEMS = 0, 1, 2
+PHASE_START, PHASE_DEALT, PHASE_ITEMS, PHASE_DRAW = 0, 1, 2, 3
 
 
 @njit(cache=True)
@@ -179,18 +189,27 @@ def resample_hidden(st, pos):
 
 
 @njit(cache=True)
+def item_phase_start(policy, st, params):
+    """The start of :func:`items.item_phase`: whites coloured by health, items used at the
+    start, the round leader first."""
+    area = st[S_AREA]
+    first = st[S_ROUND_LEADER]
+    for p in range(2):
+        st[S_WHITE_COLOUR + p] = white_colour(st, st[S_HEALTH + p], area)
+    for i in range(2):
+        p = first if i == 0 else 1 - first
+        if st[S_HELD + p] & USABLE_BEFORE_DRAW:
+            use_items(policy, api.PHASE_START, p, st, params)
+
+
+@njit(cache=True)
 def item_phase_part(policy, st, params, start, stop):
     """Turns ``start .. stop - 1`` of the item phase; ``(0, 2)`` is :func:`items.item_phase`,
     and so are ``(0, 1)`` then ``(1, 2)`` while the game goes on in between."""
     area = st[S_AREA]
     first = st[S_ROUND_LEADER]
     if start == 0:
-        for p in range(2):
-            st[S_WHITE_COLOUR + p] = white_colour(st, st[S_HEALTH + p], area)
-        for i in range(2):
-            p = first if i == 0 else 1 - first
-            if st[S_HELD + p] & USABLE_BEFORE_DRAW:
-                use_items(policy, api.PHASE_START, p, st, params)
+        item_phase_start(policy, st, params)
     for i in range(start, stop):
         if area == FIRE_PIT:
             fire_pit_trades(policy, st, params)
@@ -202,6 +221,58 @@ def item_phase_part(policy, st, params, start, stop):
 
 
 @njit(cache=True)
+def begin_turn(policy, player, st, params):
+    """:func:`items.item_turn` up to the draw (steps 1-5: won cards sorted, items used before
+    drawing); the number of cards to draw."""
+    st[S_TURN] = player
+    sort_won_cards(st, player)
+    if st[S_HELD + player] & USABLE_BEFORE_DRAW:
+        use_items(policy, api.BEFORE_DRAW, player, st, params)
+    st[S_DRAWN_N] = 0
+    return st[S_DRAWS + player]
+
+
+@njit(cache=True)
+def draw_step(policy, player, st, params, turn):
+    """The next card of ``player``'s draw (:func:`items.draw_items`, one card at a time): True
+    when a card was drawn, False when the draw is over.
+
+    ``turn[0]`` counts the cards still to draw, ``turn[1]`` is 1 once the Cabins extra-card
+    choice is past; both are updated. The draw stops on the Killer or an empty deck.
+    """
+    while True:
+        if turn[0] > 0 and st[S_DECK_N] > 0:
+            turn[0] -= 1
+            extra = draw_one(st)
+            if extra < 0:
+                turn[0] = 0
+                turn[1] = 1
+            else:
+                turn[0] += extra
+            return True
+        if turn[1]:
+            return False
+        turn[1] = 1
+        if st[S_AREA] == CABINS and st[S_DECK_N] > 0:
+            if dispatch.decide(policy, api.CABINS_EXTRA, player, 0, st, params) == 1:
+                turn[0] = 1
+
+
+@njit(cache=True)
+def finish_turn(policy, player, st, params, turn):
+    """The rest of ``player``'s turn from the middle of its draw (``turn`` as in
+    :func:`draw_step`): the remaining cards, then the Killer or keeping (steps 6-8)."""
+    while draw_step(policy, player, st, params, turn):
+        pass
+    n = st[S_DRAWN_N]
+    if n > 0 and st[S_DRAWN + n - 1] == KILLER:
+        resolve_killer(st, player)
+    else:
+        keep_items(policy, player, st, params)
+    st[S_TURN] = -1
+
+
+@njit(cache=True)
 def end_round(st):
     """The end of :func:`game.play_round`: invariant checks on request, clean-up."""
     if st[C_CHECK]:
@@ -210,8 +281,9 @@ def end_round(st):
 
 
 @njit(cache=True)
-def continue_game(policy, st, params, pos):
-    """Play the position to the end of the game with the engine's round functions."""
+def continue_game(policy, st, params, pos, turn):
+    """Play the position to the end of the game with the engine's round functions
+    (``turn``: scratch ``int64[2]`` for a position in the middle of a draw)."""
     phase = pos[P_PHASE]
     if phase == PHASE_DEALT:
         play_phase(policy, st, params)
@@ -221,6 +293,14 @@ def continue_game(policy, st, params, pos):
     elif phase == PHASE_ITEMS:
         if st[S_OUTCOME] == RUNNING and pos[P_TURNS] < 2:
             item_phase_part(policy, st, params, pos[P_TURNS], 2)
+        end_round(st)
+    elif phase == PHASE_DRAW:
+        turns = pos[P_TURNS]
+        turn[0] = pos[P_PENDING]
+        turn[1] = pos[P_EXTRA_DONE]
+        finish_turn(policy, st[S_ROUND_LEADER] ^ turns, st, params, turn)
+        if st[S_OUTCOME] == RUNNING:
+            item_phase_part(policy, st, params, turns + 1, 2)
         end_round(st)
     play_rounds(policy, st, params)
 
@@ -234,27 +314,48 @@ def rollouts(policy, fast, base, params, pos, seed, first, out):
     n = out.shape[0]
     for b in prange((n + BLOCK - 1) // BLOCK):
         st = np.empty(STATE_SIZE, dtype=np.int64)
+        turn = np.zeros(2, dtype=np.int64)
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             st[:] = base
             st[S_FAST_POLICY] = fast
             seed_streams(st, seed, first + i)
             resample_hidden(st, pos)
-            continue_game(policy, st, params, pos)
+            continue_game(policy, st, params, pos, turn)
             out[i] = st[S_OUTCOME]
+
+
+@njit(types.int64(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1],
+                  types.int64[::1]), cache=True)
+def continue_as_is(policy, fast, st, params, pos):
+    """Play the position ``(st, pos)`` to the end in place, nothing redrawn and the streams as
+    they are in ``st``: a recorded position so continued ends as the recorded game did (a
+    check of :func:`continue_game`). Returns the outcome code."""
+    st[S_FAST_POLICY] = fast
+    turn = np.zeros(2, dtype=np.int64)
+    continue_game(policy, st, params, pos, turn)
+    return st[S_OUTCOME]
 
 
 # --- a recorded game --------------------------------------------------------------------------
 #: kinds of recorded positions: before a round's area card and deal, after the deal, in the
-#: item phase after 0, 1 or 2 turns (2: before clean-up); END is the finished game
-SNAP_START, SNAP_DEALT, SNAP_ITEMS, SNAP_END = 0, 1, 2, 3
+#: item phase after 0, 1 or 2 turns (2: before clean-up), after a card of a player's draw;
+#: END is the finished game
+SNAP_START, SNAP_DEALT, SNAP_ITEMS, SNAP_END, SNAP_DRAW = 0, 1, 2, 3, 4
+#: columns of a recorded position's ``info``: kind, round, turns done (for SNAP_DRAW: before
+#: the draw's turn), and for SNAP_DRAW the cards still to draw and the Cabins flag
+#: (``P_PENDING``, ``P_EXTRA_DONE``)
+INFO_SIZE = 5
 
 
 @njit(cache=True)
-def _snap(st, snaps, info, k, kind, turns):
-    snaps[k, :] = st
-    info[k, 0] = kind
-    info[k, 1] = st[S_ROUND]
-    info[k, 2] = turns
+def _snap(st, snaps, info, k, kind, turns, pending, extra_done):
+    if k < snaps.shape[0]:
+        snaps[k, :] = st
+        info[k, 0] = kind
+        info[k, 1] = st[S_ROUND]
+        info[k, 2] = turns
+        info[k, 3] = pending
+        info[k, 4] = extra_done
     return k + 1
 
 
@@ -262,34 +363,56 @@ def _snap(st, snaps, info, k, kind, turns):
                   types.int64, types.int64[:, ::1], types.int64[:, ::1]), cache=True)
 def record_game(policy, fast, cfg, params, seed, game, snaps, info):
     """Replay game ``game`` of ``seed`` exactly as :func:`game.play_game` plays it, keeping
-    the state at each position in ``snaps`` and ``(kind, round, turns done)`` in ``info``;
-    returns the number of positions kept (the last is the finished game)."""
+    the state at each position in ``snaps`` and its ``info`` (columns: :data:`INFO_SIZE`);
+    returns the number of positions (the last is the finished game). Only the first
+    ``len(snaps)`` are kept: call again with room for all when the count is larger.
+
+    The item phase is :func:`item_phase_part`'s, with each turn played by
+    :func:`begin_turn`, :func:`draw_step` (a position after each card) and
+    :func:`finish_turn`, which is :func:`items.item_turn` card by card."""
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[:CFG_SIZE] = cfg
     st[S_FAST_POLICY] = fast
     seed_streams(st, seed, game)
     setup_game(st)
+    turn = np.zeros(2, dtype=np.int64)
     k = 0
     while st[S_OUTCOME] == RUNNING:
         if st[S_ROUND] >= st[C_MAX_ROUNDS]:
             st[S_OUTCOME] = TIMEOUT
             break
-        k = _snap(st, snaps, info, k, SNAP_START, 0)
+        k = _snap(st, snaps, info, k, SNAP_START, 0, 0, 0)
         st[S_TRAPS_AT_START] = st[S_TRAPS]
         st[S_CHARMS_ROUND] = 0
         start_round(st)
         st[S_ROUNDS_AREA + st[S_AREA]] += 1
-        k = _snap(st, snaps, info, k, SNAP_DEALT, 0)
+        k = _snap(st, snaps, info, k, SNAP_DEALT, 0, 0, 0)
         play_phase(policy, st, params)
-        for turn in range(2):
+        area = st[S_AREA]
+        first = st[S_ROUND_LEADER]
+        for i in range(2):
             if st[S_OUTCOME] != RUNNING:
                 break
-            k = _snap(st, snaps, info, k, SNAP_ITEMS, turn)
-            item_phase_part(policy, st, params, turn, turn + 1)
+            k = _snap(st, snaps, info, k, SNAP_ITEMS, i, 0, 0)
+            # item_phase_part(policy, st, params, i, i + 1), the turn card by card
+            if i == 0:
+                item_phase_start(policy, st, params)
+            if area == FIRE_PIT:
+                fire_pit_trades(policy, st, params)
+            player = first if i == 0 else 1 - first
+            turn[0] = begin_turn(policy, player, st, params)
+            turn[1] = 0
+            while draw_step(policy, player, st, params, turn):
+                k = _snap(st, snaps, info, k, SNAP_DRAW, i, turn[0], turn[1])
+            finish_turn(policy, player, st, params, turn)
+            if st[S_OUTCOME]:
+                break
+            if i == 1 and area == FIRE_PIT:
+                fire_pit_trades(policy, st, params)
         if st[S_OUTCOME] == RUNNING:
-            k = _snap(st, snaps, info, k, SNAP_ITEMS, 2)
+            k = _snap(st, snaps, info, k, SNAP_ITEMS, 2, 0, 0)
         end_round(st)
-    return _snap(st, snaps, info, k, SNAP_END, 0)
+    return _snap(st, snaps, info, k, SNAP_END, 0, 0, 0)
 
 
 # --- games sharing a stream ---------------------------------------------------------------------
@@ -313,3 +436,4 @@ def simulate_chunk_held(policy, fast, cfg, params, seed, game0, records, held, r
             setup_game(st)
             play_rounds(policy, st, params)
             write_record(st, records[i])
+
