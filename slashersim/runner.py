@@ -182,6 +182,9 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
                 not isinstance(repeats, (int, np.integer)) or repeats < 1:
             raise ValueError(f"hold must be (streams among 0..3, repeats >= 1), got {hold!r}")
     params = policy_params(policy) if params is None else np.asarray(params, dtype=np.float64)
+    if params.shape != entry.default_params.shape:
+        raise ValueError(f"policy {policy!r} takes {len(entry.default_params)} parameters, "
+                         f"got {params.size}")
     cfg = config.to_array()
     max_rounds = int(cfg[L.C_MAX_ROUNDS])
     counts = np.zeros(L.counts_size(max_rounds), dtype=np.int64)
