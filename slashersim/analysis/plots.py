@@ -323,8 +323,11 @@ def win_rate_by_health(df):
     others = [k for k in varying_knobs(df) if k != "health"]
     policies = list(dict.fromkeys(df["policy"]))
     pooled = pool_counts(df, [*others, "policy", "health"])
-    settings = list(pooled.groupby(others, sort=False, dropna=False).groups) if others else [()]
-    settings = [s if isinstance(s, tuple) else (s,) for s in settings]
+    settings = [()]
+    if others:
+        by = others[0] if len(others) == 1 else others
+        settings = [s if isinstance(s, tuple) else (s,)
+                    for s in pooled.groupby(by, sort=False, dropna=False).groups]
     colours = matplotlib.colormaps["tab10"].colors
     styles = ("-", "--", ":", "-.")
     with matplotlib.rc_context(STYLE):
