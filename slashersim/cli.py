@@ -46,6 +46,11 @@ def _int(text):
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
 
 
+def _add_policy_option(parser):
+    parser.add_argument("--policy", default="baseline",
+                        help=f"player policy: {', '.join(policy_names())} (default baseline)")
+
+
 def add_run_options(parser, games_help="games to play (default 100000)", policy=True,
                     games_type=None):
     """Add the configuration, policy, games, seed and threads options shared by the commands
@@ -70,9 +75,7 @@ def add_run_options(parser, games_help="games to play (default 100000)", policy=
     parser.add_argument("--max-rounds", type=_int, default=200,
                         help="rounds before a game ends as a timeout (default 200)")
     if policy:
-        parser.add_argument("--policy", default="baseline",
-                            help=f"player policy: {', '.join(policy_names())} "
-                                 f"(default baseline)")
+        _add_policy_option(parser)
         parser.add_argument("--policy-param", action="append", default=[], metavar="NAME=VALUE",
                             help="set one of the policy's parameters (repeatable), "
                                  "e.g. samples=64")
@@ -111,10 +114,15 @@ def config_from_args(args):
     if args.difficulty is not None:
         values["difficulty"] = args.difficulty
     config = GameConfig.from_dict(values)
+    _check_threads(args)
+    return config
+
+
+def _check_threads(args):
+    """``--threads`` must be within the cores numba may use."""
     if args.threads is not None and args.threads > numba.config.NUMBA_NUM_THREADS:
         raise ConfigError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, "
                           f"got {args.threads}")
-    return config
 
 
 def build_parser():
@@ -248,9 +256,7 @@ def _add_rollout_options(parser, games, policy=True):
     """``--policy``, ``--games`` (play-outs per position), ``--seed``, ``--threads``,
     ``--json`` of the commands that play positions out."""
     if policy:
-        parser.add_argument("--policy", default="baseline",
-                            help=f"player policy: {', '.join(policy_names())} "
-                                 f"(default baseline)")
+        _add_policy_option(parser)
     parser.add_argument("--games", type=_positive("games"), default=games,
                         help=f"play-outs per position (default {games})")
     parser.add_argument("--seed", type=_int, default=0, help="play-out seed (default 0)")
@@ -408,12 +414,6 @@ def cmd_luck_yellows(args):
                              "all counts, weighted by their chances"))
 
 
-def _check_threads(args):
-    if args.threads is not None and args.threads > numba.config.NUMBA_NUM_THREADS:
-        raise ConfigError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, "
-                          f"got {args.threads}")
-
-
 def cmd_luck_state(args):
     from .analysis.position import load_position, win_probability
     from .policies import get_policy
@@ -520,9 +520,7 @@ def sweep_backend(args):
 def cmd_sweep(args):
     from .sweep import SweepProgress, load_spec, run_sweep
     spec = load_spec(args.spec)
-    if args.threads is not None and args.threads > numba.config.NUMBA_NUM_THREADS:
-        raise ConfigError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, "
-                          f"got {args.threads}")
+    _check_threads(args)
     backend = sweep_backend(args)
     show = sys.stderr.isatty() if args.progress is None else args.progress
     df = run_sweep(spec, args.out, threads=args.threads, csv=args.csv, backend=backend,

@@ -160,8 +160,6 @@ def team_escapes(st):
 
 
 # --- items --------------------------------------------------------------------------------
-
-
 @njit(cache=True)
 def peek_top(st):
     """Flashlight, first half: copy the top (up to) 3 cards into ``st[S_PEEK:]``; their count."""
