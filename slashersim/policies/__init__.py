@@ -8,7 +8,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from ..engine.api import POLICY_SIGNATURE
-from . import baseline, heuristic, omniscient, search
+from . import baseline, exerciser, heuristic, omniscient, search
 from .dispatch import FAST_BASELINE, FAST_HEURISTIC
 
 
@@ -26,6 +26,7 @@ class Policy(NamedTuple):
 POLICIES = {
     "baseline": Policy("baseline", baseline.baseline,
                        np.zeros(0, dtype=np.float64), False, FAST_BASELINE),
+    "exerciser": Policy("exerciser", exerciser.exerciser, exerciser.DEFAULT_PARAMS, False),
     "heuristic": Policy("heuristic", heuristic.heuristic, heuristic.DEFAULT_PARAMS, False,
                         FAST_HEURISTIC, heuristic.PARAM_NAMES),
     "search": Policy("search", search.search, search.DEFAULT_PARAMS, False, 0,

@@ -1,0 +1,97 @@
+"""The ``exerciser`` policy of RULES.md §7b: the reference player for every item rule.
+
+The baseline (§7) never uses a Flashlight, Cabins' extra card or a Fire pit gift, so those
+rules are held against independent implementations through this second fixed player: the
+baseline in every decision, plus
+
+- the Flashlight before its holder's own draw (after any First Aid) when the draw count is at
+  least 1 and the deck is not empty; seen cards holding the Killer go to the bottom as a block
+  in the order seen, otherwise back on top, the escape items the team lacks first;
+- Cabins' extra card whenever it is offered;
+- in every Fire pit gift window, a player with more health than the partner gives the partner
+  every First Aid kit it holds.
+
+It never uses the play-phase windows of ``item_timing = any_time``. It reads only public
+facts and, at its own Flashlight, the cards it sees.
+"""
+import numpy as np
+from numba import njit
+
+from ..engine import api
+from ..engine.api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS
+from ..engine.layout import S_DECK_N, S_DRAWS, S_HEALTH, S_HELD, S_PEEK
+from ..rules import ESCAPE_MASK, FIRST_AID_LARGE, FIRST_AID_SMALL, FLASHLIGHT, KILLER
+from . import baseline as B
+
+DEFAULT_PARAMS = np.zeros(0, dtype=np.float64)
+
+
+@njit(cache=True)
+def flashlight_now(st, player):
+    """After the baseline's First Aid: the Flashlight, when the draw count n >= 1 and the deck
+    is not empty."""
+    item = B.first_aid_now(st, player)
+    if item < 0 and (st[S_HELD + player] >> FLASHLIGHT) & 1 and st[S_DRAWS + player] >= 1 \
+            and st[S_DECK_N] > 0:
+        item = FLASHLIGHT
+    return item
+
+
+@njit(cache=True)
+def flashlight_order(st, k):
+    """The answer for ``k`` seen cards (``api.FLASHLIGHT``): with the Killer among them, all
+    to the bottom in the order seen; otherwise on top, the escape items the team lacks first,
+    then the rest, each group in the order seen."""
+    lacking = ESCAPE_MASK & ~(st[S_HELD] | st[S_HELD + 1])
+    wanted = np.empty(3, dtype=np.int64)
+    n = 0
+    for i in range(k):
+        if st[S_PEEK + i] == KILLER:
+            return 6
+    for i in range(k):
+        if (lacking >> st[S_PEEK + i]) & 1:
+            wanted[n] = i
+            n += 1
+    for i in range(k):
+        if not (lacking >> st[S_PEEK + i]) & 1:
+            wanted[n] = i
+            n += 1
+    for order in range(N_FLASHLIGHT_ORDERS[k]):
+        same = True
+        for i in range(k):
+            same &= FLASHLIGHT_ORDERS[k - 1, order, i] == wanted[i]
+        if same:
+            return order
+    return 0
+
+
+@njit(cache=True)
+def gift(st, player):
+    """Fire pit: a First Aid kit (Large first) to a partner with strictly less health."""
+    if st[S_HEALTH + player] > st[S_HEALTH + 1 - player]:
+        held = st[S_HELD + player]
+        if (held >> FIRST_AID_LARGE) & 1:
+            return FIRST_AID_LARGE
+        if (held >> FIRST_AID_SMALL) & 1:
+            return FIRST_AID_SMALL
+    return -1
+
+
+@njit(cache=True, inline='always')
+def decide(decision, player, arg, st, params):
+    """The exerciser policy (RULES.md §7b)."""
+    if decision == api.BEFORE_DRAW:
+        return flashlight_now(st, player)
+    if decision == api.FLASHLIGHT:
+        return flashlight_order(st, arg)
+    if decision == api.CABINS_EXTRA:
+        return 1
+    if decision == api.TRADE:
+        return gift(st, player)
+    return B.decide(decision, player, arg, st, params)
+
+
+@njit(api.POLICY_SIGNATURE, cache=True)
+def exerciser(decision, player, arg, st, params):
+    """The exerciser policy as a first-class function."""
+    return decide(decision, player, arg, st, params)
