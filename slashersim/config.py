@@ -26,6 +26,11 @@ _RESHUFFLES = {"cleanup": rules.KILLER_RESHUFFLE_AT_CLEANUP,
 _USED = {"discard": rules.USED_TO_DISCARD, "out": rules.USED_OUT_OF_GAME}
 _AREA_DECKS = {"levels": rules.AREA_DECK_LEVELS, "cycle": rules.AREA_DECK_CYCLE}
 _COLOURS = {"red": rules.COLOUR_RED, "yellow": rules.COLOUR_YELLOW, "green": rules.COLOUR_GREEN}
+_TIMINGS = {"item_phase": rules.ITEM_TIMING_ITEM_PHASE, "any_time": rules.ITEM_TIMING_ANY_TIME}
+_DRAW_ORDERS = {"round_leader": rules.DRAW_ROUND_LEADER,
+                "last_trick_winner": rules.DRAW_LAST_TRICK_WINNER}
+_GIFTS = {"one_way": rules.GIFTS_ONE_WAY, "none": rules.GIFTS_NONE}
+_AID_TARGETS = {"holder": rules.AID_HOLDER, "either": rules.AID_EITHER}
 
 def _choice(name, value, allowed):
     if value not in allowed:
@@ -82,6 +87,12 @@ class GameConfig:
     white_red_knives: int = 1
     white_red_greens: int = 1
     walkie_talkie_without_draw: bool = True
+    item_timing: str | None = None
+    keep_optional: bool | None = None
+    draw_order: str = "round_leader"
+    fire_pit_gifts: str = "one_way"
+    first_aid_target: str = "holder"
+    arrows: str | int | tuple = "random"
     killer_position: int | None = None
     first_area: str | None = None
     first_trump: str | None = None
@@ -90,11 +101,11 @@ class GameConfig:
 
     def __post_init__(self):
         for name in ("red_knives", "red_greens", "lv1_areas", "removed_areas", "white_colours",
-                     "first_yellows"):
+                     "first_yellows", "arrows"):
             value = getattr(self, name)
             if isinstance(value, (list, np.ndarray)):
                 object.__setattr__(self, name, tuple(value))
-            elif isinstance(value, str):
+            elif isinstance(value, str) and name != "arrows":
                 object.__setattr__(self, name, (value,))
         self.resolved()
 
@@ -163,6 +174,12 @@ class GameConfig:
         _int_range("white_red_knives", out["white_red_knives"], 0, 10)
         _int_range("white_red_greens", out["white_red_greens"], 1, 10)
         _bool("walkie_talkie_without_draw", out["walkie_talkie_without_draw"])
+        _choice("item_timing", out["item_timing"], tuple(_TIMINGS))
+        _bool("keep_optional", out["keep_optional"])
+        _choice("draw_order", out["draw_order"], tuple(_DRAW_ORDERS))
+        _choice("fire_pit_gifts", out["fire_pit_gifts"], tuple(_GIFTS))
+        _choice("first_aid_target", out["first_aid_target"], tuple(_AID_TARGETS))
+        out["arrows"] = self.check_arrows(out["arrows"])
         _bool("check_invariants", out["check_invariants"])
         pool = [a for a in rules.AREA_NAMES
                 if a not in out["removed_areas"] and (a != "hideaway" or out["hideaway"])]
@@ -193,6 +210,22 @@ class GameConfig:
             raise ConfigError(f"first_yellows {value!r} deals more than the 5 yellow cards")
         if len(given) == 2 and sum(given) < 1:
             raise ConfigError("first_yellows (0, 0) leaves 5 yellows for the 4-card trump deck")
+
+    @staticmethod
+    def check_arrows(value):
+        """``arrows``: ``"random"`` (drawn per game, RULES.md §2), a player 0 or 1 for every
+        area card, or a list of 7 players, one per area in ``rules.AREA_NAMES`` order."""
+        if isinstance(value, str):
+            if value != "random":
+                raise ConfigError(f"arrows must be 'random', 0, 1 or a list of 7 players "
+                                  f"(0 or 1), got {value!r}")
+            return value
+        if isinstance(value, tuple):
+            if len(value) != rules.N_AREAS:
+                raise ConfigError(f"arrows must list 7 players (0 or 1), one per area "
+                                  f"({', '.join(rules.AREA_NAMES)}), got {value!r}")
+            return tuple(_int_range("arrow", v, 0, 1) for v in value)
+        return _int_range("arrows", value, 0, 1)
 
     @staticmethod
     def killer_slots(values):
@@ -259,6 +292,15 @@ class GameConfig:
         for p, y in enumerate(v["first_yellows"] or (None, None)):
             cfg[L.C_FIRST_YELLOWS + p] = 0 if y is None else y + 1
         cfg[L.C_CHECK] = v["check_invariants"]
+        cfg[L.C_ITEM_TIMING] = _TIMINGS[v["item_timing"]]
+        cfg[L.C_KEEP_OPTIONAL] = v["keep_optional"]
+        cfg[L.C_DRAW_ORDER] = _DRAW_ORDERS[v["draw_order"]]
+        cfg[L.C_GIFTS] = _GIFTS[v["fire_pit_gifts"]]
+        cfg[L.C_AID_TARGET] = _AID_TARGETS[v["first_aid_target"]]
+        arrows = v["arrows"]
+        for a in range(rules.N_AREAS):
+            cfg[L.C_ARROWS + a] = -1 if arrows == "random" else \
+                (arrows[a] if isinstance(arrows, tuple) else arrows)
         for a, name in enumerate(rules.AREA_NAMES):
             in_pool = name not in v["removed_areas"] and (name != "hideaway" or v["hideaway"])
             cfg[L.C_AREA_IN + a] = in_pool

@@ -125,17 +125,26 @@ ITEM_DECK_KILLER_TOP_HALF, ITEM_DECK_SHUFFLED = 0, 1
 KILLER_RESHUFFLE_AT_CLEANUP, KILLER_RESHUFFLE_AT_ONCE = 0, 1
 #: where a used item goes
 USED_TO_DISCARD, USED_OUT_OF_GAME = 0, 1
+#: item windows (§4 step 5): (a) and (b) only, or also (c) and (d) in the play phase
+ITEM_TIMING_ITEM_PHASE, ITEM_TIMING_ANY_TIME = 0, 1
+#: who draws first in the item phase (§4)
+DRAW_ROUND_LEADER, DRAW_LAST_TRICK_WINNER = 0, 1
+#: Fire pit gifts (§4 step 9): one-way gifts in three windows, or none
+GIFTS_ONE_WAY, GIFTS_NONE = 0, 1
+#: whom First Aid heals (§4 items): its holder, or either player (the user chooses)
+AID_HOLDER, AID_EITHER = 0, 1
 
 #: per-edition values of the rule settings that differ (§8); ``GameConfig`` fills the fields
 #: left at ``None`` from here
 EDITION_DEFAULTS = {
     "rulebook": dict(hideaway=False, area_deck="levels", leader="arrow",
                      item_deck="killer_top_half", killer_reshuffle="cleanup",
-                     used_items="discard", junk=0,
+                     used_items="discard", junk=0, item_timing="item_phase",
+                     keep_optional=True,
                      white_colours=("red", "red", "yellow", "yellow", "yellow", "green", "green")),
     "instructions": dict(hideaway=True, area_deck="cycle", leader="last_trick",
                          item_deck="shuffled", killer_reshuffle="at_once", used_items="out",
-                         junk=N_JUNK,
+                         junk=N_JUNK, item_timing="any_time", keep_optional=False,
                          white_colours=("red", "red", "red", "yellow", "yellow", "yellow",
                                         "green")),
 }

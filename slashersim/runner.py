@@ -20,6 +20,8 @@ from .engine.game import aggregate, simulate_chunk
 from .policies import get_policy
 
 DEFAULT_CHUNK = 1 << 16
+#: the item cards counted in ``item_stats`` (RULES.md's names in snake case), by item id
+ITEM_STAT_NAMES = rules.ITEM_NAMES[:rules.CURSED_OBJECT + 1]
 
 
 @dataclass
@@ -74,6 +76,19 @@ class SimulationResult:
                 out[str(k)] = [n, int(self.counts[L.K_KILLER_WINS + k]) / n]
         return out
 
+    def item_stats(self):
+        """Item totals over all games: ``used`` and ``kept`` (item name -> count; a Cursed
+        Object counts as used when drawn), ``killer_draws``, ``cabins_extra_draws`` and
+        ``gifts`` (items given in the Fire pit)."""
+        c = self.counts
+        return {
+            "used": {n: int(c[L.K_USED + i]) for i, n in enumerate(ITEM_STAT_NAMES)},
+            "kept": {n: int(c[L.K_KEPT_ITEM + i]) for i, n in enumerate(ITEM_STAT_NAMES)},
+            "killer_draws": int(c[L.K_KILLER_DRAWS]),
+            "cabins_extra_draws": int(c[L.K_CABINS_EXTRA]),
+            "gifts": int(c[L.K_GIFTS]),
+        }
+
     def rounds_histogram(self):
         """Games that ended in round r, for r = 0..max_rounds."""
         return self.counts[L.K_ROUNDS_HIST:].copy()
@@ -97,6 +112,7 @@ class SimulationResult:
             "trap_rate_by_area": self.trap_rate_by_area(),
             "rounds_by_area": self.rounds_by_area(),
             "win_rate_by_killer_start": self.win_rate_by_killer_start(),
+            "item_stats": self.item_stats(),
             "invariant_violations": int(self.counts[L.K_VIOLATIONS]),
             "config": self.config.describe(),
             "policy": self.policy,
@@ -116,6 +132,10 @@ def records_frame(records):
             stem = name.split("_")[0]
             for a, area in enumerate(rules.AREA_NAMES):
                 cols[f"{stem}_{area}"] = records[:, off + a]
+        elif name in ("used", "kept_item"):
+            stem = name.split("_")[0]
+            for i, item in enumerate(ITEM_STAT_NAMES):
+                cols[f"{stem}_{item}"] = records[:, off + i]
         else:
             for p in range(n):
                 cols[f"{name}_{p}"] = records[:, off + p]

@@ -465,12 +465,21 @@ def test_junk_is_drawn_but_not_keepable():
 
 
 def test_junk_pick_is_refused():
-    st = make_state("instructions")
+    st = make_state("instructions", keep_optional=True)
     set_drawn(st, [JUNK, FLASHLIGHT])
     items.keep_items(scripted, 0, st, script(keep=(0, 1)))   # index 0 is the Junk
     assert held(st, 0) == set()
     assert st[L.S_VIOLATIONS] & L.V_POLICY
     assert sorted(discard(st)) == sorted([JUNK, FLASHLIGHT])
+
+
+def test_junk_pick_under_mandatory_keep_becomes_the_first_keepable_card():
+    st = make_state("instructions")
+    set_drawn(st, [JUNK, FLASHLIGHT])
+    items.keep_items(scripted, 0, st, script(keep=(0, 1)))   # index 0 is the Junk
+    assert held(st, 0) == {FLASHLIGHT}
+    assert st[L.S_VIOLATIONS] & L.V_POLICY
+    assert discard(st) == [JUNK]
 
 
 @pytest.mark.parametrize("answer, expect_drawn", [(1, [MAP, CAR_KEY]), (0, [MAP])])
@@ -748,8 +757,10 @@ def test_flashlight_reorders_top_three(order, bottom, expected):
     items.use_items(scripted, api.BEFORE_DRAW, 0, st,
                     script(before_draw=FLASHLIGHT, flashlight=order + 6 * bottom))
     assert st[L.S_VIOLATIONS] == 0
-    assert [int(x) for x in st[L.S_PEEK:L.S_PEEK + 3]] == [MAP, CAR_KEY, GASOLINE]
     assert deck(st) == expected
+    seen = [int(x) & 3 for x in st[L.S_DECK_SEEN:L.S_DECK_SEEN + 5][::-1]]   # top first
+    assert seen == ([1, 1, 1, 0, 0] if not bottom else [0, 0, 1, 1, 1])
+    assert st[L.S_PEEK_N] == 0 and list(st[L.S_PEEK:L.S_PEEK + 3]) == [-1, -1, -1]
     assert FLASHLIGHT not in held(st, 0) and discard(st)[-1] == FLASHLIGHT
 
 
@@ -758,15 +769,15 @@ def test_flashlight_with_two_cards_left():
     set_deck(st, [MAP, CAR_KEY])
     hold(st, 0, FLASHLIGHT)
     items.use_items(scripted, api.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=1))
-    assert st[L.S_PEEK_N] == 2
     assert deck(st) == [CAR_KEY, MAP]
+    assert [int(x) for x in st[L.S_DECK_SEEN:L.S_DECK_SEEN + 2]] == [1, 1]
 
 
 def test_fire_pit_trade_moves_an_item():
     st = make_state(area=FIRE_PIT)
     st[L.S_ROUND_LEADER] = 0
     hold(st, 0, MAP, FLASHLIGHT)
-    items.fire_pit_trades(scripted, st, script(players=(0,), trade=MAP))
+    items.fire_pit_gifts(scripted, st, script(players=(0,), trade=MAP))
     assert held(st, 0) == {FLASHLIGHT}
     assert held(st, 1) == {MAP}
 

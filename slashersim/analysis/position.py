@@ -512,7 +512,7 @@ def record_events(rec):
             a = rec.snaps[i]
             card = int(a[L.S_DECK + int(a[L.S_DECK_N]) - 1])
             t = int(info[i + 1, 2])
-            p = int(b[L.S_ROUND_LEADER]) ^ t
+            p = int(b[L.S_TURN])
             number = 1 if kind != K.SNAP_DRAW or int(info[i, 2]) != t else \
                 events[-1]["draw"] + 1
             final = i + 2 >= n or int(info[i + 2, 0]) != K.SNAP_DRAW or \

@@ -24,9 +24,10 @@ from numba import njit, types
 
 #: choose a card: ``arg`` = bitmask of legal cards; answer a card id from it
 PLAY_CARD = 0
-#: start of the item phase (Lucky Charm time): answer an item to use, or -1
+#: window (a), the start of the item phase, colours fixed: answer an item to use (First Aid,
+#: Lucky Charm, Flashlight), or -1; asked again until -1
 PHASE_START = 1
-#: before the player's draw: answer an item to use (First Aid, Lucky Charm, Flashlight), or -1
+#: window (b), before the player's own draw: as PHASE_START
 BEFORE_DRAW = 2
 #: Flashlight: ``st[S_PEEK:S_PEEK+arg]`` are the top ``arg`` cards, top first; answer
 #: ``order + 6 * bottom``: ``FLASHLIGHT_ORDERS[arg - 1, order]`` lists the peeked
@@ -41,11 +42,21 @@ KEEP = 6
 #: Walkie-talkie: answer the index into ``st[S_DISCARD:]`` to take instead of the first pick,
 #: or -1 to keep the Walkie-talkie
 WALKIE_TALKIE = 7
-#: Fire pit: answer an item id to give to the partner, or -1
+#: Fire pit gift window: answer an item id to give to the partner, or -1
 TRADE = 8
-N_DECISIONS = 9
+#: ``item_timing = any_time``, window (c) at the start of the play phase, after the deal:
+#: answer an item to use, or -1
+PLAY_START = 9
+#: ``item_timing = any_time``, window (d) right after trick ``arg`` (1..8): answer an item to
+#: use, or -1
+AFTER_TRICK = 10
+N_DECISIONS = 11
 DECISION_NAMES = ("play_card", "phase_start", "before_draw", "flashlight", "cabins_extra",
-                  "use_backpack", "keep", "walkie_talkie", "trade")
+                  "use_backpack", "keep", "walkie_talkie", "trade", "play_start",
+                  "after_trick")
+#: added to a First Aid kit's id in an item-use answer: heal the partner instead of oneself
+#: (allowed when ``first_aid_target = either``)
+ON_PARTNER = 32
 
 #: ``FLASHLIGHT_ORDERS[k - 1, order]``: the peeked indices (top first) of order ``order`` of
 #: ``k`` cards, in lexicographic order; unused entries are -1

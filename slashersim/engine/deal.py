@@ -5,13 +5,13 @@ from numba import njit
 from ..rules import (AREA_DECK_LEVELS, CURSED_OBJECT, ITEM_DECK_KILLER_TOP_HALF, KILLER,
                      LEADER_ARROW, N_AREAS, N_NUMBER_CARDS, HAND_SIZE, YELLOW, SUIT_MASK)
 from .bits import nth_bit, popcount
-from .layout import (C_FIRST_AREA, C_FIRST_TRUMP, C_FIRST_YELLOWS, S_RNG, C_AREA_DECK, C_AREA_IN, C_AREA_LEVEL, C_AREAS_USED, C_ITEM_DECK, C_ITEM_IN,
+from .layout import (C_ARROWS, C_FIRST_AREA, C_FIRST_TRUMP, C_FIRST_YELLOWS, S_RNG, C_AREA_DECK, C_AREA_IN, C_AREA_LEVEL, C_AREAS_USED, C_ITEM_DECK, C_ITEM_IN,
                      C_JUNK, C_KILLER_POSITION, C_LEADER, C_FIRST_LEADER, C_START_HEALTH,
                      S_AREA, S_AREA_DECK, S_AREA_N, S_AREA_POS, S_ARROW, S_DECK, S_DECK_N,
                      S_DISCARD_N, S_HAND, S_HEALTH, S_JUNK_ASIDE, S_KILLER_START,
                      S_PERM, S_ROUND, S_ROUND_LEADER, S_TRICK_LEADER, S_TRUMP, S_TRUMP_CARD,
                      S_TRUMP_DECK, S_OUT, S_TURN, S_LED, S_FIRST_AREA, S_FIRST_TRUMP,
-                     S_FIRST_YELLOWS, S_DYNAMIC)
+                     S_FIRST_YELLOWS, S_DYNAMIC, S_DECK_SEEN, SLOT_TOP_GROUP)
 from .rng import AREAS, DEAL, ITEMS, rand_below, shuffle_slice, splitmix64
 
 
@@ -21,10 +21,13 @@ def setup_area_deck(st):
 
     Rulebook: each level group shuffled, Lv.1 on top; instructions: the pool shuffled and the
     first ``C_AREAS_USED`` kept, cycling. Arrows are drawn for every area id so that removing an
-    area does not change the others' arrows.
+    area does not change the others' arrows, and drawn even where ``C_ARROWS`` fixes them, so
+    that fixing them leaves the rest of the game's randomness unchanged.
     """
     for a in range(N_AREAS):
         st[S_ARROW + a] = rand_below(st, AREAS, 2)
+        if st[C_ARROWS + a] >= 0:
+            st[S_ARROW + a] = st[C_ARROWS + a]
     n = 0
     if st[C_AREA_DECK] == AREA_DECK_LEVELS:
         for level in (1, 2):
@@ -106,6 +109,8 @@ def setup_item_deck(st):
             card = st[S_PERM + j]
             j += 1
         st[S_DECK + n - p] = card
+        if slots <= n and p < slots:
+            st[S_DECK_SEEN + n - p] = SLOT_TOP_GROUP
     st[S_DECK_N] = n + 1
     st[S_DISCARD_N] = 0
     st[S_JUNK_ASIDE] = st[C_JUNK]

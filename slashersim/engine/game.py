@@ -7,7 +7,9 @@ from .api import POLICY_TYPE
 from .bits import popcount
 from .deal import setup_game, start_round
 from .items import item_phase, reshuffle_item_deck, team_escapes
-from .layout import (C_CHECK, C_JUNK, C_KILLER_RESHUFFLE, C_MAX_HEALTH, C_MAX_ROUNDS,
+from .layout import (K_CABINS_EXTRA, K_GIFTS, K_KEPT_ITEM, K_USED, R_CABINS_EXTRA, R_GIFTS,
+                     R_KEPT_ITEM, R_USED, S_CABINS_EXTRA, S_GIFTS, S_KEPT_ITEM, S_USED,
+                     C_CHECK, C_JUNK, C_KILLER_RESHUFFLE, C_MAX_HEALTH, C_MAX_ROUNDS,
                      K_DAMAGE, K_GAMES, K_KEPT, K_KILLER_DRAWS, K_KILLER_GAMES, K_KILLER_WINS,
                      K_OUTCOMES, K_ROUNDS, K_ROUNDS_AREA, K_ROUNDS_HIST, K_TRAPS_AREA,
                      K_VIOLATIONS, MAX_KILLER_START, R_DAMAGE, R_ESCAPES, R_FIRST_AREA,
@@ -151,6 +153,11 @@ def write_record(st, rec):
     for a in range(7):
         rec[R_TRAPS_AREA + a] = st[S_TRAPS_AREA + a]
         rec[R_ROUNDS_AREA + a] = st[S_ROUNDS_AREA + a]
+    for i in range(12):
+        rec[R_USED + i] = st[S_USED + i]
+        rec[R_KEPT_ITEM + i] = st[S_KEPT_ITEM + i]
+    rec[R_CABINS_EXTRA] = st[S_CABINS_EXTRA]
+    rec[R_GIFTS] = st[S_GIFTS]
 
 
 @njit(cache=True)
@@ -197,6 +204,11 @@ def aggregate(records, counts):
         for a in range(7):
             counts[K_TRAPS_AREA + a] += r[R_TRAPS_AREA + a]
             counts[K_ROUNDS_AREA + a] += r[R_ROUNDS_AREA + a]
+        for j in range(12):
+            counts[K_USED + j] += r[R_USED + j]
+            counts[K_KEPT_ITEM + j] += r[R_KEPT_ITEM + j]
+        counts[K_CABINS_EXTRA] += r[R_CABINS_EXTRA]
+        counts[K_GIFTS] += r[R_GIFTS]
         k = min(r[R_KILLER_START], MAX_KILLER_START)
         counts[K_KILLER_GAMES + k] += 1
         if r[R_OUTCOME] == WIN:

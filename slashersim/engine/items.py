@@ -1,7 +1,8 @@
 """The item phase (RULES.md §4): colours, nullifying, draws, the Killer, keeping, items."""
 from numba import njit
 
-from ..rules import (BACKPACK, CABINS, COLOUR_GREEN, COLOUR_RED, COLOUR_YELLOW, CURSED_OBJECT,
+from ..rules import (AID_EITHER, BACKPACK, CABINS, DRAW_LAST_TRICK_WINNER, GIFTS_NONE,
+                     ITEM_TIMING_ANY_TIME, COLOUR_GREEN, COLOUR_RED, COLOUR_YELLOW, CURSED_OBJECT,
                      ESCAPE_MASK, FIRE_PIT, FIRST_AID_LARGE, FIRST_AID_SMALL, FLASHLIGHT, GREEN,
                      HIDEAWAY, JUNK, KILLER, KILLER_RESHUFFLE_AT_ONCE, LAKESIDE, LODGE,
                      LOSS_HEALTH, LUCKY_CHARM, RED, SUIT_MASK, TENT_SITE,
@@ -9,7 +10,9 @@ from ..rules import (BACKPACK, CABINS, COLOUR_GREEN, COLOUR_RED, COLOUR_YELLOW, 
 from . import api
 from .api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, keepable
 from .bits import popcount
-from .layout import (C_CURSED_EXTRA, C_ESCAPES_NEEDED, C_JUNK, C_KILLER_RESHUFFLE,
+from .layout import (C_AID_TARGET, C_DRAW_ORDER, C_GIFTS, C_ITEM_TIMING, C_KEEP_OPTIONAL,
+                     S_CABINS_EXTRA, S_DECK_SEEN, S_GIFTS, S_KEPT_ITEM, S_TRICK_LEADER, S_USED,
+                     C_CURSED_EXTRA, C_ESCAPES_NEEDED, C_JUNK, C_KILLER_RESHUFFLE,
                      C_LAKESIDE_REMOVE, C_MAX_HEALTH, C_RED_GREENS, C_RED_KNIVES,
                      C_TENT_REDUCTION, C_USED_ITEMS, C_WALKIE_WITHOUT_DRAW, C_WHITE_COLOUR,
                      C_WHITE_RED_GREENS, C_WHITE_RED_KNIVES, S_AREA, S_CHARMS_ROUND, S_DAMAGE,
@@ -83,10 +86,12 @@ def nullify(st, red_mask, red_whites, greens):
 
 @njit(cache=True, inline='always')
 def draw_count(st, yellows, area):
-    """Cards to draw: one per yellow, one with no yellow; Tent site removes one (never < 0)."""
+    """Cards to draw (step 4): one per yellow, one with no yellow; Tent site takes
+    ``C_TENT_REDUCTION`` of them away (never below 0), so 0 takes nothing away."""
+    n = yellows if yellows > 0 else 1
     if area == TENT_SITE:
-        return max(0, yellows - st[C_TENT_REDUCTION])
-    return yellows if yellows > 0 else 1
+        return max(0, n - st[C_TENT_REDUCTION])
+    return n
 
 
 @njit(cache=True, inline='always')
@@ -134,19 +139,23 @@ def take_from_discard(st, index):
 
 @njit(cache=True)
 def reshuffle_item_deck(st):
-    """Shuffle the discard pile and the rest of the deck together into a new deck."""
+    """Shuffle the discard pile and the rest of the deck together into a new deck; what any
+    Flashlight saw of the old order is forgotten."""
     n = st[S_DECK_N]
     for i in range(st[S_DISCARD_N]):
         st[S_DECK + n] = st[S_DISCARD + i]
         n += 1
     st[S_DISCARD_N] = 0
     st[S_DECK_N] = n
+    for i in range(n):
+        st[S_DECK_SEEN + i] = 0
     shuffle_slice(st, S_DECK, S_DECK + n, ITEMS)
 
 
 @njit(cache=True, inline='always')
 def dispose_used_item(st, item):
     """A used item goes to the discard pile (rulebook) or out of the game (instructions)."""
+    st[S_USED + item] += 1
     if st[C_USED_ITEMS] == USED_TO_DISCARD:
         discard(st, item)
     else:
@@ -161,13 +170,15 @@ def team_escapes(st):
 
 # --- items --------------------------------------------------------------------------------
 @njit(cache=True)
-def peek_top(st):
-    """Flashlight, first half: copy the top (up to) 3 cards into ``st[S_PEEK:]``; their count."""
+def peek_top(st, player):
+    """Flashlight, first half: ``player`` sees the top min(3, deck) cards, copied into
+    ``st[S_PEEK:]`` (top first) and marked as seen by it in ``S_DECK_SEEN``; their count."""
     k = min(3, st[S_DECK_N])
     st[S_PEEK_N] = k
-    top = S_DECK + st[S_DECK_N] - 1
+    top = st[S_DECK_N] - 1
     for i in range(k):
-        st[S_PEEK + i] = st[top - i]
+        st[S_PEEK + i] = st[S_DECK + top - i]
+        st[S_DECK_SEEN + top - i] |= 1 << player
     return k
 
 
@@ -184,33 +195,44 @@ def reorder_top(st, answer):
         answer = 0
     order = answer % 6
     n = st[S_DECK_N]
-    top = S_DECK + n - 1
+    top = n - 1
+    marks = 0
+    for i in range(k):
+        marks |= st[S_DECK_SEEN + top - i] << (8 * i)
     if answer // 6:
         # the rest of the deck moves up by k; the block goes under it, still top first
         for i in range(n - k - 1, -1, -1):
             st[S_DECK + i + k] = st[S_DECK + i]
-        for i in range(k):
-            st[S_DECK + k - 1 - i] = st[S_PEEK + FLASHLIGHT_ORDERS[k - 1, order, i]]
-    else:
-        for i in range(k):
-            st[top - i] = st[S_PEEK + FLASHLIGHT_ORDERS[k - 1, order, i]]
+            st[S_DECK_SEEN + i + k] = st[S_DECK_SEEN + i]
+        top = k - 1
+    for i in range(k):
+        j = FLASHLIGHT_ORDERS[k - 1, order, i]
+        st[S_DECK + top - i] = st[S_PEEK + j]
+        st[S_DECK_SEEN + top - i] = (marks >> (8 * j)) & 255
 
 
 @njit(cache=True)
-def use_item(st, player, item, flashlight_answer):
-    """Use ``player``'s held ``item`` (First Aid, Lucky Charm or Flashlight); False if it can't.
+def use_item(st, player, answer, flashlight_answer):
+    """Use ``player``'s held item ``answer`` (First Aid, Lucky Charm or Flashlight); False if
+    it can't.
 
-    First Aid heals its holder (+1 / +2, never above the maximum); a Lucky Charm removes a
-    set-off trap; the Flashlight reorders the peeked top cards by ``flashlight_answer``
-    (see :func:`reorder_top`).
+    First Aid heals its holder (+1 / +2, never above the maximum), or the partner when the
+    answer carries ``api.ON_PARTNER`` and ``C_AID_TARGET`` allows it; a Lucky Charm removes a
+    set-off trap; the Flashlight reorders the seen top cards by ``flashlight_answer`` (see
+    :func:`reorder_top`).
     """
-    held = 0 <= item < 12 and (st[S_HELD + player] >> item) & 1 == 1
-    ok = held and (item == FIRST_AID_SMALL or item == FIRST_AID_LARGE or item == FLASHLIGHT
-                   or (item == LUCKY_CHARM and st[S_TRAPS] > 0))
+    item = answer % api.ON_PARTNER
+    target = player if answer < api.ON_PARTNER else 1 - player
+    aid = item == FIRST_AID_SMALL or item == FIRST_AID_LARGE
+    ok = 0 <= answer < 2 * api.ON_PARTNER and item < 12 and (st[S_HELD + player] >> item) & 1 == 1
+    if target == player:
+        ok = ok and (aid or item == FLASHLIGHT or (item == LUCKY_CHARM and st[S_TRAPS] > 0))
+    else:
+        ok = ok and aid and st[C_AID_TARGET] == AID_EITHER
     if ok:
-        if item == FIRST_AID_SMALL or item == FIRST_AID_LARGE:
+        if aid:
             heal = 1 if item == FIRST_AID_SMALL else 2
-            st[S_HEALTH + player] = min(st[C_MAX_HEALTH], st[S_HEALTH + player] + heal)
+            st[S_HEALTH + target] = min(st[C_MAX_HEALTH], st[S_HEALTH + target] + heal)
         elif item == LUCKY_CHARM:
             st[S_TRAPS] -= 1
             st[S_CHARMS_ROUND] += 1
@@ -223,10 +245,12 @@ def use_item(st, player, item, flashlight_answer):
 
 @njit(cache=True)
 def use_items(policy, decision, player, st, params):
-    """Let ``player`` use items at ``decision`` (PHASE_START or BEFORE_DRAW) until it says -1.
+    """Let ``player`` use items in the window ``decision`` (PHASE_START, BEFORE_DRAW,
+    PLAY_START or AFTER_TRICK) until it says -1.
 
     The policy is asked only while the player holds an item usable now; for a Flashlight it is
-    then shown the top cards and asked for their order (decision FLASHLIGHT).
+    then shown the top cards and asked for their order (decision FLASHLIGHT). What it saw
+    stays marked in ``S_DECK_SEEN``; ``S_PEEK`` is cleared after the use.
     """
     for _ in range(_MAX_ACTIONS):
         if not st[S_HELD + player] & USABLE_BEFORE_DRAW:
@@ -236,20 +260,51 @@ def use_items(policy, decision, player, st, params):
             break
         answer = 0
         if item == FLASHLIGHT and (st[S_HELD + player] >> FLASHLIGHT) & 1:
-            k = peek_top(st)
+            k = peek_top(st, player)
             if k > 0:
                 answer = dispatch.decide(policy, api.FLASHLIGHT, player, k, st, params)
-        if not use_item(st, player, item, answer):
+        ok = use_item(st, player, item, answer)
+        if item == FLASHLIGHT:
+            st[S_PEEK_N] = 0
+            for i in range(3):
+                st[S_PEEK + i] = -1
+        if not ok:
             st[S_VIOLATIONS] |= V_POLICY
             break
 
 
+@njit(cache=True, inline='always')
+def item_first_player(st):
+    """The player who draws first and acts first in every item window (``C_DRAW_ORDER``):
+    the round leader, or the winner of the round's last trick."""
+    if st[C_DRAW_ORDER] == DRAW_LAST_TRICK_WINNER:
+        return st[S_TRICK_LEADER]
+    return st[S_ROUND_LEADER]
+
+
 @njit(cache=True)
-def fire_pit_trades(policy, st, params):
-    """Fire pit: each player, leader first, may give held items to the partner."""
+def play_window(policy, decision, arg, st, params):
+    """A window of ``item_timing = any_time`` (§4 step 5): (c) ``PLAY_START`` after the deal,
+    (d) ``AFTER_TRICK`` after trick ``arg``; each player, the round leader first, may use
+    First Aid, Lucky Charms and the Flashlight. No window follows the end of the game."""
+    if st[C_ITEM_TIMING] != ITEM_TIMING_ANY_TIME or st[S_OUTCOME]:
+        return
     first = st[S_ROUND_LEADER]
     for i in range(2):
-        p = first if i == 0 else 1 - first
+        p = first ^ i
+        if st[S_HELD + p] & USABLE_BEFORE_DRAW:
+            use_items(policy, decision, p, st, params)
+
+
+@njit(cache=True)
+def fire_pit_gifts(policy, st, params):
+    """A Fire pit gift window (§4 step 9): each player, the first to draw first, may give held
+    items to the partner (``C_GIFTS``: one-way gifts, or none)."""
+    if st[C_GIFTS] == GIFTS_NONE:
+        return
+    first = item_first_player(st)
+    for i in range(2):
+        p = first ^ i
         for _ in range(_MAX_ACTIONS):
             if not st[S_HELD + p]:
                 break
@@ -261,6 +316,7 @@ def fire_pit_trades(policy, st, params):
                 break
             st[S_HELD + p] &= ~(1 << item)
             st[S_HELD + 1 - p] |= 1 << item
+            st[S_GIFTS] += 1
 
 
 # --- step 6: drawing ------------------------------------------------------------------------
@@ -273,8 +329,10 @@ def draw_one(st):
     """
     st[S_DECK_N] -= 1
     card = st[S_DECK + st[S_DECK_N]]
+    st[S_DECK_SEEN + st[S_DECK_N]] = 0
     if card == CURSED_OBJECT:
         st[S_OUT] |= 1 << CURSED_OBJECT
+        st[S_USED + CURSED_OBJECT] += 1
         return st[C_CURSED_EXTRA]
     st[S_DRAWN + st[S_DRAWN_N]] = card
     st[S_DRAWN_N] += 1
@@ -306,6 +364,7 @@ def draw_items(policy, player, st, params):
         return True
     if st[S_AREA] == CABINS and st[S_DECK_N] > 0:
         if dispatch.decide(policy, api.CABINS_EXTRA, player, 0, st, params) == 1:
+            st[S_CABINS_EXTRA] += 1
             return draw_cards(st, 1)
     return False
 
@@ -341,8 +400,22 @@ def resolve_killer(st, player):
 
 # --- step 8: keeping ------------------------------------------------------------------------
 @njit(cache=True, inline='always')
+def first_keepable(st):
+    """Index of the first drawn card that may be kept, or -1."""
+    for i in range(st[S_DRAWN_N]):
+        if keepable(st[S_DRAWN + i]):
+            return i
+    return -1
+
+
+@njit(cache=True, inline='always')
 def keep_items(policy, player, st, params):
-    """Keep 1 drawn card (2 with a Backpack, or from the discard with a Walkie-talkie)."""
+    """Keep 1 drawn card (2 with a Backpack, or from the discard with a Walkie-talkie).
+
+    Keeping is optional or, with ``C_KEEP_OPTIONAL`` = 0, mandatory: the first pick must then
+    be a keepable drawn card when there is one (an illegal answer becomes the first keepable
+    card); a Backpack's second pick and the Walkie-talkie stay optional. The win is checked
+    after the keep (§5)."""
     n = st[S_DRAWN_N]
     held_before = st[S_HELD + player]
     n_keepable = 0
@@ -359,11 +432,13 @@ def keep_items(policy, player, st, params):
             st[S_PICKS] = 2
     for k in range(min(st[S_PICKS], n_keepable)):
         i = dispatch.decide(policy, api.KEEP, player, k, st, params)
-        if i < 0:
+        if i < 0 and (k > 0 or st[C_KEEP_OPTIONAL]):
             break
-        if i >= n or not keepable(st[S_DRAWN + i]) or st[S_PICK] == i:
+        if i < 0 or i >= n or not keepable(st[S_DRAWN + i]) or st[S_PICK] == i:
             st[S_VIOLATIONS] |= V_POLICY
-            break
+            if k > 0 or st[C_KEEP_OPTIONAL]:
+                break
+            i = first_keepable(st)
         st[S_PICK + k] = i
     from_discard = -1
     if (held_before >> WALKIE_TALKIE) & 1 and st[S_DISCARD_N] > 0 and \
@@ -379,6 +454,7 @@ def keep_items(policy, player, st, params):
     if from_discard >= 0:
         st[S_HELD + player] |= 1 << from_discard
         st[S_KEPT + player] += 1
+        st[S_KEPT_ITEM + from_discard] += 1
         if st[S_PICK] >= 0:
             st[S_PICK] = st[S_PICK + 1]
             st[S_PICK + 1] = -1
@@ -387,6 +463,7 @@ def keep_items(policy, player, st, params):
         if i == st[S_PICK] or i == st[S_PICK + 1]:
             st[S_HELD + player] |= 1 << card
             st[S_KEPT + player] += 1
+            st[S_KEPT_ITEM + card] += 1
         else:
             discard(st, card)
     st[S_DRAWN_N] = 0
@@ -410,25 +487,43 @@ def item_turn(policy, player, st, params):
 
 
 @njit(cache=True)
-def item_phase(policy, st, params):
-    """The item phase: whites coloured by health at its start, Lucky Charms, Fire pit trades,
-    then each player's turn, the round leader first. Stops on a finished game."""
+def item_phase_start(policy, st, params):
+    """The start of the item phase: whites coloured by health (§4 step 1), then window (a),
+    where each player, the first to draw first, may use items."""
     area = st[S_AREA]
     for p in range(2):
         st[S_WHITE_COLOUR + p] = white_colour(st, st[S_HEALTH + p], area)
-    first = st[S_ROUND_LEADER]
+    first = item_first_player(st)
     for i in range(2):
-        p = first if i == 0 else 1 - first
+        p = first ^ i
         if st[S_HELD + p] & USABLE_BEFORE_DRAW:
             use_items(policy, api.PHASE_START, p, st, params)
-    for i in range(2):
-        if area == FIRE_PIT:
-            fire_pit_trades(policy, st, params)
-        item_turn(policy, first if i == 0 else 1 - first, st, params)
+
+
+@njit(cache=True)
+def item_phase_part(policy, st, params, start, stop):
+    """Turns ``start .. stop - 1`` of the item phase, each after its Fire pit gift window, and
+    the last gift window after turn 2; ``(0, 2)`` is the whole phase, and so are ``(0, 1)``
+    then ``(1, 2)`` while the game goes on in between. Stops on a finished game."""
+    first = item_first_player(st)
+    fire_pit = st[S_AREA] == FIRE_PIT
+    if start == 0:
+        item_phase_start(policy, st, params)
+    for i in range(start, stop):
+        if fire_pit:
+            fire_pit_gifts(policy, st, params)
+        item_turn(policy, first ^ i, st, params)
         if st[S_OUTCOME]:
-            break
-    if area == FIRE_PIT and not st[S_OUTCOME]:
-        fire_pit_trades(policy, st, params)
+            return
+    if stop == 2 and fire_pit:
+        fire_pit_gifts(policy, st, params)
+
+
+@njit(cache=True)
+def item_phase(policy, st, params):
+    """The item phase (§4): colours, window (a), then each player's turn in draw order, with
+    the Fire pit's gift windows. Stops on a finished game."""
+    item_phase_part(policy, st, params, 0, 2)
 
 
 # The policies import this module's rules, and the kernels reach the policies through the

@@ -51,6 +51,12 @@ C_FIRST_AREA = _c.field("first_area")                #: 0 random, a + 1 forces a
 C_FIRST_TRUMP = _c.field("first_trump")              #: 0 random, s + 1 forces round 1's trump
 C_FIRST_YELLOWS = _c.field("first_yellows", 2)       #: 0 random, y + 1 forces player's round-1 yellows
 C_CHECK = _c.field("check")                          #: 1: check invariants every round
+C_ITEM_TIMING = _c.field("item_timing")              #: rules.ITEM_TIMING_*
+C_KEEP_OPTIONAL = _c.field("keep_optional")          #: 1: keeping a drawn card is optional
+C_DRAW_ORDER = _c.field("draw_order")                #: rules.DRAW_*
+C_GIFTS = _c.field("gifts")                          #: rules.GIFTS_*
+C_AID_TARGET = _c.field("aid_target")                #: rules.AID_*
+C_ARROWS = _c.field("arrows", 7)                     #: fixed arrow player per area, or -1 random
 C_AREA_IN = _c.field("area_in", 7)                   #: 1 if the area is in the pool
 C_AREA_LEVEL = _c.field("area_level", 7)             #: rulebook group, 1 (top) or 2
 C_RED_KNIVES = _c.field("red_knives", 5)
@@ -110,6 +116,9 @@ S_DRAWS = _s.field("draws", 2)                       #: draw count n
 S_TURN = _s.field("turn")                            #: item-phase player, or -1
 S_PEEK_N = _s.field("peek_n")
 S_PEEK = _s.field("peek", 3)                         #: Flashlight: top cards, top first
+#: per deck slot (like S_DECK): bit p = player p saw the card there with a Flashlight; bit
+#: SLOT_TOP_GROUP = the slot belongs to the rulebook's top group (where the Killer started)
+S_DECK_SEEN = _s.field("deck_seen", DECK_CAPACITY)
 S_PERM = _s.field("perm", 20)                        #: deal scratch
 KNAPSACK_CAPACITY = 16
 S_KNAPSACK = _s.field("knapsack", KNAPSACK_CAPACITY + 1)  #: nullify scratch
@@ -123,7 +132,13 @@ S_VIOLATIONS = _s.field("violations")
 S_FIRST_AREA = _s.field("first_area")
 S_FIRST_TRUMP = _s.field("first_trump")
 S_FIRST_YELLOWS = _s.field("first_yellows", 2)
+S_USED = _s.field("used", 12)                        #: items used, by item id
+S_KEPT_ITEM = _s.field("kept_item", 12)              #: items kept, by item id
+S_CABINS_EXTRA = _s.field("cabins_extra")            #: Cabins' extra cards drawn
+S_GIFTS = _s.field("gifts")                          #: items given in the Fire pit
 STATE_SIZE = _s.size
+#: bit of ``S_DECK_SEEN``: the slot is in the top group of the rulebook's first item deck
+SLOT_TOP_GROUP = 4
 
 #: invariant-violation flags (st[S_VIOLATIONS])
 V_CARDS, V_ITEMS, V_HEALTH, V_TRAPS, V_POLICY = 1, 2, 4, 8, 16
@@ -145,6 +160,10 @@ R_ROUNDS_AREA = _r.field("rounds_area", 7)
 R_FIRST_AREA = _r.field("first_area")
 R_FIRST_TRUMP = _r.field("first_trump")
 R_FIRST_YELLOWS = _r.field("first_yellows", 2)
+R_USED = _r.field("used", 12)
+R_KEPT_ITEM = _r.field("kept_item", 12)
+R_CABINS_EXTRA = _r.field("cabins_extra_draws")
+R_GIFTS = _r.field("gifts")
 RECORD_SIZE = _r.size
 RECORD_FIELDS = tuple(_r.names)
 
@@ -162,6 +181,10 @@ K_TRAPS_AREA = _k.field("traps_area", 7)
 K_ROUNDS_AREA = _k.field("rounds_area", 7)
 K_KILLER_GAMES = _k.field("killer_games", MAX_KILLER_START + 1)
 K_KILLER_WINS = _k.field("killer_wins", MAX_KILLER_START + 1)
+K_USED = _k.field("used", 12)                        #: items used, by item id
+K_KEPT_ITEM = _k.field("kept_item", 12)              #: items kept, by item id
+K_CABINS_EXTRA = _k.field("cabins_extra_draws")
+K_GIFTS = _k.field("gifts")
 K_ROUNDS_HIST = _k.field("rounds_hist", 0)           #: games ending in round r, r = 0..max
 K_FIXED_SIZE = _k.size
 

@@ -23,19 +23,20 @@ from .api import POLICY_TYPE
 from .bits import nth_bit, popcount
 from .deal import setup_game, start_round
 from .game import BLOCK, check_invariants, cleanup, play_rounds, write_record
-from .items import (USABLE_BEFORE_DRAW, draw_one, fire_pit_trades, item_phase, item_turn,
-                    keep_items, resolve_killer, sort_won_cards, use_items, white_colour)
+from .items import (USABLE_BEFORE_DRAW, draw_one, fire_pit_gifts, item_first_player,
+                    item_phase, item_phase_part, item_phase_start, keep_items, resolve_killer,
+                    sort_won_cards, use_items)
 from . import api
 # the Cabins choice reaches the policies through the dispatcher, as the engine's kernels do;
 # items (imported above) has imported it, and the kernels below compile at once
 from ..policies import dispatch
-from .layout import (C_AREA_DECK, C_AREA_IN, C_AREA_LEVEL, C_CHECK, C_LEADER, C_MAX_ROUNDS,
+from .layout import (C_ARROWS, C_AREA_DECK, C_AREA_IN, C_AREA_LEVEL, C_CHECK, C_LEADER, C_MAX_ROUNDS,
                      S_ROUNDS_AREA,
                      CFG_SIZE, S_AREA, S_AREA_DECK, S_AREA_N, S_AREA_POS, S_ARROW,
-                     S_CHARMS_ROUND, S_DECK, S_DECK_N, S_DRAWN, S_DRAWN_N, S_DRAWS, S_FAST_POLICY, S_HAND, S_HEALTH, S_HELD,
+                     S_CHARMS_ROUND, S_DECK, S_DECK_N, S_DRAWN, S_DRAWN_N, S_DRAWS, S_FAST_POLICY, S_HAND, S_HELD,
                      S_OUTCOME, S_RNG, S_ROUND, S_ROUND_LEADER, S_TRAPS, S_TRAPS_AT_START,
                      S_TRICK_LEADER, S_TRUMP, S_TRUMP_CARD, S_TRUMP_DECK, S_TURN,
-                     S_WHITE_COLOUR, STATE_SIZE)
+                     STATE_SIZE)
 from .rng import AREAS, DEAL, ITEMS, N_STREAMS, rand_below, seed_streams, stream_seed
 from .tricks import play_phase
 
@@ -138,6 +139,8 @@ def resample_area_deck(st, pos):
     for a in range(N_AREAS):
         if not (pos[P_ARROWS] >> a) & 1:
             st[S_ARROW + a] = rand_below(st, AREAS, 2)
+            if st[C_ARROWS + a] >= 0:
+                st[S_ARROW + a] = st[C_ARROWS + a]
 
 
 @njit(cache=True)
@@ -186,38 +189,6 @@ def resample_hidden(st, pos):
             st[S_ROUND_LEADER] = st[S_ARROW + st[S_AREA]]
         else:
             st[S_ROUND_LEADER] = rand_below(st, DEAL, 2)
-
-
-@njit(cache=True)
-def item_phase_start(policy, st, params):
-    """The start of :func:`items.item_phase`: whites coloured by health, items used at the
-    start, the round leader first."""
-    area = st[S_AREA]
-    first = st[S_ROUND_LEADER]
-    for p in range(2):
-        st[S_WHITE_COLOUR + p] = white_colour(st, st[S_HEALTH + p], area)
-    for i in range(2):
-        p = first if i == 0 else 1 - first
-        if st[S_HELD + p] & USABLE_BEFORE_DRAW:
-            use_items(policy, api.PHASE_START, p, st, params)
-
-
-@njit(cache=True)
-def item_phase_part(policy, st, params, start, stop):
-    """Turns ``start .. stop - 1`` of the item phase; ``(0, 2)`` is :func:`items.item_phase`,
-    and so are ``(0, 1)`` then ``(1, 2)`` while the game goes on in between."""
-    area = st[S_AREA]
-    first = st[S_ROUND_LEADER]
-    if start == 0:
-        item_phase_start(policy, st, params)
-    for i in range(start, stop):
-        if area == FIRE_PIT:
-            fire_pit_trades(policy, st, params)
-        item_turn(policy, first if i == 0 else 1 - first, st, params)
-        if st[S_OUTCOME]:
-            return
-    if stop == 2 and area == FIRE_PIT:
-        fire_pit_trades(policy, st, params)
 
 
 @njit(cache=True)
@@ -298,7 +269,7 @@ def continue_game(policy, st, params, pos, turn):
         turns = pos[P_TURNS]
         turn[0] = pos[P_PENDING]
         turn[1] = pos[P_EXTRA_DONE]
-        finish_turn(policy, st[S_ROUND_LEADER] ^ turns, st, params, turn)
+        finish_turn(policy, item_first_player(st) ^ turns, st, params, turn)
         if st[S_OUTCOME] == RUNNING:
             item_phase_part(policy, st, params, turns + 1, 2)
         end_round(st)
@@ -389,7 +360,7 @@ def record_game(policy, fast, cfg, params, seed, game, snaps, info):
         k = _snap(st, snaps, info, k, SNAP_DEALT, 0, 0, 0)
         play_phase(policy, st, params)
         area = st[S_AREA]
-        first = st[S_ROUND_LEADER]
+        first = item_first_player(st)
         for i in range(2):
             if st[S_OUTCOME] != RUNNING:
                 break
@@ -398,8 +369,8 @@ def record_game(policy, fast, cfg, params, seed, game, snaps, info):
             if i == 0:
                 item_phase_start(policy, st, params)
             if area == FIRE_PIT:
-                fire_pit_trades(policy, st, params)
-            player = first if i == 0 else 1 - first
+                fire_pit_gifts(policy, st, params)
+            player = first ^ i
             turn[0] = begin_turn(policy, player, st, params)
             turn[1] = 0
             while draw_step(policy, player, st, params, turn):
@@ -408,7 +379,7 @@ def record_game(policy, fast, cfg, params, seed, game, snaps, info):
             if st[S_OUTCOME]:
                 break
             if i == 1 and area == FIRE_PIT:
-                fire_pit_trades(policy, st, params)
+                fire_pit_gifts(policy, st, params)
         if st[S_OUTCOME] == RUNNING:
             k = _snap(st, snaps, info, k, SNAP_ITEMS, 2, 0, 0)
         end_round(st)

@@ -140,13 +140,16 @@ def finish_play_phase(policy, st, params):
         lead = st[S_LED]
         follow = choose_card(policy, 1 - st[S_TRICK_LEADER], st, params)
         resolve_trick(st, lead, follow)
+        items.play_window(policy, api.AFTER_TRICK, st[S_TRICK], st, params)
     while st[S_TRICK] < TRICKS_PER_ROUND and not st[S_OUTCOME]:
         play_trick(policy, st, params)
+        items.play_window(policy, api.AFTER_TRICK, st[S_TRICK], st, params)
 
 
 @njit(cache=True, inline='always')
 def play_phase(policy, st, params):
-    """The eight tricks of a round, led first by the round leader; stops on a lost game."""
+    """The eight tricks of a round, led first by the round leader, with the item windows (c)
+    and (d) of ``item_timing = any_time``; stops on a lost game."""
     st[S_TRICK] = 0
     st[S_TRICK_LEADER] = st[S_ROUND_LEADER]
     st[S_WON] = 0
@@ -155,13 +158,16 @@ def play_phase(policy, st, params):
     st[S_TRICKS + 1] = 0
     st[S_PLAYED] = 0
     st[S_TRAP_ROUND] = 0
+    items.play_window(policy, api.PLAY_START, 0, st, params)
     for _ in range(TRICKS_PER_ROUND):
         play_trick(policy, st, params)
         if st[S_OUTCOME]:
             return
+        items.play_window(policy, api.AFTER_TRICK, st[S_TRICK], st, params)
 
 
 # The policies import this module's rules, and the kernels reach the policies through the
-# dispatcher, resolved when numba compiles them; imported as a module, after the rules, so
-# that either side may be imported first.
+# dispatcher (and the item windows through ``items``), resolved when numba compiles them;
+# imported as modules, after the rules, so that either side may be imported first.
 from ..policies import dispatch  # noqa: E402
+from . import items  # noqa: E402

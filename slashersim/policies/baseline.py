@@ -116,9 +116,9 @@ def decide(decision, player, arg, st, params):
         return best_pick(st, arg)
     if decision == api.WALKIE_TALKIE:
         return walkie_talkie_pick(st)
-    if decision == api.FLASHLIGHT:
+    if decision == api.FLASHLIGHT or decision == api.CABINS_EXTRA:
         return 0
-    return -1 if decision == api.TRADE else 0
+    return -1
 
 
 @njit(api.POLICY_SIGNATURE, cache=True)

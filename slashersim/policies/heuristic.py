@@ -26,7 +26,7 @@ from ..engine import api
 from ..engine.api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, keepable
 from ..engine.bits import lowest_bit, popcount
 from ..engine.layout import (C_CURSED_EXTRA, C_ITEM_IN, C_LAKESIDE_REMOVE, C_RED_KNIVES,
-                             C_TENT_REDUCTION, C_WHITE_RED_KNIVES, S_AREA,
+                             C_WHITE_RED_KNIVES, S_AREA,
                              S_DECK_N, S_DISCARD, S_DISCARD_N, S_DRAWN, S_DRAWN_N, S_DRAWS,
                              S_HAND, S_HEALTH, S_HELD, S_KNIVES, S_LED, S_OUT, S_PEEK, S_PICK,
                              S_PLAY_LOG, S_PLAYED, S_ROUND_LEADER, S_TRAP_ROUND,
@@ -36,7 +36,7 @@ from ..rules import (ALL_CARDS, BACKPACK, CABINS, COLOUR_GREEN, COLOUR_YELLOW,
                      FLASHLIGHT, GREEN, HIDEAWAY, KILLER, LAKESIDE, LODGE, LUCKY_CHARM,
                      N_ESCAPES, RED, SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND, WALKIE_TALKIE,
                      WHITE, WOODLAND, YELLOW)
-from ..engine.items import white_colour
+from ..engine.items import draw_count, white_colour
 from .baseline import first_aid_below, lucky_charm_now
 from ..engine.tricks import area_breached_by_trick, area_breached_by_tricks_won, trick_winner
 
@@ -252,10 +252,7 @@ def effects_cost(st, player, packed, params):
     area = st[S_AREA]
     if area == LAKESIDE:
         greens = max(0, greens - st[C_LAKESIDE_REMOVE])
-    if area == TENT_SITE:
-        draws = max(0, yellows - st[C_TENT_REDUCTION])
-    else:
-        draws = max(1, yellows)
+    draws = draw_count(st, yellows, area)
     off = draws - params[TARGET_DRAWS]
     health = st[S_HEALTH + player]
     hit = health if area == HIDEAWAY else 1 + max(0, knives - greens)
@@ -741,7 +738,9 @@ def decide(decision, player, arg, st, params):
         return keep_pick(st, player, arg)
     if decision == api.WALKIE_TALKIE:
         return walkie_talkie_pick(st, player)
-    return trade_item(st, player)
+    if decision == api.TRADE:
+        return trade_item(st, player)
+    return -1
 
 
 @njit(api.POLICY_SIGNATURE, cache=True)

@@ -1,0 +1,25 @@
+"""Nothing else moves: the baseline plays bit-for-bit the games it played before the item-rule
+changes (windows, keep_optional, arrows, draw order, gifts, item statistics) for a pinned set
+of configurations and seeds (``data/baseline_pins.json``, made by the code of commit 92394e8)."""
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from slashersim.config import GameConfig
+from slashersim.runner import simulate
+
+PINS = json.loads((Path(__file__).parent / "data" / "baseline_pins.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(PINS))
+def test_baseline_games_are_bit_identical_to_the_pinned_ones(name):
+    pin = PINS[name]
+    r = simulate(GameConfig(**pin["knobs"]), "baseline", games=pin["games"], seed=pin["seed"],
+                 keep_records=True)
+    df = r.records.assign(outcome=r.records["outcome"].cat.codes)
+    data = np.ascontiguousarray(df[pin["columns"]].to_numpy(dtype=np.int64))
+    assert r.wins == pin["wins"]
+    assert hashlib.sha256(data.tobytes()).hexdigest() == pin["sha256"]
