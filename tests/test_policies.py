@@ -163,7 +163,7 @@ def test_keep_prefers_a_missing_escape_item():
     st = item_state()
     hold(st, 1, MAP)
     set_drawn(st, [FIRST_AID_LARGE, MAP, CAR_KEY])
-    assert H.keep_pick(st, 0, 0) == 2
+    assert H.keep_pick(st, 0, 0, HP) == 2
 
 
 def test_walkie_talkie_fetches_a_missing_escape_from_the_discard():

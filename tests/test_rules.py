@@ -32,7 +32,7 @@ NO_PARAMS = np.zeros(0)
 
 # --- a scripted policy --------------------------------------------------------------------
 _STRIDE = 16
-_KEEP0, _KEEP1 = 9, 10
+_KEEP0, _KEEP1 = 11, 12
 
 
 @numba.njit(api.POLICY_SIGNATURE)

@@ -244,9 +244,9 @@ def use_item(st, player, answer, flashlight_answer):
 
 
 @njit(cache=True)
-def use_items(policy, decision, player, st, params):
+def use_items(policy, decision, player, st, params, arg=0):
     """Let ``player`` use items in the window ``decision`` (PHASE_START, BEFORE_DRAW,
-    PLAY_START or AFTER_TRICK) until it says -1.
+    PLAY_START or AFTER_TRICK, whose ``arg`` is the trick just played) until it says -1.
 
     The policy is asked only while the player holds an item usable now; for a Flashlight it is
     then shown the top cards and asked for their order (decision FLASHLIGHT). What it saw
@@ -255,7 +255,7 @@ def use_items(policy, decision, player, st, params):
     for _ in range(_MAX_ACTIONS):
         if not st[S_HELD + player] & USABLE_BEFORE_DRAW:
             break
-        item = dispatch.decide(policy, decision, player, 0, st, params)
+        item = dispatch.decide(policy, decision, player, arg, st, params)
         if item < 0:
             break
         answer = 0
@@ -293,7 +293,7 @@ def play_window(policy, decision, arg, st, params):
     for i in range(2):
         p = first ^ i
         if st[S_HELD + p] & USABLE_BEFORE_DRAW:
-            use_items(policy, decision, p, st, params)
+            use_items(policy, decision, p, st, params, arg)
 
 
 @njit(cache=True)

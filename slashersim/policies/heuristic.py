@@ -25,13 +25,13 @@ from numba import njit
 from ..engine import api
 from ..engine.api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, keepable
 from ..engine.bits import lowest_bit, popcount
-from ..engine.layout import (C_CURSED_EXTRA, C_ITEM_IN, C_LAKESIDE_REMOVE, C_RED_KNIVES,
+from ..engine.layout import (C_AID_TARGET, C_KEEP_OPTIONAL, C_CURSED_EXTRA, C_ITEM_IN, C_LAKESIDE_REMOVE, C_RED_KNIVES,
                              C_WHITE_RED_KNIVES, S_AREA,
                              S_DECK_N, S_DISCARD, S_DISCARD_N, S_DRAWN, S_DRAWN_N, S_DRAWS,
                              S_HAND, S_HEALTH, S_HELD, S_KNIVES, S_LED, S_OUT, S_PEEK, S_PICK,
                              S_PLAY_LOG, S_PLAYED, S_ROUND_LEADER, S_TRAP_ROUND,
                              S_TRICK, S_TRICKS, S_TRUMP, S_TRUMP_CARD, S_WON)
-from ..rules import (ALL_CARDS, BACKPACK, CABINS, COLOUR_GREEN, COLOUR_YELLOW,
+from ..rules import (AID_EITHER, ALL_CARDS, BACKPACK, MAX_HEALTH, CABINS, COLOUR_GREEN, COLOUR_YELLOW,
                      CURSED_OBJECT, ESCAPE_MASK, FIRE_PIT, FIRST_AID_LARGE, FIRST_AID_SMALL,
                      FLASHLIGHT, GREEN, HIDEAWAY, KILLER, LAKESIDE, LODGE, LUCKY_CHARM,
                      N_ESCAPES, RED, SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND, WALKIE_TALKIE,
@@ -56,14 +56,16 @@ PARAM_NAMES = (
     "backpack_min",     # use the Backpack when the second pick is worth at least this
     "aid_large_below",  # use First Aid Large while health is at most this
     "aid_small_below",  # use First Aid Small while health is at most this
+    "any_time_items",   # 1: use the play-phase windows (c) and (d) of item_timing = any_time
+    "keep_min",         # where keeping is optional, keep only a card worth at least this
 )
 DEFAULT_PARAMS = np.array([
     100.0, 30.0, 0.0, 0.0, 1.0, 20.0, 60.0, 40.0,
-    0.0, 0.0, 1.0, 5.0, 5.0, 6.0,
+    0.0, 0.0, 1.0, 5.0, 5.0, 6.0, 1.0, 0.0,
 ], dtype=np.float64)
 (BREACH, WRONG_WINNER, DRAW_OVER, DRAW_UNDER, TARGET_DRAWS, DAMAGE, DEATH, KEEP_FLEXIBLE,
  FLASHLIGHT_RISK, CABINS_GAIN, KILLER_COST, BACKPACK_MIN, AID_LARGE_BELOW,
- AID_SMALL_BELOW) = range(len(PARAM_NAMES))
+ AID_SMALL_BELOW, ANY_TIME_ITEMS, KEEP_MIN) = range(len(PARAM_NAMES))
 
 #: ``SAFE_ANSWERS[area, trump, lead]``: bitmask of follow cards whose trick keeps the area's
 #: trick rule (every card for Tent site, Lodge and Hideaway)
@@ -225,11 +227,17 @@ def card_effect(st, colour, card):
 def won_effects(st, player):
     """The packed greens, yellows and knives (see :func:`card_effect`) of ``player``'s cards
     won so far this round."""
+    return won_effects_coloured(st, player, colour_of_whites(st, player))
+
+
+@njit(cache=True, inline='always')
+def won_effects_coloured(st, player, colour):
+    """:func:`won_effects` with ``player``'s whites taking ``colour``."""
     won = st[S_WON + player]
     whites = popcount(won & SUIT_MASK[WHITE])
     total = popcount(won & SUIT_MASK[GREEN]) + 16 * popcount(won & SUIT_MASK[YELLOW])
     if whites:
-        total += whites * card_effect(st, colour_of_whites(st, player), 0)
+        total += whites * card_effect(st, colour, 0)
     reds = (won >> (5 * RED)) & 31
     while reds:
         total += 256 * st[C_RED_KNIVES + lowest_bit(reds)]
@@ -246,6 +254,12 @@ def effects_cost(st, player, packed, params):
     for nullifying): the cost is the expected health lost, plus the chance that the Killer
     kills, plus draws off the target.
     """
+    return effects_cost_at(st, packed, st[S_HEALTH + player], params)
+
+
+@njit(cache=True, inline='always')
+def effects_cost_at(st, packed, health, params):
+    """:func:`effects_cost` for a player at ``health``."""
     greens = packed & 15
     yellows = (packed >> 4) & 15
     knives = packed >> 8
@@ -254,7 +268,6 @@ def effects_cost(st, player, packed, params):
         greens = max(0, greens - st[C_LAKESIDE_REMOVE])
     draws = draw_count(st, yellows, area)
     off = draws - params[TARGET_DRAWS]
-    health = st[S_HEALTH + player]
     hit = health if area == HIDEAWAY else 1 + max(0, knives - greens)
     p_hit = HIT_CHANCE[min(draws, 15), st[S_DECK_N]]
     # branch-free: these comparisons go either way from one card to the next
@@ -584,6 +597,64 @@ def flashlight_now(st, player, params):
     return -1
 
 
+@njit(cache=True, inline='always')
+def healed(st, player, kit):
+    """``player``'s health after using First Aid ``kit`` (or -1: none)."""
+    heal = 2 if kit == FIRST_AID_LARGE else (1 if kit == FIRST_AID_SMALL else 0)
+    return min(MAX_HEALTH, st[S_HEALTH + player] + heal)
+
+
+@njit(cache=True)
+def colour_aid(st, player, params):
+    """After the last trick (window (d)): a First Aid kit whose healing now gives the whites
+    won a colour that lowers the cost of the cards won, against waiting for the draw (when the
+    threshold rule may heal anyway, without changing the colour)."""
+    area = st[S_AREA]
+    now = white_colour(st, st[S_HEALTH + player], area)
+    later = healed(st, player, first_aid_now(st, player, params))
+    best = -1
+    best_cost = effects_cost_at(st, won_effects_coloured(st, player, now), later, params)
+    for kit in (FIRST_AID_LARGE, FIRST_AID_SMALL):
+        if (st[S_HELD + player] >> kit) & 1:
+            health = healed(st, player, kit)
+            colour = white_colour(st, health, area)
+            cost = effects_cost_at(st, won_effects_coloured(st, player, colour), health, params)
+            if colour != now and cost < best_cost - 1e-9:
+                best = kit
+                best_cost = cost
+    return best
+
+
+@njit(cache=True)
+def any_time_item(st, player, decision, arg, params):
+    """Windows (c) and (d) of ``item_timing = any_time``: a Lucky Charm as soon as a trap is
+    set off, and First Aid after the last trick when it colours the whites better."""
+    if params[ANY_TIME_ITEMS] <= 0:
+        return -1
+    item = lucky_charm_now(st, player)
+    if item < 0 and decision == api.AFTER_TRICK and arg == TRICKS_PER_ROUND:
+        item = colour_aid(st, player, params)
+    return item
+
+
+@njit(cache=True)
+def phase_start_item(st, player, params):
+    """Window (a): Lucky Charms; where First Aid may heal either player, a kit for a partner
+    with less health, none of its own, and health at its First Aid threshold."""
+    item = lucky_charm_now(st, player)
+    partner = 1 - player
+    if item < 0 and st[C_AID_TARGET] == AID_EITHER and \
+            st[S_HEALTH + partner] < st[S_HEALTH + player] and \
+            not st[S_HELD + partner] & ((1 << FIRST_AID_LARGE) | (1 << FIRST_AID_SMALL)):
+        health = st[S_HEALTH + partner]
+        held = st[S_HELD + player]
+        if (held >> FIRST_AID_LARGE) & 1 and health <= params[AID_LARGE_BELOW]:
+            item = FIRST_AID_LARGE + api.ON_PARTNER
+        elif (held >> FIRST_AID_SMALL) & 1 and health <= params[AID_SMALL_BELOW]:
+            item = FIRST_AID_SMALL + api.ON_PARTNER
+    return item
+
+
 @njit(cache=True)
 def before_draw_item(st, player, params):
     """Lucky Charm, then First Aid, then the Flashlight."""
@@ -683,11 +754,13 @@ def use_backpack(st, player, params):
 
 
 @njit(cache=True)
-def keep_pick(st, player, pick):
+def keep_pick(st, player, pick, params):
     """Pick number ``pick``: the most wanted drawn card not picked yet (an escape item the
-    team lacks first), or -1."""
+    team lacks first), or -1; where keeping is optional, none worth less than ``keep_min``."""
     skip = st[S_PICK] if pick == 1 else -1
-    best, _ = ranked_pick(st, player, skip)
+    best, value = ranked_pick(st, player, skip)
+    if st[C_KEEP_OPTIONAL] and value < params[KEEP_MIN]:
+        return -1
     return best
 
 
@@ -725,7 +798,7 @@ def decide(decision, player, arg, st, params):
     if decision == api.PLAY_CARD:
         return choose_card(st, player, arg, params)
     if decision == api.PHASE_START:
-        return lucky_charm_now(st, player)
+        return phase_start_item(st, player, params)
     if decision == api.BEFORE_DRAW:
         return before_draw_item(st, player, params)
     if decision == api.FLASHLIGHT:
@@ -735,12 +808,12 @@ def decide(decision, player, arg, st, params):
     if decision == api.USE_BACKPACK:
         return use_backpack(st, player, params)
     if decision == api.KEEP:
-        return keep_pick(st, player, arg)
+        return keep_pick(st, player, arg, params)
     if decision == api.WALKIE_TALKIE:
         return walkie_talkie_pick(st, player)
     if decision == api.TRADE:
         return trade_item(st, player)
-    return -1
+    return any_time_item(st, player, decision, arg, params)
 
 
 @njit(api.POLICY_SIGNATURE, cache=True)
