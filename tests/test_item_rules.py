@@ -769,6 +769,20 @@ def test_fire_pit_gift_windows_before_each_turn_and_after_both_first_drawer_firs
     assert held(st, 1) == {CAR_KEY, BACKPACK} and held(st, 0) == {MAP, LUCKY_CHARM}
 
 
+def test_fire_pit_gift_windows_follow_the_draw_order_under_last_trick_winner():
+    # draw_order = last_trick_winner: round leader 0, but player 1 won the last trick and
+    # draws first, so every gift window asks player 1 first ([choice] reading: the gift
+    # windows go "first to draw first"; RULES.md §4 step 9 says "round leader first", which is
+    # the same player under the default draw order)
+    st = phase_state(area=FIRE_PIT, draw_order="last_trick_winner")
+    st[L.S_TRICK_LEADER] = 1
+    hold(st, 0, MAP)
+    hold(st, 1, CAR_KEY)
+    put_deck(st, [BACKPACK, LUCKY_CHARM])
+    p = script()
+    item_phase(scripted, st, p)
+    assert asked(p, api.TRADE) == [(api.TRADE, 1), (api.TRADE, 0)] * 3
+
 def test_no_gift_window_after_a_turn_that_ends_the_game():
     # escapes_needed = 1: player 0 (first) keeps the Map and wins; no window follows
     st = phase_state(area=FIRE_PIT, escapes_needed=1)
