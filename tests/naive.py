@@ -1,13 +1,18 @@
-"""Naive plain-Python reference model of The Slasher (baseline policy only).
+"""Naive plain-Python reference model of The Slasher (the baseline and exerciser policies).
 
 Written independently of the numba engine, from RULES.md (in the shared project folder), so that
 the engine's statistics can be cross-checked against it.  Clarity over speed:
 stdlib ``random.Random`` only, one function per rule.
 
+Two fixed players: ``baseline`` (RULES.md §7) and ``exerciser`` (§7b: the baseline plus the
+Flashlight, Cabins' extra card and Fire pit gifts of First Aid kits).  Neither uses the
+play-phase item windows of ``item_timing = any_time`` (the instructions default), and both
+always keep a keepable card, so the instructions' mandatory keep changes nothing for them.
+
 Public API::
 
-    play_game(config, rng) -> dict      # one game
-    simulate(config, games, seed) -> dict  # many games, aggregated
+    play_game(config, rng, policy="baseline") -> dict        # one game
+    simulate(config, games, seed, policy="baseline") -> dict  # many games, aggregated
 
 Conventions: the item deck is a list whose index 0 is the top card; the discard
 pile is a list in the order cards were discarded (index 0 = earliest).
@@ -50,7 +55,13 @@ KEEP_PRIORITY.update({"first_aid_large": 1, "first_aid_small": 2, "lucky_charm":
 COLOUR_STEPS = ("red", "yellow", "green")  # one step "down" = towards red
 
 DEFAULTS = {"edition": "rulebook", "health": 7, "hideaway": None, "cursed_object": True,
-            "escapes_needed": 4, "traps": 3, "max_rounds": 200}
+            "escapes_needed": 4, "traps": 3, "max_rounds": 200, "removed_areas": ()}
+
+POLICIES = ("baseline", "exerciser")
+CURSED_EXTRA_DRAWS = 3
+FLASHLIGHT_SEES = 3
+#: item counts per game reported by ``play_game`` (all 0 under the baseline but used/kept)
+ITEM_STAT_KEYS = ("flashlight_used", "cabins_extra_draws", "gifts", "killer_draws")
 
 
 # --------------------------------------------------------------------------
@@ -74,9 +85,17 @@ def normalise_config(config):
 class Game:
     """Mutable state of one game."""
 
-    def __init__(self, cfg, rng):
+    def __init__(self, cfg, rng, policy="baseline"):
+        if policy not in POLICIES:
+            raise ValueError(f"unknown policy {policy!r}")
         self.cfg = cfg
         self.rng = rng
+        self.exerciser = policy == "exerciser"
+        self.used = {}                # item -> times used (a Cursed Object: drawn)
+        self.kept = {}                # item -> times kept
+        self.cabins_extra_draws = 0
+        self.gifts = 0
+        self.killer_draws = 0
         self.rulebook = cfg["edition"] == "rulebook"
         self.health = [cfg["health"], cfg["health"]]
         self.traps = 0
@@ -122,15 +141,17 @@ def build_item_deck(cfg, rng):
 
 
 def area_pool(cfg):
-    """Area cards in play for this config."""
-    return [a for a in AREAS if a != "hideaway" or cfg["hideaway"]]
+    """Area cards in play for this config (``removed_areas`` and Hideaway left out)."""
+    return [a for a in AREAS if (a != "hideaway" or cfg["hideaway"])
+            and a not in cfg["removed_areas"]]
 
 
 def build_areas(cfg, rng):
     """Return (rulebook area deck, rulebook arrows, instructions 4-card cycle)."""
     if cfg["edition"] == "rulebook":
-        lv1 = list(LV1_AREAS)
-        lv2 = list(LV2_AREAS) + (["hideaway"] if cfg["hideaway"] else [])
+        pool = area_pool(cfg)
+        lv1 = [a for a in LV1_AREAS if a in pool]
+        lv2 = [a for a in LV2_AREAS if a in pool] + (["hideaway"] if cfg["hideaway"] else [])
         rng.shuffle(lv1)
         rng.shuffle(lv2)
         arrows = {a: rng.randrange(2) for a in area_pool(cfg)}
@@ -305,8 +326,13 @@ def draw_count(yellows, area):
 # Item phase: items and drawing
 # --------------------------------------------------------------------------
 
+def count(table, item):
+    table[item] = table.get(item, 0) + 1
+
+
 def use_item(game, player, item):
     """Spend a held item: discard pile (rulebook) or out of the game (instructions)."""
+    count(game.used, item)
     game.held[player].remove(item)
     if game.rulebook:
         game.discard.append(item)
@@ -344,7 +370,8 @@ def draw_items(game, n):
         if card == KILLER:
             return drawn, True
         if card == "cursed_object":
-            remaining += 3
+            count(game.used, card)
+            remaining += CURSED_EXTRA_DRAWS
             continue
         drawn.append(card)
     return drawn, False
@@ -421,11 +448,59 @@ def keep_items(game, player, drawn, had_backpack, had_walkie):
                 picks = [target]
             use_item(game, player, "walkie_talkie")
     game.discard += rest
+    won = False
     for card in picks:
         game.held[player].append(card)
-        if len(team_escape_items(game)) >= game.cfg["escapes_needed"]:
-            return True
-    return False
+        count(game.kept, card)
+        won = won or len(team_escape_items(game)) >= game.cfg["escapes_needed"]
+    return won
+
+
+# --------------------------------------------------------------------------
+# The exerciser's items (RULES.md §7b)
+# --------------------------------------------------------------------------
+
+def use_flashlight(game, player, n):
+    """Exerciser: before its draw (after First Aid), with n >= 1 and a non-empty deck.
+
+    It sees the top min(3, deck) cards. With the Killer among them they all go under the
+    deck as a block in the order seen (the former top card the first of them to come up);
+    otherwise back on top, the escape items the team lacks first, then the rest, each group
+    in the order seen. The Flashlight is spent either way.
+    """
+    if "flashlight" not in game.held[player] or n < 1 or not game.deck:
+        return
+    seen = game.deck[:FLASHLIGHT_SEES]
+    rest = game.deck[len(seen):]
+    use_item(game, player, "flashlight")
+    if KILLER in seen:
+        game.deck = rest + seen
+        return
+    lacking = set(ESCAPE_ITEMS) - team_escape_items(game)
+    first = [c for c in seen if c in lacking]
+    then = [c for c in seen if c not in lacking]
+    game.deck = first + then + rest
+
+
+def cabins_extra_draw(game, area):
+    """Exerciser: Cabins' optional card, always taken when the deck has one; it is a draw
+    like any other (a Cursed Object adds its 3). Returns (drawn cards, killer_drawn)."""
+    if not game.exerciser or area != "cabins" or not game.deck:
+        return [], False
+    game.cabins_extra_draws += 1
+    return draw_items(game, 1)
+
+
+def fire_pit_gifts(game, order):
+    """Exerciser, one Fire pit gift window: each player in draw order whose health is
+    strictly above the partner's gives the partner every First Aid kit it holds (Large
+    first); nothing else is ever given."""
+    for p in order:
+        for kit in ("first_aid_large", "first_aid_small"):
+            if game.health[p] > game.health[1 - p] and kit in game.held[p]:
+                game.held[p].remove(kit)
+                game.held[1 - p].append(kit)
+                game.gifts += 1
 
 
 def item_turn(game, player, area, won, start_health):
@@ -436,10 +511,16 @@ def item_turn(game, player, area, won, start_health):
     knives = remaining_knives(greens, reds)
     n = draw_count(yellows, area)
     use_first_aid(game, player)
+    if game.exerciser:
+        use_flashlight(game, player, n)
     had_backpack = "backpack" in game.held[player]
     had_walkie = "walkie_talkie" in game.held[player]
     drawn, killer = draw_items(game, n)
+    if not killer:
+        extra, killer = cabins_extra_draw(game, area)
+        drawn += extra
     if killer:
+        game.killer_draws += 1
         killer_attack(game, player, knives, area)
         return_killer(game, drawn)
         return "loss_health" if game.health[player] == 0 else None
@@ -449,14 +530,21 @@ def item_turn(game, player, area, won, start_health):
 
 
 def item_phase(game, area, leader, won):
-    """Lucky Charms, then each player's turn, round leader first."""
+    """Lucky Charms, then each player's turn, round leader first; with the exerciser in the
+    Fire pit, a gift window before each turn and one after both (none after a turn that
+    ends the game)."""
     order = [leader, 1 - leader]
     start_health = list(game.health)
     use_lucky_charms(game, order)
+    gifts = game.exerciser and area == "fire_pit"
     for p in order:
+        if gifts:
+            fire_pit_gifts(game, order)
         result = item_turn(game, p, area, won[p], start_health[p])
         if result:
             return result
+    if gifts:
+        fire_pit_gifts(game, order)
     return None
 
 
@@ -473,10 +561,10 @@ def cleanup(game):
 # Whole games
 # --------------------------------------------------------------------------
 
-def play_game(config, rng):
-    """Play one game with the baseline policy; see the module docstring."""
+def play_game(config, rng, policy="baseline"):
+    """Play one game with ``policy`` (baseline or exerciser); see the module docstring."""
     cfg = normalise_config(config)
-    game = Game(cfg, rng)
+    game = Game(cfg, rng, policy)
     outcome = "timeout"
     rounds = 0
     for round_no in range(1, cfg["max_rounds"] + 1):
@@ -495,19 +583,38 @@ def play_game(config, rng):
         cleanup(game)
     return {"outcome": outcome, "rounds": rounds,
             "traps_by_area": game.traps_by_area, "rounds_by_area": game.rounds_by_area,
-            "killer_start": game.killer_start}
+            "killer_start": game.killer_start,
+            "used": dict(game.used), "kept": dict(game.kept),
+            "flashlight_used": game.used.get("flashlight", 0),
+            "cabins_extra_draws": game.cabins_extra_draws, "gifts": game.gifts,
+            "killer_draws": game.killer_draws}
 
 
-def simulate(config, games, seed):
-    """Play `games` games from one Random(seed) and aggregate the results."""
+def simulate(config, games, seed, policy="baseline"):
+    """Play `games` games from one Random(seed) and aggregate the results.
+
+    ``per_game`` holds, for the rounds, each of ``ITEM_STAT_KEYS`` and ``used_<item>`` /
+    ``kept_<item>`` of every item card, the list of per-game values (for means and their
+    standard errors); ``used`` / ``kept`` total the items.
+    """
     rng = random.Random(seed)
     totals = {"games": games, "wins": 0, "loss_health": 0, "loss_traps": 0, "timeout": 0}
     traps_by_area = {a: 0 for a in AREAS}
     rounds_by_area = {a: 0 for a in AREAS}
     ks_games, ks_wins = {}, {}
     total_rounds = 0
+    per_game = {key: [] for key in ("rounds",) + ITEM_STAT_KEYS}
+    used, kept = {}, {}
     for _ in range(games):
-        r = play_game(config, rng)
+        r = play_game(config, rng, policy)
+        for key in ("rounds",) + ITEM_STAT_KEYS:
+            per_game[key].append(r[key])
+        for item in ESCAPE_ITEMS + NORMAL_ITEMS:
+            per_game.setdefault(f"used_{item}", []).append(r["used"].get(item, 0))
+            per_game.setdefault(f"kept_{item}", []).append(r["kept"].get(item, 0))
+        for total, mine in ((used, r["used"]), (kept, r["kept"])):
+            for item, n in mine.items():
+                total[item] = total.get(item, 0) + n
         key = "wins" if r["outcome"] == "win" else r["outcome"]
         totals[key] += 1
         total_rounds += r["rounds"]
@@ -522,15 +629,20 @@ def simulate(config, games, seed):
     totals["rounds_by_area"] = rounds_by_area
     totals["killer_start_games"] = dict(sorted(ks_games.items()))
     totals["killer_start_wins"] = dict(sorted(ks_wins.items()))
+    totals["per_game"] = per_game
+    totals["used"] = used
+    totals["kept"] = kept
     return totals
 
 
 if __name__ == "__main__":
     GAMES = 2000
-    for edition in ("rulebook", "instructions"):
-        t0 = time.perf_counter()
-        res = simulate({"edition": edition}, GAMES, seed=12345)
-        ms = (time.perf_counter() - t0) * 1000 / GAMES
-        print(edition, f"{ms:.2f} ms/game")
-        for key, value in res.items():
-            print(f"  {key}: {value}")
+    for policy in POLICIES:
+        for edition in ("rulebook", "instructions"):
+            t0 = time.perf_counter()
+            res = simulate({"edition": edition}, GAMES, seed=12345, policy=policy)
+            ms = (time.perf_counter() - t0) * 1000 / GAMES
+            print(policy, edition, f"{ms:.2f} ms/game")
+            for key, value in res.items():
+                if key != "per_game":
+                    print(f"  {key}: {value}")
