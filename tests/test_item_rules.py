@@ -853,9 +853,6 @@ def test_any_time_window_d_opens_after_each_trick():
     assert after == [(pl, t) for t in range(1, 9) for pl in (0, 1)]
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: items.play_window takes the trick number "
-                   "as arg but use_items asks the policy with arg 0, while api.AFTER_TRICK "
-                   "documents arg as the trick just played (1..8)")
 def test_after_trick_window_is_told_the_trick_number():
     # api.AFTER_TRICK: 'window (d) right after trick arg (1..8)'
     st = play_state(DEAL_A)
