@@ -155,12 +155,12 @@ def config_from_args(args):
         values["difficulty"] = args.difficulty
     config = GameConfig.from_dict(values)
     _check_threads(args)
+    args.notes = []
     if args.difficulty is not None:
         from .presets import overrides
-        for knob, preset, value in overrides(values):
-            print(f"slashersim: note: --{knob.replace('_', '-')} {_show(value)} overrides "
-                  f"difficulty {args.difficulty}'s {knob} {_show(preset)} (an explicit option "
-                  f"wins over a preset)", file=sys.stderr)
+        args.notes = [f"note: --{knob.replace('_', '-')} {_show(value)} overrides difficulty "
+                      f"{args.difficulty}'s {knob} {_show(preset)} (an explicit option wins "
+                      f"over a preset)" for knob, preset, value in overrides(values)]
     return config
 
 
@@ -179,9 +179,12 @@ def _check_threads(args):
         raise ConfigError(f"threads must be 1..{_max_threads()}, got {args.threads}")
 
 
-def _start(args, policies=(), kernels=("engine",)):
-    """After the checks, before the first game: allow the compile message (not with
-    ``--quiet``) for what the command will play."""
+def _start(args, policies=(), kernels=("engine",), notes=()):
+    """After the checks, before the first game: print the notes (an option overriding a
+    preset), and allow the compile message (not with ``--quiet``) for what the command will
+    play."""
+    for note in [*getattr(args, "notes", ()), *notes]:
+        print(f"slashersim: {note}", file=sys.stderr)
     compiling.enable(not getattr(args, "quiet", False), policies, kernels)
 
 
@@ -428,7 +431,7 @@ def cmd_simulate(args):
     config = config_from_args(args)
     params = params_from_args(args)
     _check_record(args)
-    _start(args, [args.policy], ["engine", "luck"] if args.record is not None else ["engine"])
+    _start(args, [args.policy], ["engine", "record"] if args.record is not None else ["engine"])
     from .progress import increments
     from .runner import simulate
     if args.record is not None:
@@ -491,7 +494,7 @@ def cmd_luck_state(args):
     params = params_from_args(args)
     _check_threads(args)
     position = load_position(args.file)
-    _start(args, [args.policy], ["engine", "luck"])
+    _start(args, [args.policy], ["engine", "rollouts"])
     from .analysis.position import win_probability
     with _bar(args, args.games, unit="play-out") as b:
         r = win_probability(position, args.policy, args.games, args.seed, args.threads,
@@ -515,7 +518,7 @@ def cmd_luck_timeline(args):
     record = read_record(args.file)
     if args.png:
         check_output(args.png, "--png", inputs=[args.file])
-    _start(args, [record.policy], ["engine", "luck"])
+    _start(args, [record.policy], ["engine", "record", "rollouts"])
     from .analysis.position import load_record, timeline, timeline_figure, timeline_playouts
     rec = load_record(record)
     with _bar(args, timeline_playouts(rec, args.games), unit="play-out") as b:
@@ -561,7 +564,7 @@ def cmd_luck_sources(args):
     from .analysis.luck import STREAM_NAMES, check_sources, variance_sources
     config = config_from_args(args)
     groups, repeats = check_sources(args.games, args.repeats)
-    _start(args, [args.policy], ["engine", "luck"])
+    _start(args, [args.policy], ["engine", "held"])
     total = 2 * len(STREAM_NAMES) * groups * repeats
     with _bar(args, total) as b:
         r = variance_sources(config, args.policy, games=args.games, repeats=args.repeats,
@@ -646,9 +649,7 @@ def cmd_sweep(args):
     if (name := _backend_choice(args)[0]) == "dask":
         from .backends.dask import _distributed
         _distributed()
-    for note in spec.notes():
-        print(f"slashersim: {note}", file=sys.stderr)
-    _start(args, list(spec.policies), ["engine"] if name == "local" else ())
+    _start(args, list(spec.policies), ["engine"] if name == "local" else (), spec.notes())
     backend = sweep_backend(args)
     total = spec.n_cells * len(spec.policies) * spec.games
     with _bar(args, total) as b:

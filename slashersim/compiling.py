@@ -13,7 +13,9 @@ import sys
 #: part -> (kernel file stem, kernel function, label, seconds to compile from a clean cache)
 PARTS = {
     "engine": ("game", "simulate_chunk", "the engine", 75),
-    "luck": ("luck", "rollouts", "the luck kernels", 60),
+    "rollouts": ("luck", "rollouts", "the play-outs of positions", 40),
+    "record": ("luck", "record_game", "the game recorder", 40),
+    "held": ("luck", "simulate_chunk_held", "the held-stream games", 30),
     "exerciser": ("exerciser", "exerciser", "the exerciser player", 5),
     "search": ("search", "search", "the search player", 45),
     "omniscient": ("omniscient", "omniscient", "the omniscient player", 45),

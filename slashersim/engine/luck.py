@@ -20,6 +20,7 @@ from numba import njit, prange, types
 from ..rules import (AREA_DECK_LEVELS, CABINS, FIRE_PIT, KILLER,
                      LEADER_ARROW, N_AREAS, N_NUMBER_CARDS, RUNNING, SUIT_MASK, TIMEOUT)
 from .api import POLICY_TYPE
+from .lazy import lazy_njit
 from .bits import nth_bit, popcount
 from .deal import setup_game, start_round
 from .game import BLOCK, check_invariants, cleanup, play_rounds, write_record
@@ -280,7 +281,7 @@ def continue_game(policy, st, params, pos, turn):
     play_rounds(policy, st, params)
 
 
-@njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1],
+@lazy_njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1],
                  types.int64[::1], types.int64, types.int64, types.int8[::1]),
       parallel=True, cache=True)
 def rollouts(policy, fast, base, params, pos, seed, first, out):
@@ -299,7 +300,7 @@ def rollouts(policy, fast, base, params, pos, seed, first, out):
             out[i] = st[S_OUTCOME]
 
 
-@njit(types.int64(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1],
+@lazy_njit(types.int64(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1],
                   types.int64[::1]), cache=True)
 def continue_as_is(policy, fast, st, params, pos):
     """Play the position ``(st, pos)`` to the end in place, nothing redrawn and the streams as
@@ -334,7 +335,7 @@ def _snap(st, snaps, info, k, kind, turns, pending, extra_done):
     return k + 1
 
 
-@njit(types.int64(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
+@lazy_njit(types.int64(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
                   types.int64, types.int64[:, ::1], types.int64[:, ::1]), cache=True)
 def record_game(policy, fast, cfg, params, seed, game, snaps, info):
     """Replay game ``game`` of ``seed`` exactly as :func:`game.play_game` plays it, keeping
@@ -391,7 +392,7 @@ def record_game(policy, fast, cfg, params, seed, game, snaps, info):
 
 
 # --- games sharing a stream ---------------------------------------------------------------------
-@njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
+@lazy_njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
                  types.int64, types.int32[:, ::1], types.int64, types.int64),
       parallel=True, cache=True)
 def simulate_chunk_held(policy, fast, cfg, params, seed, game0, records, held, repeats):
