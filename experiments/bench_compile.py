@@ -33,6 +33,11 @@ COMMANDS = {
     "luck killer": ["luck", "killer", "--all", "--games", "20"],
     "luck state": ["luck", "state", "{root}/experiments/state_example.json", "--games", "20"],
     "sweep": ["sweep", "{spec}", "--out", "{tmp}/out.parquet"],
+    "simulate --record": ["simulate", "--games", "20", "--record", "1", "--record-out",
+                          "{tmp}/rec.json"],
+    "luck sources": ["luck", "sources", "--games", "32", "--repeats", "4"],
+    "simulate search": ["simulate", "--games", "2", "--policy", "search"],
+    "simulate omniscient": ["simulate", "--games", "2", "--policy", "omniscient"],
 }
 
 

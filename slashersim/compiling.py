@@ -13,12 +13,12 @@ import sys
 #: part -> (kernel file stem, kernel function, label, seconds to compile from a clean cache)
 PARTS = {
     "engine": ("game", "simulate_chunk", "the engine", 75),
-    "rollouts": ("luck", "rollouts", "the play-outs of positions", 40),
-    "record": ("luck", "record_game", "the game recorder", 40),
-    "held": ("luck", "simulate_chunk_held", "the held-stream games", 30),
+    "rollouts": ("luck", "rollouts", "the play-outs of positions", 70),
+    "record": ("luck", "record_game", "the game recorder", 75),
+    "held": ("luck", "simulate_chunk_held", "the held-stream games", 60),
     "exerciser": ("exerciser", "exerciser", "the exerciser player", 5),
-    "search": ("search", "search", "the search player", 45),
-    "omniscient": ("omniscient", "omniscient", "the omniscient player", 45),
+    "search": ("search", "search", "the search player", 70),
+    "omniscient": ("omniscient", "omniscient", "the omniscient player", 70),
 }
 
 _state = {"enabled": False, "said": False, "parts": ("engine",)}

@@ -18,23 +18,10 @@ SEED_LIMIT = 1 << 63
 
 def check_seed(value, name="seed"):
     """``value`` as an int after checking 0 <= value < 2**63 (the kernels' int64)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        try:
-            import numpy as np
-            if isinstance(value, np.integer):
-                value = int(value)
-        except ImportError:  # pragma: no cover
-            pass
+    if hasattr(value, "__index__") and not isinstance(value, bool):
+        value = value.__index__()
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < SEED_LIMIT:
         raise ConfigError(f"{name} must be an integer 0 <= {name} < 2**63, got {value!r}")
-    return value
-
-
-def check_count(value, name, low=1, high=SEED_LIMIT - 1):
-    """``value`` as an int after checking ``low <= value <= high``."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        upper = "" if high >= SEED_LIMIT - 1 else f" and at most {high:,}"
-        raise ConfigError(f"{name} must be an integer of at least {low}{upper}, got {value!r}")
     return value
 
 
