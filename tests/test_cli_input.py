@@ -2,7 +2,6 @@
 or plays and without harming a file; progress, compile messages, locks and exit statuses."""
 import json
 import os
-from pathlib import Path
 import subprocess
 import sys
 import time
@@ -414,3 +413,27 @@ def test_quiet_says_nothing_on_stderr(capsys, monkeypatch):
 def test_cli_refusal_in_a_subprocess_is_one_line():
     assert_one_line_error(run_cli("simulate", "--policy", "heuristic", "--policy-param",
                                   "breach=nan"), "parameter breach must be a number")
+
+
+def test_ctrl_c_stops_a_long_run_within_a_second():
+    import signal
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.Popen([sys.executable, "-m", "slashersim", "simulate", "--policy",
+                          "heuristic", "--games", str(10 ** 9), "--threads", "1"], env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    p.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    out, err = p.communicate(timeout=30)
+    assert time.monotonic() - sent < 1.0
+    assert p.returncode == 130 and out == ""
+    assert err.strip().splitlines()[-1] == "slashersim: interrupted" and "Traceback" not in err
+
+
+def test_timeline_png_refusals(capsys, no_play, tmp_path):
+    record = tmp_path / "rec.json"
+    record.write_text(json.dumps({"format": "slashersim game record 2", "config": {},
+                                  "policy": "baseline", "seed": 0, "game": 1, "events": []}))
+    refused(capsys, "is the input file", "luck", "timeline", str(record), "--png", str(record))
+    refused(capsys, "is a folder", "luck", "timeline", str(record), "--png", str(tmp_path))
+    assert json.loads(record.read_text())["game"] == 1
