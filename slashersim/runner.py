@@ -24,7 +24,7 @@ from .policies import check_param_vector, get_policy, param_vector
 
 DEFAULT_CHUNK = 1 << 16
 #: a kernel call aims at this many seconds (Ctrl-C waits for the call to end)
-CALL_SECONDS = 0.25
+CALL_SECONDS = 0.2
 
 
 @dataclass

@@ -202,7 +202,8 @@ def test_killed_or_interrupted_then_rerun_gives_the_same_table(tmp_path, sig):
     cmd = [sys.executable, "-m", "slashersim", "sweep", str(spec_path), "--out", str(out),
            "--threads", "1"]
     p = subprocess.Popen(cmd, env=ENV, cwd=ROOT, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
     sent = None
     try:
