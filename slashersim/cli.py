@@ -1,14 +1,22 @@
 """The ``slashersim`` command line: ``simulate``, ``luck``, ``compare``, ``sweep``, ``tune``,
-``report`` and ``bench``."""
+``report`` and ``bench``.
+
+Every command checks all of its input (configuration, policies and their parameters, seeds,
+counts, files and output paths) with pure-Python modules first, and refuses bad input with one
+line on stderr and exit status 2 before anything compiles or plays; the numba kernels are
+imported only when games are about to be played. A run whose games broke an invariant of the
+rules exits with status 1.
+"""
 import argparse
 import json
+import os
 import sys
 
-import numba
-
-from . import rules
+from . import __version__, compiling, rules
 from .config import ConfigError, GameConfig
-from .policies import policy_names
+from .inputs import SEED_LIMIT, check_output, parse_games, write_atomic
+from .policies import param_specs, param_vector, policy_names
+from .progress import bar
 from .rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
 
 
@@ -19,7 +27,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _positive(name):
+def _positive(name, high=SEED_LIMIT - 1):
     def parse(text):
         try:
             value = int(text)
@@ -27,12 +35,13 @@ def _positive(name):
             raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
         if value < 1:
             raise argparse.ArgumentTypeError(f"{name} must be at least 1, got {value}")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"{name} must be at most {high:,}, got {value}")
         return value
     return parse
 
 
 def _games_spec(text):
-    from .analysis.compare import parse_games
     try:
         return parse_games(text)
     except ValueError as e:
@@ -46,9 +55,41 @@ def _int(text):
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
 
 
+def _seed(text):
+    """A seed: an integer 0 <= S < 2**63, the same rule for every command and spec."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be an integer, got {text!r}") from None
+    if not 0 <= value < SEED_LIMIT:
+        raise argparse.ArgumentTypeError(f"seed must be 0 <= seed < 2**63, got {value}")
+    return value
+
+
+def _float(name):
+    def parse(text):
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}") from None
+        if value != value or value in (float("inf"), float("-inf")):
+            raise argparse.ArgumentTypeError(f"{name} must be a finite number, got {text!r}")
+        return value
+    return parse
+
+
 def _add_policy_option(parser):
     parser.add_argument("--policy", default="baseline",
                         help=f"player policy: {', '.join(policy_names())} (default baseline)")
+
+
+def _add_output_options(parser, progress=True):
+    """``--quiet`` (no progress, no compile message) and ``--progress`` / ``--no-progress``."""
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress bar and no compile message on stderr")
+    if progress:
+        parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                            help="progress bar on stderr (default: on a terminal)")
 
 
 def add_run_options(parser, games_help="games to play (default 100000)", policy=True,
@@ -81,31 +122,30 @@ def add_run_options(parser, games_help="games to play (default 100000)", policy=
                                  "e.g. samples=64")
     parser.add_argument("--games", type=games_type or _positive("games"), default=100_000,
                         help=games_help)
-    parser.add_argument("--seed", type=_int, default=0, help="run seed (default 0)")
+    parser.add_argument("--seed", type=_seed, default=0,
+                        help="run seed, 0 <= S < 2**63 (default 0)")
     parser.add_argument("--threads", type=_positive("threads"), default=None,
                         help="worker threads (default: all cores)")
+    _add_output_options(parser)
 
 
 def params_from_args(args):
-    """The policy's parameter vector with the ``--policy-param NAME=VALUE`` options applied."""
-    from .runner import policy_params
+    """The policy's parameter vector with the ``--policy-param NAME=VALUE`` options applied,
+    each checked against the parameter's type and range (nothing is compiled)."""
+    param_specs(args.policy)
     overrides = {}
     for item in args.policy_param:
         name, sep, value = item.partition("=")
-        try:
-            overrides[name] = float(value)
-        except ValueError:
-            raise ConfigError(f"policy parameter must be NAME=VALUE with a number, "
-                              f"got {item!r}") from None
         if not sep or not name:
             raise ConfigError(f"policy parameter must be NAME=VALUE, got {item!r}")
-    return policy_params(args.policy, overrides)
+        overrides[name] = value
+    return param_vector(args.policy, overrides)
 
 
 def config_from_args(args):
     """The ``GameConfig`` named by the options of :func:`add_run_options`; also checks
     ``--threads`` against the cores numba may use. ``--difficulty`` sets the preset's knobs
-    first; the options given explicitly override them."""
+    first; the options given explicitly override them, and a note on stderr says so."""
     given = {"health": args.health, "hideaway": args.hideaway,
              "cursed_object": args.cursed_object, "escapes_needed": args.escapes_needed,
              "traps": args.traps}
@@ -115,26 +155,64 @@ def config_from_args(args):
         values["difficulty"] = args.difficulty
     config = GameConfig.from_dict(values)
     _check_threads(args)
+    args.notes = []
+    if args.difficulty is not None:
+        from .presets import overrides
+        args.notes = [f"note: --{knob.replace('_', '-')} {_show(value)} overrides difficulty "
+                      f"{args.difficulty}'s {knob} {_show(preset)} (an explicit option wins "
+                      f"over a preset)" for knob, preset, value in overrides(values)]
     return config
+
+
+def _show(value):
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _max_threads():
+    import numba
+    return numba.config.NUMBA_NUM_THREADS
 
 
 def _check_threads(args):
     """``--threads`` must be within the cores numba may use."""
-    if args.threads is not None and args.threads > numba.config.NUMBA_NUM_THREADS:
-        raise ConfigError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, "
-                          f"got {args.threads}")
+    if getattr(args, "threads", None) is not None and args.threads > _max_threads():
+        raise ConfigError(f"threads must be 1..{_max_threads()}, got {args.threads}")
+
+
+def _start(args, policies=(), kernels=("engine",), notes=()):
+    """After the checks, before the first game: print the notes (an option overriding a
+    preset), and allow the compile message (not with ``--quiet``) for what the command will
+    play."""
+    for note in [*getattr(args, "notes", ()), *notes]:
+        print(f"slashersim: {note}", file=sys.stderr)
+    compiling.enable(not getattr(args, "quiet", False), policies, kernels)
+
+
+def _bar(args, total, unit="game"):
+    """The command's progress bar: on a terminal unless ``--quiet`` or ``--no-progress``."""
+    show = not getattr(args, "quiet", False) and getattr(args, "progress", None) is not False
+    return bar(total, enabled=show, unit=unit)
+
+
+def _violations(n, total, what="games"):
+    """Exit status 1 and one line when ``n`` of ``total`` games broke an invariant."""
+    if not n:
+        return 0
+    print(f"slashersim: error: {n:,} of {total:,} {what} broke an invariant of the rules (a "
+          f"broken policy or engine bug); the figures above are not trustworthy",
+          file=sys.stderr)
+    return 1
 
 
 def build_parser():
     parser = _Parser(prog="slashersim",
                      description="Monte Carlo difficulty analysis for The Slasher.")
+    parser.add_argument("--version", action="version", version=f"slashersim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     sim = sub.add_parser("simulate", help="play N games of one configuration")
     add_run_options(sim)
     sim.add_argument("--json", action="store_true", help="print one JSON object")
-    sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                     help="progress bar on stderr (default: on a terminal, for long runs)")
     sim.add_argument("--record", type=_int, default=None, metavar="N",
                      help="also write the game record of game N (0-based) to --record-out")
     sim.add_argument("--record-out", default=None, metavar="FILE.json",
@@ -165,7 +243,7 @@ def build_parser():
     where.add_argument("--value", metavar="Y", help="one count 0..5 (the average still plays "
                                                     "every count)")
     where.add_argument("--all", action="store_true", help="every count 0..5")
-    yellows.add_argument("--player", type=int, choices=(0, 1), default=0,
+    yellows.add_argument("--player", type=_int, choices=(0, 1), default=0,
                          help="whose first hand (default 0; the partner's count stays free)")
     yellows.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -203,8 +281,7 @@ def build_parser():
     sweep.add_argument("--csv", action="store_true", help="also write the table as CSV")
     sweep.add_argument("--threads", type=_positive("threads"), default=None,
                        help="worker threads (default: all cores)")
-    sweep.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                       help="progress display on stderr (default: on a terminal)")
+    _add_output_options(sweep)
     sweep.add_argument("--backend", choices=("local", "dask"), default=None,
                        help="where the chunks are played: this process (local, the default) "
                             "or dask.distributed (dask)")
@@ -212,26 +289,28 @@ def build_parser():
                        help="dask scheduler of an existing cluster, e.g. tcp://HOST:8786 "
                             "(implies --backend dask)")
     sweep.add_argument("--workers", type=_positive("workers"), default=None,
-                       help="worker processes of the local dask cluster (default: all cores; "
-                            "implies --backend dask)")
+                       help="worker processes of the local dask cluster, 1..the cores of this "
+                            "machine (default: all cores; implies --backend dask)")
 
     tune = sub.add_parser("tune", help="find knob settings whose win rate meets a target")
-    tune.add_argument("--target", type=float, required=True, help="wanted win rate, e.g. 0.30")
+    tune.add_argument("--target", type=_float("target"), required=True,
+                      help="wanted win rate, e.g. 0.30")
     tune.add_argument("--policy", default="baseline")
     tune.add_argument("--edition", default="rulebook", choices=rules.EDITION_NAMES)
     tune.add_argument("--knobs", default=",".join(DEFAULT_TUNE_KNOBS),
                       help=f"comma-separated knobs to search (default: "
                            f"{','.join(DEFAULT_TUNE_KNOBS)})")
-    tune.add_argument("--tolerance", type=float, default=0.02,
+    tune.add_argument("--tolerance", type=_float("tolerance"), default=0.02,
                       help="the 95%% interval must lie within target +- this (default 0.02)")
     tune.add_argument("--stages", default="20000,200000,1000000",
                       help="games per candidate after each stage (default 20000,200000,1000000)")
     tune.add_argument("--keep", type=_positive("keep"), default=12,
                       help="candidates kept for each next stage (default 12)")
-    tune.add_argument("--seed", type=_int, default=0)
+    tune.add_argument("--seed", type=_seed, default=0, help="run seed, 0 <= S < 2**63")
     tune.add_argument("--threads", type=_positive("threads"), default=None)
     tune.add_argument("--top", type=_positive("top"), default=10, help="rows to print")
     tune.add_argument("--json", action="store_true")
+    _add_output_options(tune)
 
     report = sub.add_parser("report", help="figures and report.md from a sweep table")
     report.add_argument("table", help="a sweep table, .parquet or .csv")
@@ -246,9 +325,10 @@ def build_parser():
     bench.add_argument("--policies", metavar="A,B,...|all", default=None,
                        help="instead: the speed table of these policies (all: every registered "
                             "one), each sized to take about --seconds on one thread")
-    bench.add_argument("--seconds", type=float, default=2.0,
+    bench.add_argument("--seconds", type=_float("seconds"), default=2.0,
                        help="with --policies: seconds per timed one-thread run (default 2)")
     bench.add_argument("--json", action="store_true")
+    _add_output_options(bench, progress=False)
     return parser
 
 
@@ -257,34 +337,16 @@ def _add_rollout_options(parser, games, policy=True):
     ``--json`` of the commands that play positions out."""
     if policy:
         _add_policy_option(parser)
+        parser.add_argument("--policy-param", action="append", default=[], metavar="NAME=VALUE",
+                            help="set one of the policy's parameters (repeatable)")
     parser.add_argument("--games", type=_positive("games"), default=games,
                         help=f"play-outs per position (default {games})")
-    parser.add_argument("--seed", type=_int, default=0, help="play-out seed (default 0)")
+    parser.add_argument("--seed", type=_seed, default=0,
+                        help="play-out seed, 0 <= S < 2**63 (default 0)")
     parser.add_argument("--threads", type=_positive("threads"), default=None,
                         help="worker threads (default: all cores)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-
-
-class ProgressBar:
-    """A one-line progress bar on stderr: done/total, games per second and time left."""
-
-    def __init__(self, stream=sys.stderr):
-        import time
-        self._time = time.perf_counter
-        self._t0 = self._time()
-        self._stream = stream
-
-    def __call__(self, done, total):
-        elapsed = self._time() - self._t0
-        rate = done / elapsed if elapsed > 0 else 0.0
-        left = (total - done) / rate if rate else 0.0
-        width = 30
-        filled = int(width * done / total)
-        self._stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} games"
-                           f"  {rate:,.0f} games/s  {left:.0f} s left ")
-        if done == total:
-            self._stream.write("\n")
-        self._stream.flush()
+    _add_output_options(parser)
 
 
 def _config_line(c):
@@ -306,6 +368,11 @@ def format_summary(s):
         f"  loss by traps     {s['loss_traps']:.4f}",
         f"  timeout           {s['timeout']:.4f}",
         f"  mean rounds       {s['mean_rounds']:.2f}",
+    ]
+    if s.get("invariant_violations"):
+        lines.append(f"  INVARIANT VIOLATIONS in {s['invariant_violations']:,} games: the figures "
+                     f"are not trustworthy")
+    lines += [
         "",
         "  area         rounds played   traps per round",
     ]
@@ -349,81 +416,92 @@ def format_effects(r, key, column, unit, over):
     return "\n".join(lines)
 
 
-def cmd_simulate(args):
-    from .runner import simulate
-    config = config_from_args(args)
+def _check_record(args):
+    """``--record N --record-out FILE``: both or neither, N a game of the run, FILE writable."""
     if (args.record is None) != (args.record_out is None):
         raise ConfigError("--record N and --record-out FILE.json go together")
     if args.record is not None:
-        from .analysis.position import record_game, record_json
-        from .policies import get_policy
-        get_policy(args.policy)
         if not 0 <= args.record < args.games:
             raise ConfigError(f"--record must be 0..{args.games - 1} (a game of the run), "
                               f"got {args.record}")
-        rec = record_json(record_game(config, args.policy, args.seed, args.record))
-        with open(args.record_out, "w") as f:
-            json.dump(rec, f, indent=1)
+        check_output(args.record_out, "--record-out")
+
+
+def cmd_simulate(args):
+    config = config_from_args(args)
+    params = params_from_args(args)
+    _check_record(args)
+    _start(args, [args.policy], ["engine", "record"] if args.record is not None else ["engine"])
+    from .progress import increments
+    from .runner import simulate
+    if args.record is not None:
+        from .analysis.position import record_game, record_json
+        rec = record_json(record_game(config, args.policy, args.seed, args.record, params))
+        write_atomic(args.record_out, lambda f: json.dump(rec, f, indent=1))
         print(f"game record of game {args.record} ({rec['outcome']}, {rec['rounds']} rounds) "
               f"written to {args.record_out}", file=sys.stderr)
-    show = args.progress
-    if show is None:
-        show = sys.stderr.isatty() and args.games >= 1_000_000
-    result = simulate(config, args.policy, games=args.games, seed=args.seed,
-                      threads=args.threads, progress=ProgressBar() if show else None,
-                      params=params_from_args(args))
+    with _bar(args, args.games) as b:
+        result = simulate(config, args.policy, games=args.games, seed=args.seed,
+                          threads=args.threads, progress=increments(b.update), params=params)
     summary = result.summary()
     print(json.dumps(summary) if args.json else format_summary(summary))
+    return _violations(summary["invariant_violations"], summary["games"])
 
 
 def cmd_luck_killer(args):
-    from .analysis.luck import killer_position_effects
+    from .analysis.luck import killer_position_effects, killer_positions
     config = config_from_args(args)
-    r = killer_position_effects(config, args.policy, games=args.games, seed=args.seed,
-                                threads=args.threads,
-                                positions=None if args.all else [args.position])
-    if args.json:
-        print(json.dumps(r))
-    else:
-        print(format_killer_effects(r))
+    positions = None if args.all else [args.position]
+    killer_positions(config, positions)
+    _start(args, [args.policy])
+    total = args.games * config.replace(killer_position=None).killer_positions
+    with _bar(args, total) as b:
+        r = killer_position_effects(config, args.policy, games=args.games, seed=args.seed,
+                                    threads=args.threads, positions=positions, step=b.update)
+    print(json.dumps(r) if args.json else format_killer_effects(r))
+    return _violations(r["invariant_violations"], total)
 
 
-def cmd_luck_fact(args):
-    from .analysis.luck import first_fact_effects
+def cmd_luck_fact(args, fact=None, player=0):
+    from .analysis.luck import fact_values, first_fact_effects
+    fact = fact or args.luck_command
     config = config_from_args(args)
-    r = first_fact_effects(args.luck_command, config, args.policy, games=args.games,
-                           seed=args.seed, threads=args.threads,
-                           values=None if args.all else [args.value])
+    values = None if args.all else [args.value]
+    _, allowed, _, _ = fact_values(fact, config, values, player)
+    _start(args, [args.policy])
+    total = args.games * len(allowed)
+    with _bar(args, total) as b:
+        r = first_fact_effects(fact, config, args.policy, games=args.games, seed=args.seed,
+                               threads=args.threads, values=values, player=player,
+                               step=b.update)
     if args.json:
         print(json.dumps(r))
+    elif fact == "yellows":
+        print(format_effects(r, "values", f"P{args.player} yellows", "value",
+                             "all counts, weighted by their chances"))
     else:
-        column = "first area" if args.luck_command == "area" else "first trump"
+        column = "first area" if fact == "area" else "first trump"
         print(format_effects(r, "values", column, "value", "all values"))
+    return _violations(r["invariant_violations"], total)
 
 
 def cmd_luck_yellows(args):
-    from .analysis.luck import first_fact_effects
-    config = config_from_args(args)
-    r = first_fact_effects("yellows", config, args.policy, games=args.games, seed=args.seed,
-                           threads=args.threads, values=None if args.all else [args.value],
-                           player=args.player)
-    if args.json:
-        print(json.dumps(r))
-    else:
-        print(format_effects(r, "values", f"P{args.player} yellows", "value",
-                             "all counts, weighted by their chances"))
+    return cmd_luck_fact(args, "yellows", args.player)
 
 
 def cmd_luck_state(args):
-    from .analysis.position import load_position, win_probability
-    from .policies import get_policy
-    get_policy(args.policy)
+    from .analysis.position import load_position
+    params = params_from_args(args)
     _check_threads(args)
-    r = win_probability(load_position(args.file), args.policy, args.games, args.seed,
-                        args.threads)
+    position = load_position(args.file)
+    _start(args, [args.policy], ["engine", "rollouts"])
+    from .analysis.position import win_probability
+    with _bar(args, args.games, unit="play-out") as b:
+        r = win_probability(position, args.policy, args.games, args.seed, args.threads,
+                            params, step=b.update)
     if args.json:
         print(json.dumps(r))
-        return
+        return 0
     lo, hi = r["win_ci"]
     print(f"{_config_line(r['config'])}; policy {r['policy']}; {r['games']:,} play-outs, "
           f"seed {r['seed']}\n")
@@ -431,17 +509,26 @@ def cmd_luck_state(args):
     print(f"  loss by health    {r['loss_health']:.4f}")
     print(f"  loss by traps     {r['loss_traps']:.4f}")
     print(f"  timeout           {r['timeout']:.4f}")
+    return 0
 
 
 def cmd_luck_timeline(args):
-    from .analysis.position import load_record, timeline, timeline_figure
+    from .analysis.position import read_record
     _check_threads(args)
-    t = timeline(load_record(args.file), args.games, args.seed, args.threads)
+    record = read_record(args.file)
     if args.png:
-        timeline_figure(t).savefig(args.png)
+        check_output(args.png, "--png", inputs=[args.file])
+    _start(args, [record.policy], ["engine", "record", "rollouts"])
+    from .analysis.position import load_record, timeline, timeline_figure, timeline_playouts
+    rec = load_record(record)
+    with _bar(args, timeline_playouts(rec, args.games), unit="play-out") as b:
+        t = timeline(rec, args.games, args.seed, args.threads, step=b.update)
+    if args.png:
+        fig = timeline_figure(t)
+        write_atomic(args.png, lambda f: fig.savefig(f, format="png"), mode="wb")
     if args.json:
         print(json.dumps(t))
-        return
+        return 0
     p0 = t["start"]
     print(f"{_config_line(t['config'])}; policy {t['policy']}; game {t['game']} of seed "
           f"{t['seed']}, {t['outcome']}; {t['games']:,} play-outs per position\n")
@@ -454,6 +541,7 @@ def cmd_luck_timeline(args):
     print("\n  largest swings: " + "; ".join(f"{e['label']} ({e['swing']:+.3f})" for e in top))
     if args.png:
         print(f"  figure written to {args.png}")
+    return 0
 
 
 def format_sources(r):
@@ -473,33 +561,59 @@ def format_sources(r):
 
 
 def cmd_luck_sources(args):
-    from .analysis.luck import variance_sources
+    from .analysis.luck import STREAM_NAMES, check_sources, variance_sources
     config = config_from_args(args)
-    r = variance_sources(config, args.policy, games=args.games, repeats=args.repeats,
-                         seed=args.seed, threads=args.threads)
+    groups, repeats = check_sources(args.games, args.repeats)
+    _start(args, [args.policy], ["engine", "held"])
+    total = 2 * len(STREAM_NAMES) * groups * repeats
+    with _bar(args, total) as b:
+        r = variance_sources(config, args.policy, games=args.games, repeats=args.repeats,
+                             seed=args.seed, threads=args.threads, step=b.update)
     print(json.dumps(r) if args.json else format_sources(r))
+    return _violations(r["invariant_violations"], total)
 
 
 def cmd_luck(args):
-    {"killer": cmd_luck_killer, "area": cmd_luck_fact, "trump": cmd_luck_fact,
-     "yellows": cmd_luck_yellows, "state": cmd_luck_state, "timeline": cmd_luck_timeline,
-     "sources": cmd_luck_sources}[args.luck_command](args)
+    return {"killer": cmd_luck_killer, "area": cmd_luck_fact, "trump": cmd_luck_fact,
+            "yellows": cmd_luck_yellows, "state": cmd_luck_state,
+            "timeline": cmd_luck_timeline, "sources": cmd_luck_sources}[args.luck_command](args)
+
+
+def _names(option, text):
+    """The comma-separated policy names of ``option``, each registered."""
+    names = [p.strip() for p in text.split(",") if p.strip()]
+    if not names:
+        raise ConfigError(f"{option} needs at least one policy, got {text!r}; expected some "
+                          f"of: {', '.join(policy_names())}")
+    for name in names:
+        param_specs(name)
+    return names
 
 
 def cmd_compare(args):
-    from .analysis.compare import compare_policies, format_comparison, parse_policy_params
-    names = [p.strip() for p in args.policies.split(",") if p.strip()]
-    if not names:
-        raise ConfigError(f"--policies needs at least one policy, got {args.policies!r}")
+    from .analysis.compare import (check_comparison, compare_policies, format_comparison,
+                                   parse_policy_params)
+    names = _names("--policies", args.policies)
     config = config_from_args(args)
-    r = compare_policies(config, names, games=args.games, seed=args.seed,
-                         threads=args.threads, params=parse_policy_params(args.policy_param))
+    params = parse_policy_params(args.policy_param)
+    _, _, _, counts = check_comparison(names, args.games, params)
+    _start(args, names)
+    with _bar(args, sum(counts)) as b:
+        r = compare_policies(config, names, games=args.games, seed=args.seed,
+                             threads=args.threads, params=params, step=b.update)
     print(json.dumps(r) if args.json else format_comparison(r, _config_line(r["config"])))
+    return _violations(sum(row["invariant_violations"] for row in r["policies"]), sum(counts))
 
 
 def sweep_backend(args):
     """The backend named by ``sweep``'s ``--backend``, ``--scheduler`` and ``--workers``."""
     from .backends import make_backend
+    return make_backend(*_backend_choice(args), threads=args.threads,
+                        scheduler=args.scheduler, workers=args.workers)
+
+
+def _backend_choice(args):
+    """``(name,)`` of the sweep backend after checking its options (nothing is started)."""
     name = args.backend
     dask_only = [opt for opt, value in (("--scheduler", args.scheduler),
                                         ("--workers", args.workers)) if value is not None]
@@ -513,20 +627,53 @@ def sweep_backend(args):
     if name == "dask" and args.threads is not None:
         raise ConfigError("--threads is for --backend local; dask workers play with one "
                           "thread each (size a local cluster with --workers)")
-    return make_backend(name, threads=args.threads, scheduler=args.scheduler,
-                        workers=args.workers)
+    cores = os.cpu_count() or 1
+    if args.workers is not None and args.workers > cores:
+        raise ConfigError(f"workers must be 1..{cores} (the cores of this machine; each worker "
+                          f"is a process holding its own compiled kernels), got {args.workers}")
+    return (name,)
 
 
 def cmd_sweep(args):
-    from .sweep import SweepProgress, load_spec, run_sweep
+    from pathlib import Path
+    from .sweep import load_spec, run_sweep
     spec = load_spec(args.spec)
     _check_threads(args)
+    out = check_output(args.out, "--out", inputs=[args.spec])
+    if args.csv:
+        csv = out.with_suffix(".csv")
+        if csv.resolve() == out.resolve():
+            raise ConfigError(f"--csv writes {str(csv)!r}, which is --out itself; give --out "
+                              f"a .parquet name")
+        check_output(csv, "--csv (the table as CSV)", inputs=[args.spec])
+    if (name := _backend_choice(args)[0]) == "dask":
+        from .backends.dask import _distributed
+        _distributed()
+    _start(args, list(spec.policies), ["engine"] if name == "local" else (), spec.notes())
     backend = sweep_backend(args)
-    show = sys.stderr.isatty() if args.progress is None else args.progress
-    df = run_sweep(spec, args.out, threads=args.threads, csv=args.csv, backend=backend,
-                   progress=SweepProgress() if show else None)
+    total = spec.n_cells * len(spec.policies) * spec.games
+    with _bar(args, total) as b:
+        def progress(cells_done, cells_total, games_done, games_total):
+            if b.n < games_done:
+                b.update(games_done - b.n)
+            b.set_postfix_str(f"{cells_done}/{cells_total} cells", refresh=False)
+
+        def step(n):
+            b.update(n)
+
+        try:
+            df = run_sweep(spec, out, threads=args.threads, csv=args.csv, backend=backend,
+                           progress=progress, step=step if name == "local" else None)
+        except KeyboardInterrupt:
+            from .sweep import checkpoint_dir
+            kept = len(list(checkpoint_dir(out).glob("*.npy")))
+            print(f"slashersim: interrupted; {kept} finished chunks kept in "
+                  f"{checkpoint_dir(out)}: run the same command to resume", file=sys.stderr)
+            return 130
     print(f"{len(df)} rows ({spec.n_cells} cells x {len(spec.policies)} policies, "
-          f"{spec.games:,} games each) written to {args.out}")
+          f"{spec.games:,} games each) written to {Path(args.out)}")
+    bad = df[df["invariant_violations"] > 0]
+    return _violations(int(bad["invariant_violations"].sum()), int(df["games"].sum()))
 
 
 def _int_list(name, text):
@@ -537,67 +684,103 @@ def _int_list(name, text):
 
 
 def cmd_tune(args):
-    from .policies import get_policy
-    from .tune import tune
-    get_policy(args.policy)
+    from .tune import check_knobs, check_search, planned_games, tune
+    param_specs(args.policy)
     knobs = tuple(k.strip() for k in args.knobs.split(",") if k.strip())
-    df = tune(args.target, args.policy, knobs, GameConfig(edition=args.edition),
-              args.tolerance, _int_list("stages", args.stages), args.seed, args.threads,
-              args.keep)
+    check_knobs(knobs)
+    stages = _int_list("stages", args.stages)
+    check_search(args.target, args.tolerance, stages, args.keep)
+    _check_threads(args)
+    _start(args, [args.policy])
+    with _bar(args, planned_games(knobs, stages, args.keep)) as b:
+        df = tune(args.target, args.policy, knobs, GameConfig(edition=args.edition),
+                  args.tolerance, stages, args.seed, args.threads, args.keep, step=b.update)
     top = df.head(args.top)
     if args.json:
         print(top.to_json(orient="records"))
-        return
-    print(f"{args.edition} edition, policy {args.policy}: settings nearest win rate "
-          f"{args.target:.3f} (95% interval within +-{args.tolerance}), best first")
-    print(top.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    else:
+        print(f"{args.edition} edition, policy {args.policy}: settings nearest win rate "
+              f"{args.target:.3f} (95% interval within +-{args.tolerance}), best first")
+        print(top.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    return _violations(df.attrs.get("invariant_violations", 0), int(df["games"].sum()))
 
 
 def cmd_report(args):
     from pathlib import Path
-    from .analysis.report import write_report
-    if not Path(args.table).exists():
-        raise ConfigError(f"table {args.table!r} not found")
+    table = Path(args.table)
+    if not table.is_file():
+        raise ConfigError(f"table {args.table!r} not found" if not table.exists()
+                          else f"table {args.table!r} is not a file")
+    if table.suffix not in (".parquet", ".csv"):
+        raise ConfigError(f"table {args.table!r} must be a .parquet or .csv sweep table")
+    check_output(args.out, "--out", inputs=[args.table], folder=True)
     knobs = None
     if args.heatmap:
         knobs = tuple(k.strip() for k in args.heatmap.split(","))
         if len(knobs) != 2:
             raise ConfigError(f"--heatmap needs two knobs X,Y, got {args.heatmap!r}")
+    from .analysis.report import write_report
     path = write_report(args.table, args.out, heatmap_knobs=knobs, title=args.title)
     print(f"report written to {path}")
+    return 0
 
 
 def cmd_bench(args):
-    from .bench import format_bench, format_policy_speeds, policy_speed, run_bench
-    from .policies import get_policy
+    if not args.seconds > 0:
+        raise ConfigError(f"seconds must be positive, got {args.seconds}")
     if args.policies is not None:
-        names = policy_names() if args.policies == "all" else \
-            [p.strip() for p in args.policies.split(",") if p.strip()]
-        for name in names:
-            get_policy(name)
-        if not args.seconds > 0:
-            raise ConfigError(f"seconds must be positive, got {args.seconds}")
+        names = list(policy_names()) if args.policies.strip() == "all" else \
+            _names("--policies", args.policies)
+        _start(args, names)
+        from .bench import format_policy_speeds, policy_speed
         rows = [policy_speed(name, seconds=args.seconds) for name in names]
         print(json.dumps(rows) if args.json else format_policy_speeds(rows))
-        return
-    get_policy(args.policy)
+        return 0
+    param_specs(args.policy)
+    _start(args, [args.policy])
+    from .bench import format_bench, run_bench
     b = run_bench(games=args.games, policy=args.policy)
     print(json.dumps(b) if args.json else format_bench(b))
+    return 0
+
+
+COMMANDS = {"simulate": cmd_simulate, "luck": cmd_luck, "compare": cmd_compare,
+            "sweep": cmd_sweep, "bench": cmd_bench, "tune": cmd_tune, "report": cmd_report}
 
 
 def main(argv=None):
+    """Run the command line; returns the exit status: 0, 1 (games broke an invariant), 2 (bad
+    input, one line on stderr), 130 (interrupted) or 141 (stdout closed, e.g. by ``head``)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        {"simulate": cmd_simulate, "luck": cmd_luck, "compare": cmd_compare, "sweep": cmd_sweep,
-         "bench": cmd_bench, "tune": cmd_tune, "report": cmd_report}[args.command](args)
+        return COMMANDS[args.command](args) or 0
     except (ConfigError, ValueError) as e:
         print(f"slashersim: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("slashersim: interrupted", file=sys.stderr)
         return 130
-    return 0
+    except BrokenPipeError:
+        _silence_stdout()
+        return 141
+    except OSError as e:
+        where = f" {e.filename!r}" if getattr(e, "filename", None) else ""
+        print(f"slashersim: error: cannot write or read{where}: {e.strerror or e}",
+              file=sys.stderr)
+        return 2
+    finally:
+        compiling.enable(False)
+
+
+def _silence_stdout():
+    """After the reader of stdout went away: send what is left of it nowhere, so that the
+    interpreter's final flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

@@ -1,9 +1,12 @@
 """Run N games of a configuration under a policy: chunking, threads, streaming counts.
 
-Games are played in chunks of ``chunk_size`` by :func:`engine.game.simulate_chunk` (parallel
-over the chunk) and reduced into counts at once, so memory does not grow with the number of
-games. Game ``g`` depends only on ``(seed, g)``: results are bit-identical for any number of
-threads and any chunk size.
+Games are played in chunks of at most ``chunk_size`` by :func:`engine.game.simulate_chunk`
+(parallel over the chunk) and reduced into counts at once, so memory does not grow with the
+number of games. Chunks start at one game and grow with the measured speed so that no kernel
+call takes much more than :data:`CALL_SECONDS`: a slow policy reports progress game by game
+and Ctrl-C is honoured within a second, while fast runs soon reach full-size chunks. Game
+``g`` depends only on ``(seed, g)``: results are bit-identical for any number of threads and
+any chunk size. The engine's kernels are imported (compiled or loaded) on the first run.
 """
 from dataclasses import dataclass, field
 import time
@@ -16,12 +19,14 @@ from . import rules
 from .analysis.stats import wilson_interval
 from .config import GameConfig
 from .engine import layout as L
-from .engine.game import aggregate, simulate_chunk
-from .policies import get_policy
+from .inputs import check_seed
+from .policies import check_param_vector, get_policy, param_vector
 
 DEFAULT_CHUNK = 1 << 16
 #: the item cards counted in ``item_stats`` (RULES.md's names in snake case), by item id
 ITEM_STAT_NAMES = rules.ITEM_NAMES[:rules.CURSED_OBJECT + 1]
+#: a kernel call aims at this many seconds (Ctrl-C waits for the call to end)
+CALL_SECONDS = 0.2
 
 
 @dataclass
@@ -146,24 +151,17 @@ def records_frame(records):
 
 def policy_params(name, overrides=None):
     """The parameter vector of policy ``name`` with ``overrides`` applied; a key is a
-    parameter name (the policy's ``param_names``) or an index."""
-    entry = get_policy(name)
-    names = tuple(entry.param_names)
-    params = np.array(entry.default_params, dtype=np.float64)
-    size = len(params)
-    for key, value in (overrides or {}).items():
-        if key in names:
-            index = names.index(key)
-        elif isinstance(key, (int, np.integer)) or str(key).isdigit():
-            index = int(key)
-        else:
-            index = -1
-        if not 0 <= index < size:
-            allowed = ", ".join(names) if names else f"indices 0..{size - 1}"
-            raise ValueError(f"policy {name!r} has no parameter {key!r}; "
-                             + (f"expected one of: {allowed}" if size else "it has none"))
-        params[index] = float(value)
-    return params
+    parameter name or an index, and each value is checked against the parameter's type and
+    range (:func:`slashersim.policies.param_vector`)."""
+    return param_vector(name, overrides)
+
+
+def next_chunk(n, elapsed, cap):
+    """Games in the next kernel call after one of ``n`` games took ``elapsed`` seconds: about
+    :data:`CALL_SECONDS` worth, at most 16 times ``n`` and at most ``cap``."""
+    if elapsed <= 0:
+        return min(cap, 16 * n)
+    return int(max(1, min(cap, 16 * n, n * CALL_SECONDS / elapsed)))
 
 
 def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
@@ -186,7 +184,7 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
     first_game : int
         Index of the first game, so that runs can be split and merged exactly.
     progress : callable, optional
-        Called as ``progress(done, total)`` after each chunk.
+        Called as ``progress(done, total)`` after each kernel call.
     hold : (iterable of int, int), optional
         ``(streams, repeats)``: the streams ``streams`` (``engine.rng.DEAL`` ...) of game
         ``g`` are seeded from group ``g // repeats``, so each ``repeats`` consecutive games
@@ -195,16 +193,17 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
     config = config or GameConfig()
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise ValueError(f"games must be at least 1, got {games!r}")
+    seed = check_seed(seed)
+    if check_seed(first_game, "first_game") + int(games) > 1 << 63:
+        raise ValueError(f"games {first_game}..{first_game + games - 1} go past 2**63")
+    params = policy_params(policy) if params is None else check_param_vector(policy, params)
     entry = get_policy(policy)
     if hold is not None:
         streams, repeats = hold
         if not set(streams) <= {0, 1, 2, 3} or isinstance(repeats, bool) or \
                 not isinstance(repeats, (int, np.integer)) or repeats < 1:
             raise ValueError(f"hold must be (streams among 0..3, repeats >= 1), got {hold!r}")
-    params = policy_params(policy) if params is None else np.asarray(params, dtype=np.float64)
-    if params.shape != entry.default_params.shape:
-        raise ValueError(f"policy {policy!r} takes {len(entry.default_params)} parameters, "
-                         f"got {params.size}")
+    from .engine.game import aggregate, simulate_chunk
     cfg = config.to_array()
     max_rounds = int(cfg[L.C_MAX_ROUNDS])
     counts = np.zeros(L.counts_size(max_rounds), dtype=np.int64)
@@ -217,9 +216,11 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
         chunk = min(games, chunk_size)
         buf = np.empty((chunk, L.RECORD_SIZE), dtype=np.int32)
         done = 0
+        step = 1
         while done < games:
-            n = min(chunk, games - done)
+            n = min(step, games - done)
             rec = buf[:n]
+            t_call = time.perf_counter()
             if hold is None:
                 simulate_chunk(entry.decide, entry.fast, cfg, params, int(seed),
                                int(first_game + done), rec)
@@ -228,6 +229,7 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
                 simulate_chunk_held(entry.decide, entry.fast, cfg, params, int(seed),
                                     int(first_game + done), rec,
                                     sum(1 << int(k) for k in set(hold[0])), int(hold[1]))
+            step = next_chunk(n, time.perf_counter() - t_call, chunk)
             aggregate(rec, counts)
             if keep_records:
                 frames.append(rec.copy())

@@ -4,7 +4,8 @@ A spec names the games per cell, the seed, the policies, the knobs shared by eve
 (``[base]``) and the knobs that vary (``[axes]``, whose cartesian product is the cells). Every
 cell × policy plays the same games of the same seed (common random numbers), in chunks of
 ``chunk_games`` whose counts are checkpointed, so an interrupted sweep resumes where it stopped
-and ends with the same table as an uninterrupted one.
+and ends with the same table as an uninterrupted one. A lock file beside the output keeps a
+second sweep from writing the same output at the same time.
 """
 from dataclasses import dataclass, field
 import itertools
@@ -13,7 +14,6 @@ import math
 import os
 from pathlib import Path
 import shutil
-import time
 import tomllib
 
 import numpy as np
@@ -23,13 +23,15 @@ from . import rules
 from .analysis.stats import wilson_interval
 from .config import ConfigError, GameConfig
 from .engine import layout as L
+from .inputs import OutputLock, check_seed
 from .policies import policy_names
+from .presets import overrides as preset_overrides
 
 DEFAULT_CHUNK_GAMES = 1_048_576
 SWEEP_KEYS = ("games", "seed", "policies", "chunk_games")
 TABLES = ("sweep", "base", "axes")
 COUNT_COLUMNS = ("games", "wins", "win_rate", "win_ci_low", "win_ci_high", "loss_health",
-                 "loss_traps", "timeout", "mean_rounds") \
+                 "loss_traps", "timeout", "invariant_violations", "mean_rounds") \
     + tuple(f"trap_rate_{a}" for a in rules.AREA_NAMES) + ("rounds_hist",)
 
 
@@ -47,6 +49,20 @@ class SweepSpec:
     @property
     def n_cells(self):
         return math.prod(len(v) for v in self.axes.values())
+
+    def notes(self):
+        """One line per knob that overrides a difficulty preset in some cell: an explicit knob
+        always wins over the preset's value."""
+        seen = {}
+        names = list(self.axes)
+        for combo in itertools.product(*(self.axes[n] for n in names)):
+            values = {**self.base, **dict(zip(names, combo))}
+            for knob, _, _ in preset_overrides(values):
+                seen[knob] = seen.get(knob, 0) + 1
+        where = lambda k: "[axes]" if k in self.axes else "[base]"  # noqa: E731
+        return [f"note: {knob} in {where(knob)} overrides the difficulty preset's {knob} in "
+                f"{n} of {self.n_cells} cells (an explicit knob wins over a preset)"
+                for knob, n in seen.items()]
 
     def fingerprint(self):
         """The spec as canonical JSON text; checkpoints of another fingerprint are refused."""
@@ -100,6 +116,7 @@ def parse_spec(data):
         raise ConfigError("missing key 'games' in [sweep]")
     games = _int_key("games", sweep["games"], 1)
     seed = _int_key("seed", sweep.get("seed", 0), 0)
+    check_seed(seed)
     chunk_games = _int_key("chunk_games", sweep.get("chunk_games", DEFAULT_CHUNK_GAMES), 1)
     policies = sweep.get("policies", ["baseline"])
     if not isinstance(policies, list) or not policies \
@@ -121,6 +138,12 @@ def parse_spec(data):
             raise ConfigError(f"axis {key!r} must be a non-empty list, got {values!r}")
         if key in base:
             raise ConfigError(f"knob {key!r} is in both [base] and [axes]")
+        seen = set()
+        for v in values:
+            marker = json.dumps(v, sort_keys=True, default=str)
+            if marker in seen:
+                raise ConfigError(f"axis {key!r} lists {v!r} twice; each value plays one cell")
+            seen.add(marker)
     _cell_config(base, "[base]")
     spec = SweepSpec(games=games, seed=seed, policies=tuple(policies), chunk_games=chunk_games,
                      base=dict(base), axes=dict(axes))
@@ -207,6 +230,7 @@ def row_from_counts(knobs, base, policy, counts):
            "win_ci_low": low, "win_ci_high": high}
     for name in ("loss_health", "loss_traps", "timeout"):
         row[name] = int(counts[L.K_OUTCOMES + rules.OUTCOME_NAMES.index(name)])
+    row["invariant_violations"] = int(counts[L.K_VIOLATIONS])
     row["mean_rounds"] = int(counts[L.K_ROUNDS]) / g
     for a, area in enumerate(rules.AREA_NAMES):
         played = int(counts[L.K_ROUNDS_AREA + a])
@@ -226,7 +250,7 @@ def _write_atomic(df, path, csv):
     os.replace(tmp, path)
 
 
-def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None):
+def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None, step=None):
     """Play every cell × policy of ``spec`` and write the table to ``out`` (parquet).
 
     Parameters
@@ -239,12 +263,18 @@ def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None):
     progress : callable, optional
         Called as ``progress(cells_done, cells_total, games_done, games_total)`` once before
         the first chunk played and after each chunk played (skipped chunks count as done).
+    step : callable, optional
+        Called with the games just played, as they are played (the local backend calls it
+        within a chunk, the dask backend per task).
     csv : bool
         Also write the table as CSV, next to ``out`` with the suffix ``.csv``.
     backend : optional
         Where the chunks are played: an object with ``run(units, on_done)`` (see
         :mod:`slashersim.backends`), e.g. ``DaskBackend()``; default: this process
         (``LocalBackend(threads)``). Checkpoints and the table do not depend on it.
+
+    While it runs, ``OUT.lock`` holds its pid; another sweep on the same output is refused
+    with a :class:`ConfigError` (a lock left by a process that is gone is taken over).
 
     Returns
     -------
@@ -253,14 +283,19 @@ def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None):
         ``rounds_hist`` is a JSON list of the games that ended in round 0, 1, ... (trailing
         zeros cut), a string so that parquet and CSV hold the same value.
     """
-    from .backends import Unit
     from .backends.local import LocalBackend
     if backend is None:
         backend = LocalBackend(threads=threads)
     out = Path(out)
-    ckpt = checkpoint_dir(out)
     grid = list(cells(spec))
     out.parent.mkdir(parents=True, exist_ok=True)
+    with OutputLock(out):
+        return _run_locked(spec, out, grid, backend, progress, csv, step)
+
+
+def _run_locked(spec, out, grid, backend, progress, csv, step):
+    from .backends import Unit
+    ckpt = checkpoint_dir(out)
     _open_checkpoints(spec, ckpt)
     n_chunks = -(-spec.games // spec.chunk_games)
     units = [(i, knobs, config, policy) for i, (knobs, config) in enumerate(grid)
@@ -299,7 +334,10 @@ def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None):
             progress(done_cells, len(units), done_games, total_games)
 
     if pending:
-        backend.run(pending, on_done)
+        if step is None:
+            backend.run(pending, on_done)
+        else:
+            backend.run(pending, on_done, step=step)
     rows = []
     for i, knobs, config, policy in units:
         chunks = plan[i, policy]
@@ -316,27 +354,3 @@ def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None):
         _write_atomic(df, out.with_suffix(".csv"), csv=True)
     shutil.rmtree(ckpt, ignore_errors=True)
     return df
-
-
-class SweepProgress:
-    """A one-line progress display on stderr: cells done / total, games per second, time left."""
-
-    def __init__(self, stream=None):
-        import sys
-        self._stream = stream or sys.stderr
-        self._t0 = None
-        self._games0 = 0
-
-    def __call__(self, cells_done, cells_total, games_done, games_total):
-        now = time.perf_counter()
-        if self._t0 is None:
-            self._t0, self._games0 = now, games_done
-        elapsed = now - self._t0
-        played = games_done - self._games0
-        rate = played / elapsed if elapsed > 0 else 0.0
-        left = f"{(games_total - games_done) / rate:.0f} s left" if rate else "- s left"
-        self._stream.write(f"\r{cells_done}/{cells_total} cells  {games_done:,}/{games_total:,}"
-                           f" games  {rate:,.0f} games/s  {left} ")
-        if cells_done == cells_total:
-            self._stream.write("\n")
-        self._stream.flush()

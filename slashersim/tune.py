@@ -14,7 +14,6 @@ from . import rules
 from .analysis.stats import wilson_interval
 from .config import ConfigError, GameConfig
 from .engine import layout as L
-from .runner import simulate
 
 #: the knobs the tuner may turn, with the values it tries (RULES.md §9)
 KNOB_VALUES = {
@@ -61,12 +60,12 @@ class Tuner:
     (the difficulty presets) reuse each other's games and stay on common random numbers.
     """
 
-    def __init__(self, policy="baseline", knobs=DEFAULT_KNOBS, base=None, seed=0, threads=None):
-        for k in knobs:
-            if k not in KNOB_VALUES:
-                raise ConfigError(f"unknown knob {k!r} to tune; expected one of: "
-                                  f"{', '.join(KNOB_VALUES)}")
+    def __init__(self, policy="baseline", knobs=DEFAULT_KNOBS, base=None, seed=0, threads=None,
+                 step=None):
+        check_knobs(knobs)
         self.policy, self.seed, self.threads = policy, seed, threads
+        self.step = step
+        self.violations = 0
         self.base = base or GameConfig()
         self.knobs = tuple(knobs)
         self.candidates = []
@@ -77,19 +76,18 @@ class Tuner:
     def play(self, candidate, games):
         """Extend ``candidate`` to ``games`` games (no-op if it has played that many)."""
         if games > candidate.games:
+            from .progress import increments
+            from .runner import simulate
             r = simulate(candidate.config, self.policy, games=games - candidate.games,
-                         seed=self.seed, threads=self.threads, first_game=candidate.games)
+                         seed=self.seed, threads=self.threads, first_game=candidate.games,
+                         progress=increments(self.step))
             candidate.games = games
             candidate.wins += int(r.counts[L.K_OUTCOMES + _WIN])
+            self.violations += int(r.counts[L.K_VIOLATIONS])
 
     def search(self, target, tolerance=0.02, stages=DEFAULT_STAGES, keep=12, progress=None):
         """Rank the candidates for ``target``; see :func:`tune`."""
-        if not 0 < target < 1:
-            raise ConfigError(f"target must be between 0 and 1, got {target!r}")
-        if not 0 < tolerance < 0.5:
-            raise ConfigError(f"tolerance must be between 0 and 0.5, got {tolerance!r}")
-        if not stages or stages[0] < 1 or any(b <= a for a, b in zip(stages, stages[1:])):
-            raise ConfigError(f"stages must be increasing game counts, got {list(stages)!r}")
+        check_search(target, tolerance, stages, keep)
         low, high = target - tolerance, target + tolerance
         pool = list(self.candidates)
         for s, games in enumerate(stages):
@@ -112,13 +110,53 @@ class Tuner:
                          "changes": _changes(c.knobs, self.base)})
         df = pd.DataFrame(rows)
         order = df["changes"].where(df["meets_target"], 0)
-        return (df.assign(_missed=~df["meets_target"], _order=order)
-                .sort_values(["_missed", "_order", "distance"], ignore_index=True)
-                .drop(columns=["_missed", "_order"]))
+        df = (df.assign(_missed=~df["meets_target"], _order=order)
+              .sort_values(["_missed", "_order", "distance"], ignore_index=True)
+              .drop(columns=["_missed", "_order"]))
+        df.attrs["invariant_violations"] = self.violations
+        return df
+
+
+def check_knobs(knobs):
+    """Refuse knobs the tuner cannot turn."""
+    if not knobs:
+        raise ConfigError(f"knobs must name at least one of: {', '.join(KNOB_VALUES)}")
+    for k in knobs:
+        if k not in KNOB_VALUES:
+            raise ConfigError(f"unknown knob {k!r} to tune; expected one of: "
+                              f"{', '.join(KNOB_VALUES)}")
+    if len(set(knobs)) != len(knobs):
+        raise ConfigError(f"knobs lists a knob twice: {','.join(knobs)}")
+
+
+def check_search(target, tolerance, stages, keep=12):
+    """Refuse a target, tolerance, stages or keep that :meth:`Tuner.search` cannot use."""
+    import math
+    if not (isinstance(target, (int, float)) and math.isfinite(target) and 0 < target < 1):
+        raise ConfigError(f"target must be between 0 and 1, got {target!r}")
+    if not (isinstance(tolerance, (int, float)) and math.isfinite(tolerance)
+            and 0 < tolerance < 0.5):
+        raise ConfigError(f"tolerance must be between 0 and 0.5, got {tolerance!r}")
+    if not stages or stages[0] < 1 or any(b <= a for a, b in zip(stages, stages[1:])) \
+            or stages[-1] >= 1 << 63:
+        raise ConfigError(f"stages must be increasing game counts, got {list(stages)!r}")
+    if isinstance(keep, bool) or not isinstance(keep, int) or keep < 1:
+        raise ConfigError(f"keep must be at least 1, got {keep!r}")
+
+
+def planned_games(knobs, stages, keep):
+    """At most how many games :func:`tune` plays (for a progress bar)."""
+    n = 1
+    for k in knobs:
+        n *= len(KNOB_VALUES[k])
+    total = n * stages[0]
+    for a, b in zip(stages, stages[1:]):
+        total += min(keep, n) * (b - a)
+    return total
 
 
 def tune(target, policy="baseline", knobs=DEFAULT_KNOBS, base=None, tolerance=0.02,
-         stages=DEFAULT_STAGES, seed=0, threads=None, keep=12, progress=None):
+         stages=DEFAULT_STAGES, seed=0, threads=None, keep=12, progress=None, step=None):
     """Rank knob settings by how close their win rate is to ``target``.
 
     Parameters
@@ -140,6 +178,8 @@ def tune(target, policy="baseline", knobs=DEFAULT_KNOBS, base=None, tolerance=0.
         first, nearest first.
     progress : callable, optional
         Called as ``progress(stage, n_stages, done, total)`` after each candidate is played.
+    step : callable, optional
+        Called with the games just played (:func:`planned_games` at most in all).
 
     Returns
     -------
@@ -148,7 +188,8 @@ def tune(target, policy="baseline", knobs=DEFAULT_KNOBS, base=None, tolerance=0.
         ``win_rate``, ``win_ci_low``, ``win_ci_high``, ``distance`` (from the target),
         ``meets_target`` and ``changes`` (knobs that differ from ``base``). Settings that
         meet the target come first, fewest changes first, then nearest; the others follow,
-        nearest first.
+        nearest first. ``df.attrs["invariant_violations"]`` counts the games played that broke
+        an invariant.
     """
-    return Tuner(policy, knobs, base, seed, threads).search(target, tolerance, stages, keep,
-                                                            progress)
+    return Tuner(policy, knobs, base, seed, threads, step).search(target, tolerance, stages,
+                                                                  keep, progress)

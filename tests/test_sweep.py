@@ -188,30 +188,46 @@ def test_checkpoints_of_another_spec_are_refused(tmp_path):
     assert len(list(checkpoint_dir(out).glob("*.npy"))) == 1
 
 
-def test_sigkill_then_rerun_gives_the_same_table(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_killed_or_interrupted_then_rerun_gives_the_same_table(tmp_path, sig):
+    """SIGKILL or Ctrl-C (SIGINT) mid-sweep: every finished chunk stays checkpointed, Ctrl-C
+    stops the run within a second (exit status 130, one line saying how to resume), and
+    the same command then finishes the same table."""
     text = SMALL.replace("games = 3000", "games = 200000").replace("chunk_games = 1000",
                                                                    "chunk_games = 5000")
     spec_path = _spec(tmp_path, text)
     out = tmp_path / "run" / "out.parquet"
+    out.parent.mkdir()
     ckpt = checkpoint_dir(out)
     cmd = [sys.executable, "-m", "slashersim", "sweep", str(spec_path), "--out", str(out),
            "--threads", "1"]
     p = subprocess.Popen(cmd, env=ENV, cwd=ROOT, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
+                         stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 120
+    sent = None
     try:
         while p.poll() is None and time.monotonic() < deadline:
             if ckpt.exists() and any(ckpt.glob("*.npy")):
-                p.send_signal(signal.SIGKILL)
+                p.send_signal(sig)
+                sent = time.monotonic()
                 break
             time.sleep(0.002)
     finally:
         if p.poll() is None and time.monotonic() >= deadline:
             p.kill()
-        p.wait()
-    if p.returncode != -signal.SIGKILL:
-        pytest.skip("the sweep finished before it could be killed")
+        err = p.communicate()[1]
+        stopped = time.monotonic()
+    if sent is None or p.returncode == 0:
+        pytest.skip("the sweep finished before it could be stopped")
+    if sig == signal.SIGKILL:
+        assert p.returncode == -signal.SIGKILL
+    else:
+        assert p.returncode == 130 and stopped - sent < 1.5, (p.returncode, stopped - sent)
+        assert "interrupted" in err and "resume" in err and "Traceback" not in err
     assert not out.exists()
+    assert any(ckpt.glob("*.npy"))
+    assert not (out.parent / "out.parquet.lock").exists() or sig == signal.SIGKILL
     assert subprocess.run(cmd, env=ENV, cwd=ROOT, capture_output=True).returncode == 0
     assert not ckpt.exists()
     reference = run_sweep(load_spec(spec_path), tmp_path / "ref" / "out.parquet")
@@ -230,13 +246,32 @@ def test_cli_bad_spec_is_one_line_and_exit_2(tmp_path, text, needle):
     assert not (tmp_path / "o.parquet").exists()
 
 
-def test_progress_display():
-    import io
-    from slashersim.sweep import SweepProgress
-    stream = io.StringIO()
-    bar = SweepProgress(stream)
-    bar(0, 4, 0, 4000)
-    bar(4, 4, 4000, 4000)
-    text = stream.getvalue()
-    assert "0/4 cells" in text and "4/4 cells  4,000/4,000 games" in text and "games/s" in text
-    assert text.endswith("\n")
+def test_progress_counts_every_game_once(tmp_path, monkeypatch):
+    """The CLI's bar gets the games within each chunk as they are played, and the per-chunk
+    callback never counts them again."""
+    import slashersim.cli as cli
+    seen = []
+
+    class Bar:
+        n = 0
+
+        def __init__(self, total, **kw):
+            self.total = total
+
+        def update(self, n):
+            self.n += n
+            seen.append(self.n)
+
+        def set_postfix_str(self, *a, **k):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            pass
+
+    monkeypatch.setattr(cli, "bar", Bar)
+    out = tmp_path / "out.parquet"
+    assert main(["sweep", str(_spec(tmp_path, SMALL)), "--out", str(out)]) == 0
+    assert seen[-1] == 12000 and seen == sorted(seen) and len(seen) > 4

@@ -13,8 +13,10 @@ import numpy as np
 
 from .. import rules
 from ..config import GameConfig
-from ..policies import get_policy
-from ..runner import DEFAULT_CHUNK, SimulationResult, policy_params, simulate
+from ..inputs import parse_games  # noqa: F401 (part of this module's interface)
+from ..policies import get_policy, param_vector as _param_vector, param_specs
+from ..progress import increments
+from ..runner import DEFAULT_CHUNK, SimulationResult, simulate
 from .stats import mean_interval, unpaired_difference_interval
 
 _WIN = rules.OUTCOME_NAMES.index("win")
@@ -39,45 +41,41 @@ def labels(policies):
     return out
 
 
-def parse_games(text):
-    """``"N"`` or ``"N,NAME=N,..."`` / ``"NAME=N,..."``: one game count for every policy, or a
-    count per policy name; a bare ``N`` in a list is the count of the policies not named.
-    Returns an int or ``{name or None: count}``."""
-    counts = {}
-    for part in (p.strip() for p in str(text).split(",")):
-        name, sep, value = part.rpartition("=")
-        key = name.strip() if sep else None
-        if sep and not key:
-            raise ValueError(f"games entry {part!r} needs a policy name before '='")
-        try:
-            n = int(value)
-        except ValueError:
-            raise ValueError(f"games must be N or NAME=N entries, got {part!r}") from None
-        if key in counts:
-            raise ValueError(f"games given twice for {key or 'the other policies'}")
-        counts[key] = _count("games", n)
-    return counts[None] if list(counts) == [None] else counts
-
-
 def parse_policy_params(items):
-    """``["POLICY.NAME=VALUE", ...]`` as ``{policy: {name: value}}``."""
+    """``["POLICY.NAME=VALUE", ...]`` as ``{policy: {name: value}}``, each policy name,
+    parameter name, type and range checked (nothing is compiled)."""
     out = {}
     for item in items or ():
         head, sep, value = item.partition("=")
         policy, dot, name = head.partition(".")
         if not (sep and dot and policy and name):
             raise ValueError(f"policy parameter must be POLICY.NAME=VALUE, got {item!r}")
-        get_policy(policy)
-        try:
-            out.setdefault(policy, {})[name] = float(value)
-        except ValueError:
-            raise ValueError(f"policy parameter {head} must be a number, got {value!r}") from None
-    return out
+        out.setdefault(policy, {})[name] = value
+        _param_vector(policy, {name: value})
+    return {policy: {name: float(v) for name, v in over.items()} for policy, over in out.items()}
 
 
 def param_vector(policy, overrides=None):
     """The parameter vector of ``policy`` with ``overrides`` (name or index -> value)."""
-    return policy_params(policy, overrides)
+    return _param_vector(policy, overrides)
+
+
+def check_comparison(policies, games, params=None):
+    """``(names, labels, vectors, games per row)`` of a comparison, every input checked
+    without compiling anything (see :func:`compare_policies`)."""
+    names = list(policies)
+    if not names:
+        raise ValueError("no policies to compare")
+    for name in names:
+        param_specs(name)
+    row_labels = labels(names)
+    params = params or {}
+    for name in params:
+        if name not in names:
+            raise ValueError(f"parameters given for {name!r}, which is not compared; "
+                             f"compared: {', '.join(dict.fromkeys(names))}")
+    vectors = [param_vector(name, params.get(name)) for name in names]
+    return names, row_labels, vectors, _resolve_games(games, names, row_labels)
 
 
 def _resolve_games(games, names, row_labels):
@@ -97,7 +95,7 @@ def _resolve_games(games, names, row_labels):
 
 
 def compare_policies(config=None, policies=("baseline",), games=100_000, seed=0, threads=None,
-                     params=None, chunk_size=DEFAULT_CHUNK):
+                     params=None, chunk_size=DEFAULT_CHUNK, step=None):
     """Win rates of ``policies`` on common random numbers, and their paired differences.
 
     Parameters
@@ -118,6 +116,8 @@ def compare_policies(config=None, policies=("baseline",), games=100_000, seed=0,
         ``{policy name: {parameter name or index: value}}`` (see :func:`param_vector`).
     chunk_size : int
         Games held in memory at once per policy; results do not depend on it.
+    step : callable, optional
+        Called with the games just played (the sum of the game counts in all).
 
     Returns
     -------
@@ -132,19 +132,9 @@ def compare_policies(config=None, policies=("baseline",), games=100_000, seed=0,
         change any figure.
     """
     config = config or GameConfig()
-    names = list(policies)
-    if not names:
-        raise ValueError("no policies to compare")
-    entries = [get_policy(name) for name in names]
-    row_labels = labels(names)
-    params = params or {}
-    for name in params:
-        if name not in names:
-            raise ValueError(f"parameters given for {name!r}, which is not compared; "
-                             f"compared: {', '.join(dict.fromkeys(names))}")
-    vectors = [param_vector(name, params.get(name)) for name in names]
-    counts_n = _resolve_games(games, names, row_labels)
+    names, row_labels, vectors, counts_n = check_comparison(policies, games, params)
     chunk_size = _count("chunk_size", chunk_size)
+    entries = [get_policy(name) for name in names]
     counts = [None] * len(names)
     elapsed = [0.0] * len(names)
     pairs = list(combinations(range(len(names)), 2))
@@ -160,7 +150,8 @@ def compare_policies(config=None, policies=("baseline",), games=100_000, seed=0,
             if n <= 0:
                 continue
             r = simulate(config, name, games=n, seed=seed, threads=threads, chunk_size=n,
-                         keep_records=True, first_game=done, params=vectors[i])
+                         keep_records=True, first_game=done, params=vectors[i],
+                         progress=increments(step))
             counts[i] = r.counts if counts[i] is None else counts[i] + r.counts
             elapsed[i] += r.elapsed_s
             won[i] = r.records["outcome"].cat.codes.to_numpy() == _WIN

@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import rules
 from ..config import ConfigError, GameConfig
+from ..progress import increments
 from ..runner import DEFAULT_CHUNK, simulate
 from .stats import Z95, wilson_interval
 
@@ -24,7 +25,7 @@ def _check_count(name, value):
 
 
 def paired_effects(configs, policy="baseline", games=100_000, seed=0, threads=None,
-                   report=None, chunk_size=DEFAULT_CHUNK, weights=None):
+                   report=None, chunk_size=DEFAULT_CHUNK, weights=None, step=None, tally=None):
     """Win rate of each labelled configuration and its effect, on common random numbers.
 
     ``configs`` maps labels to configurations that differ in one set-up fact; all play the same
@@ -38,6 +39,9 @@ def paired_effects(configs, policy="baseline", games=100_000, seed=0, threads=No
     an unconditioned game, for set-up facts that are not equally likely: the average and the
     effects are then weighted, ``d_g = win_k(g) - sum_j w_j win_j(g) / sum_j w_j``, so the
     average is the unconditioned win rate.
+
+    ``step(n)`` is called with the games just played; ``tally``, a dict, gets
+    ``"invariant_violations"``: the games, over all labels, that broke an invariant.
     """
     games = _check_count("games", games)
     chunk_size = _check_count("chunk_size", chunk_size)
@@ -50,19 +54,24 @@ def paired_effects(configs, policy="baseline", games=100_000, seed=0, threads=No
     # sum(w) * d_g is an integer, so its sums are kept exactly and chunking cannot change them
     e_sum = np.zeros(n_pos, dtype=np.int64)
     e_sq = np.zeros(n_pos, dtype=np.int64)
+    violations = 0
     done = 0
     while done < games:
         n = min(chunk_size, games - done)
         won = np.empty((n_pos, n), dtype=np.int64)
         for i, label in enumerate(labels):
             records = simulate(configs[label], policy, games=n, seed=seed, threads=threads,
-                               chunk_size=n, keep_records=True, first_game=done).records
+                               chunk_size=n, keep_records=True, first_game=done,
+                               progress=increments(step)).records
             won[i] = records["outcome"].cat.codes.to_numpy() == _WIN
+            violations += int((records["violations"] != 0).sum())
         e = total * won - weight @ won
         wins += won.sum(axis=1)
         e_sum += e.sum(axis=1)
         e_sq += (e * e).sum(axis=1)
         done += n
+    if tally is not None:
+        tally["invariant_violations"] = tally.get("invariant_violations", 0) + violations
     scale = total * games
     out = {}
     for i, label in enumerate(labels):
@@ -81,8 +90,22 @@ def paired_effects(configs, policy="baseline", games=100_000, seed=0, threads=No
     return out, int(weight @ wins) / scale
 
 
+def killer_positions(config, positions=None):
+    """The Killer's starting positions to report (sorted, each checked within
+    ``1..config.killer_positions``; default all), without playing anything."""
+    n_pos = config.replace(killer_position=None).killer_positions
+    wanted = range(1, n_pos + 1) if positions is None else positions
+    report = []
+    for k in wanted:
+        k = int(k) if isinstance(k, np.integer) else k
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n_pos:
+            raise ConfigError(f"killer position must be 1..{n_pos}, got {k!r}")
+        report.append(k)
+    return sorted(set(report))
+
+
 def killer_position_effects(config=None, policy="baseline", games=100_000, seed=0, threads=None,
-                            positions=None, chunk_size=DEFAULT_CHUNK):
+                            positions=None, chunk_size=DEFAULT_CHUNK, step=None):
     """Win rate and effect of each starting position of the Killer in the first item deck.
 
     Every position ``k`` (1 = top) plays the same ``games`` games of ``seed`` with the deck
@@ -106,13 +129,15 @@ def killer_position_effects(config=None, policy="baseline", games=100_000, seed=
         position, so all of them are played whatever is reported.
     chunk_size : int
         Games held in memory at once per position; results do not depend on it.
+    step : callable, optional
+        Called with the games just played (``games`` times the number of positions in all).
 
     Returns
     -------
     dict
         ``{"positions": {"k": {"games", "win_rate", "win_ci", "effect", "effect_ci"}},
-        "average", "config", "policy", "seed"}``, JSON-ready (the ``luck killer --json``
-        object). ``effect_ci`` is ``None`` when ``games`` is 1.
+        "average", "invariant_violations", "config", "policy", "seed"}``, JSON-ready (the
+        ``luck killer --json`` object). ``effect_ci`` is ``None`` when ``games`` is 1.
 
     Raises
     ------
@@ -123,21 +148,14 @@ def killer_position_effects(config=None, policy="baseline", games=100_000, seed=
     games = _check_count("games", games)
     chunk_size = _check_count("chunk_size", chunk_size)
     n_pos = config.killer_positions
-    wanted = range(1, n_pos + 1) if positions is None else positions
-    report = []
-    for k in wanted:
-        k = int(k) if isinstance(k, np.integer) else k
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n_pos:
-            raise ConfigError(f"killer position must be 1..{n_pos}, got {k!r}")
-        report.append(k)
-    report = sorted(set(report))
-
+    report = killer_positions(config, positions)
     configs = {str(k): config.replace(killer_position=k) for k in range(1, n_pos + 1)}
+    tally = {}
     out, average = paired_effects(configs, policy, games, seed, threads,
-                                  {str(k) for k in report}, chunk_size)
+                                  {str(k) for k in report}, chunk_size, step=step, tally=tally)
     return {"positions": dict(sorted(out.items(), key=lambda kv: int(kv[0]))),
-            "average": average, "config": config.describe(), "policy": policy,
-            "seed": int(seed)}
+            "average": average, "invariant_violations": tally["invariant_violations"],
+            "config": config.describe(), "policy": policy, "seed": int(seed)}
 
 
 def yellow_weights():
@@ -146,21 +164,9 @@ def yellow_weights():
     return {str(y): math.comb(5, y) * math.comb(15, 8 - y) for y in range(6)}
 
 
-def first_fact_effects(fact, config=None, policy="baseline", games=100_000, seed=0,
-                       threads=None, values=None, chunk_size=DEFAULT_CHUNK, player=0):
-    """Win rate and effect of a set-up fact of round 1, each value generated so, not
-    filtered, on common random numbers (see :func:`paired_effects`):
-
-    - ``"area"``: the first area card (``GameConfig(first_area=...)``);
-    - ``"trump"``: round 1's trump suit (``first_trump``);
-    - ``"yellows"``: the number of yellows, ``"0"`` .. ``"5"``, in ``player``'s first hand
-      (``first_yellows``; the partner's count stays free). The values are not equally likely,
-      so the average and the effects are weighted by their chances (:func:`yellow_weights`)
-      and the average is the unconditioned win rate.
-
-    Returns ``{"values": {value: {...}}, "average", "config", "policy", "seed"}`` (and
-    ``"player"`` for ``"yellows"``).
-    """
+def fact_values(fact, config=None, values=None, player=0):
+    """``(knob, allowed, wanted, weights)`` of a set-up fact of :func:`first_fact_effects`,
+    every value checked, without playing anything."""
     knob = {"area": "first_area", "trump": "first_trump", "yellows": "first_yellows"}.get(fact)
     if knob is None:
         raise ConfigError(f"unknown set-up fact {fact!r}; expected one of: area, trump, "
@@ -180,6 +186,28 @@ def first_fact_effects(fact, config=None, policy="baseline", games=100_000, seed
     for v in wanted:
         if v not in allowed:
             raise ConfigError(f"first {fact} must be one of: {', '.join(allowed)}, got {v!r}")
+    return knob, allowed, wanted, weights
+
+
+def first_fact_effects(fact, config=None, policy="baseline", games=100_000, seed=0,
+                       threads=None, values=None, chunk_size=DEFAULT_CHUNK, player=0,
+                       step=None):
+    """Win rate and effect of a set-up fact of round 1, each value generated so, not
+    filtered, on common random numbers (see :func:`paired_effects`):
+
+    - ``"area"``: the first area card (``GameConfig(first_area=...)``);
+    - ``"trump"``: round 1's trump suit (``first_trump``);
+    - ``"yellows"``: the number of yellows, ``"0"`` .. ``"5"``, in ``player``'s first hand
+      (``first_yellows``; the partner's count stays free). The values are not equally likely,
+      so the average and the effects are weighted by their chances (:func:`yellow_weights`)
+      and the average is the unconditioned win rate.
+
+    Returns ``{"values": {value: {...}}, "average", "invariant_violations", "config",
+    "policy", "seed"}`` (and ``"player"`` for ``"yellows"``). ``step(n)`` is called with the
+    games just played.
+    """
+    knob, allowed, wanted, weights = fact_values(fact, config, values, player)
+    config = (config or GameConfig()).replace(**{knob: None})
 
     def setting(v):
         if fact != "yellows":
@@ -187,9 +215,11 @@ def first_fact_effects(fact, config=None, policy="baseline", games=100_000, seed
         return tuple(int(v) if p == player else None for p in range(2))
 
     configs = {v: config.replace(**{knob: setting(v)}) for v in allowed}
+    tally = {}
     out, average = paired_effects(configs, policy, games, seed, threads, set(wanted),
-                                  chunk_size, weights)
+                                  chunk_size, weights, step=step, tally=tally)
     result = {"values": {v: out[v] for v in allowed if v in out}, "average": average,
+              "invariant_violations": tally["invariant_violations"],
               "config": config.describe(), "policy": policy, "seed": int(seed)}
     if fact == "yellows":
         result["player"] = player
@@ -232,8 +262,19 @@ def _share_interval(wins, boot, seed):
     return share, [float(np.quantile(draws, 0.025)), float(np.quantile(draws, 0.975))]
 
 
+def check_sources(games, repeats):
+    """``(groups, repeats)`` of :func:`variance_sources`, checked without playing anything."""
+    repeats = _check_count("repeats", repeats)
+    if repeats < 2:
+        raise ValueError(f"repeats must be at least 2, got {repeats}")
+    groups = _check_count("games", games) // repeats
+    if groups < 2:
+        raise ValueError(f"games must be at least 2 x repeats ({2 * repeats}), got {games}")
+    return groups, repeats
+
+
 def variance_sources(config=None, policy="baseline", games=160_000, repeats=8, seed=0,
-                     threads=None, boot=400, streams=STREAM_NAMES):
+                     threads=None, boot=400, streams=STREAM_NAMES, step=None):
     """How much of the outcome's variance each random stream explains (Sobol indices).
 
     A stream's **first-order share** ``Var(E[win | stream]) / Var(win)`` is what it decides on
@@ -248,24 +289,25 @@ def variance_sources(config=None, policy="baseline", games=160_000, repeats=8, s
     together.
 
     Returns ``{"shares": {stream: {"first", "first_ci", "total", "total_ci", "games",
-    "groups"}}, "sum_first", "sum_total", "interactions", "win_rate", "repeats", "config",
-    "policy", "seed"}``.
+    "groups"}}, "sum_first", "sum_total", "interactions", "win_rate", "repeats",
+    "invariant_violations", "config", "policy", "seed"}``. ``step(n)`` is called with the
+    games just played (``2 * groups * repeats`` per stream).
     """
     config = config or GameConfig()
-    repeats = _check_count("repeats", repeats)
-    if repeats < 2:
-        raise ValueError(f"repeats must be at least 2, got {repeats}")
-    groups = _check_count("games", games) // repeats
-    if groups < 2:
-        raise ValueError(f"games must be at least 2 x repeats ({2 * repeats}), got {games}")
+    groups, repeats = check_sources(games, repeats)
     for name in streams:
         if name not in STREAM_NAMES:
             raise ConfigError(f"unknown stream {name!r}; expected one of: "
                               f"{', '.join(STREAM_NAMES)}")
 
+    violations = 0
+
     def held_wins(held):
+        nonlocal violations
         rec = simulate(config, policy, games=groups * repeats, seed=seed, threads=threads,
-                       keep_records=True, hold=(held, repeats)).records
+                       keep_records=True, hold=(held, repeats),
+                       progress=increments(step)).records
+        violations += int((rec["violations"] != 0).sum())
         return (rec["outcome"].cat.codes.to_numpy() == _WIN).reshape(groups, repeats)
 
     shares = {}
@@ -284,5 +326,5 @@ def variance_sources(config=None, policy="baseline", games=160_000, repeats=8, s
     return {"shares": shares, "sum_first": sum_first,
             "sum_total": sum(v["total"] for v in shares.values()),
             "interactions": 1 - sum_first, "win_rate": wins / (groups * repeats * len(shares)),
-            "repeats": repeats, "config": config.describe(), "policy": policy,
-            "seed": int(seed)}
+            "repeats": repeats, "invariant_violations": violations,
+            "config": config.describe(), "policy": policy, "seed": int(seed)}

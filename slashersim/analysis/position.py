@@ -18,10 +18,26 @@ import numpy as np
 from .. import rules
 from ..config import ConfigError, GameConfig
 from ..engine import layout as L
-from ..engine import luck as K
+from ..engine import positions as _positions
+from ..inputs import check_seed
 from ..policies import get_policy
 from ..runner import policy_params
 from .stats import wilson_interval
+
+
+class _LuckKernels:
+    """:mod:`slashersim.engine.luck`, imported (compiled or loaded) on first use of a kernel;
+    the offsets of a position come from :mod:`slashersim.engine.positions`, so reading and
+    checking a position compiles nothing."""
+
+    def __getattr__(self, name):
+        if hasattr(_positions, name):
+            return getattr(_positions, name)
+        from ..engine import luck
+        return getattr(luck, name)
+
+
+K = _LuckKernels()
 
 STATE_KEYS = ("config", "round", "area", "areas_seen", "arrows", "leader", "health", "traps",
               "items", "killer_draws", "item_deck", "hands", "trump")
@@ -117,19 +133,26 @@ def parse_position(data):
     health = _list("health", data.get("health", [v["health"]] * 2), 2)
     for p in range(2):
         st[L.S_HEALTH + p] = _int(f"health of player {p}", health[p], 1, rules.MAX_HEALTH)
+        if rnd == 1 and health[p] != v["health"]:
+            _err(f"health of player {p} is {health[p]} in round 1, but health changes only in "
+                 f"an item phase: round 1 starts at the configuration's health {v['health']}")
     traps = data.get("traps", 0)
     if isinstance(traps, int) and not isinstance(traps, bool) and traps >= v["traps"]:
         _err(f"traps must be 0..{v['traps'] - 1}, got {traps}: {v['traps']} traps set off "
              f"lose the game")
     st[L.S_TRAPS] = _int("traps", traps, 0, v["traps"] - 1)
     played_before = rnd - 1
+    if traps > played_before:
+        _err(f"traps {traps} in round {rnd}: a trap goes off only in a round's play phase, at "
+             f"most one per round, and {played_before} round{'' if played_before == 1 else 's'}"
+             f" came before this position")
     # a drawn Killer waits in the discard pile until clean-up, or is shuffled back at once
     per_round = 1 if v["killer_reshuffle"] == "cleanup" else 2
     killer_draws = _int("killer_draws", data.get("killer_draws", 0), 0,
                         per_round * played_before)
     st[L.S_KILLER_DRAWS] = killer_draws
 
-    _items(data, v, cfg, st, known, killer_draws)
+    _items(data, v, cfg, st, known, killer_draws, rnd)
     _areas(data, v, cfg, st, known, rnd, dealt)
     if dealt:
         _deal(data, st, known)
@@ -139,7 +162,7 @@ def parse_position(data):
     return Position(config, st, known)
 
 
-def _items(data, v, cfg, st, known, killer_draws):
+def _items(data, v, cfg, st, known, killer_draws, rnd=2):
     """Held items, the discard pile, cards out of the game and the item deck."""
     deck_facts = data.get("item_deck", {})
     if not isinstance(deck_facts, dict):
@@ -180,6 +203,8 @@ def _items(data, v, cfg, st, known, killer_draws):
                 _err(f"{name} cannot be out of the game: {gone_rule}")
             _err(f"{name} cannot be in {where}")
         if item in place:
+            if place[item] == where:
+                _err(f"{name} is listed twice in {where}, but the game has one {name} card")
             _err(f"{name} is in two places: {place[item]} and {where}")
         place[item] = where
         return item
@@ -187,7 +212,15 @@ def _items(data, v, cfg, st, known, killer_draws):
     items = _list("items", data.get("items", [[], []]), 2)
     for p in range(2):
         for name in _list(f"items of player {p}", items[p]):
+            if rnd == 1:
+                _err(f"player {p} holds {name} in round 1, but items are kept only in an item "
+                     f"phase, and round 1's comes after its play phase")
             st[L.S_HELD + p] |= 1 << put(name, f"player {p}'s items", _holdable)
+    for key, what in (("discard", "the discard pile holds"), ("gone", "out of the game are")):
+        listed = deck_facts.get(key) or []
+        if rnd == 1 and isinstance(listed, list) and listed:
+            _err(f"{what} {', '.join(map(str, listed))} in round 1, but no item card leaves "
+                 f"the item deck before round 1's item phase")
     escapes = bin(int(st[L.S_HELD] | st[L.S_HELD + 1]) & rules.ESCAPE_MASK).count("1")
     if escapes >= v["escapes_needed"]:
         _err(f"the team already holds {escapes} escape items: the game is won")
@@ -376,10 +409,18 @@ def _deal(data, st, known):
 SMALL_RUN = 2048
 
 
-def _outcomes(position, policy, games, seed, threads, first=0):
-    """Outcome codes ``ndarray(int8, (games,))`` of ``games`` play-outs of ``position``."""
+def _outcomes(position, policy, games, seed, threads, first=0, params=None, step=None):
+    """Outcome codes ``ndarray(int8, (games,))`` of ``games`` play-outs of ``position``.
+
+    The play-outs run in kernel calls of about ``runner.CALL_SECONDS`` each (play-out ``i``
+    draws from the streams of game ``first + i`` whatever the split), calling ``step(n)``
+    after each call with the play-outs just played."""
+    from ..runner import DEFAULT_CHUNK, next_chunk
+    import time
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise ValueError(f"games must be at least 1, got {games!r}")
+    seed = check_seed(seed)
+    params = policy_params(policy) if params is None else np.asarray(params, dtype=np.float64)
     entry = get_policy(policy)
     out = np.empty(int(games), dtype=np.int8)
     previous = numba.get_num_threads()
@@ -387,10 +428,19 @@ def _outcomes(position, policy, games, seed, threads, first=0):
         threads = 1
     if threads is not None:
         numba.set_num_threads(int(threads))
+    base = np.ascontiguousarray(position.state)
+    known = np.ascontiguousarray(position.known)
     try:
-        K.rollouts(entry.decide, entry.fast, np.ascontiguousarray(position.state),
-                   policy_params(policy), np.ascontiguousarray(position.known), int(seed),
-                   int(first), out)
+        done, n = 0, 1
+        while done < games:
+            n = min(n, games - done)
+            t0 = time.perf_counter()
+            K.rollouts(entry.decide, entry.fast, base, params, known, int(seed),
+                       int(first + done), out[done:done + n])
+            done += n
+            if step is not None:
+                step(n)
+            n = next_chunk(n, time.perf_counter() - t0, DEFAULT_CHUNK)
     finally:
         numba.set_num_threads(previous)
     return out
@@ -408,11 +458,14 @@ def outcome_summary(outcomes):
             "timeout": int(counts[rules.TIMEOUT]) / g}
 
 
-def win_probability(position, policy="baseline", games=20_000, seed=0, threads=None):
-    """Play ``position`` out ``games`` times under ``policy``: the ``luck state`` object,
-    ``{"games", "wins", "win_rate", "win_ci", "loss_health", "loss_traps", "timeout",
-    "config", "policy", "seed"}``. Play-out ``i`` uses the streams of game ``i`` of ``seed``."""
-    r = outcome_summary(_outcomes(position, policy, games, seed, threads))
+def win_probability(position, policy="baseline", games=20_000, seed=0, threads=None,
+                    params=None, step=None):
+    """Play ``position`` out ``games`` times under ``policy`` (``params``: its parameter
+    vector, default its defaults): the ``luck state`` object, ``{"games", "wins", "win_rate",
+    "win_ci", "loss_health", "loss_traps", "timeout", "config", "policy", "seed"}``. Play-out
+    ``i`` uses the streams of game ``i`` of ``seed``; ``step(n)`` is called as play-outs end."""
+    r = outcome_summary(_outcomes(position, policy, games, seed, threads, params=params,
+                                  step=step))
     return {**r, "config": position.config.describe(), "policy": policy, "seed": int(seed)}
 
 
@@ -429,24 +482,30 @@ class GameRecord(NamedTuple):
     game: int
     snaps: np.ndarray
     info: np.ndarray
+    params: np.ndarray = None   #: the policy's parameter vector (None: its defaults)
 
 
-def record_game(config, policy, seed, game):
-    """Replay game ``game`` of a ``simulate`` run (``config``, ``policy``, ``seed``)."""
+def record_game(config, policy, seed, game, params=None):
+    """Replay game ``game`` of a ``simulate`` run (``config``, ``policy``, ``seed`` and the
+    policy's parameter vector ``params``, default its defaults)."""
     if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or game < 0:
         raise ValueError(f"the recorded game must be 0 or more, got {game!r}")
+    check_seed(int(game), "the recorded game")
+    seed = check_seed(seed)
+    params = policy_params(policy) if params is None else np.asarray(params, dtype=np.float64)
     entry = get_policy(policy)
     cfg = config.to_array()
     size = 256
     while True:
         snaps = np.zeros((size, L.STATE_SIZE), dtype=np.int64)
         info = np.zeros((size, K.INFO_SIZE), dtype=np.int64)
-        n = K.record_game(entry.decide, entry.fast, cfg, policy_params(policy), int(seed),
-                          int(game), snaps, info)
+        n = K.record_game(entry.decide, entry.fast, cfg, params, int(seed), int(game), snaps,
+                          info)
         if n <= size:
             break
         size = n                     # the replay is deterministic: again, with room for all
-    return GameRecord(config, policy, int(seed), int(game), snaps[:n].copy(), info[:n].copy())
+    return GameRecord(config, policy, int(seed), int(game), snaps[:n].copy(), info[:n].copy(),
+                      params)
 
 
 def _cards(mask):
@@ -546,8 +605,12 @@ RECORD_FORMAT = "slashersim game record 2"
 def record_json(rec):
     """The game record as a JSON-ready dict (the ``simulate --record-out`` file)."""
     last = rec.snaps[-1]
+    from ..policies import param_specs
+    params = policy_params(rec.policy) if rec.params is None else rec.params
     return {"format": RECORD_FORMAT, "config": rec.config.describe(),
-            "policy": rec.policy, "seed": rec.seed, "game": rec.game,
+            "policy": rec.policy,
+            "policy_params": {p.name: float(x) for p, x in zip(param_specs(rec.policy), params)},
+            "seed": rec.seed, "game": rec.game,
             "outcome": rules.OUTCOME_NAMES[int(last[L.S_OUTCOME])],
             "rounds": int(last[L.S_ROUND]),
             "killer_start": int(last[L.S_KILLER_START]),
@@ -555,24 +618,69 @@ def record_json(rec):
                        for e in record_events(rec)]}
 
 
-def load_record(path):
-    """Replay the game a record file names, and check the replay against the file."""
+class RecordFile(NamedTuple):
+    """What a game record file names: the game to replay, and the file's content."""
+
+    config: GameConfig
+    policy: str
+    seed: int
+    game: int
+    params: np.ndarray
+    data: dict
+
+
+def read_record(path):
+    """Read and check a game record file (``simulate --record-out``) without replaying it:
+    every key it needs, the configuration, the policy and its parameters, the seed and the
+    game. A :class:`ConfigError` names what is wrong."""
+    from ..policies import param_vector, policy_names
     data = _read_json(path, "record file")
     if isinstance(data, dict) and data.get("format") == "slashersim game record 1":
         _err(f"{str(path)!r} is a game record of an older slashersim (one draw event per "
              f"turn); write it again with simulate --record-out")
     if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
         _err(f"{str(path)!r} is not a slashersim game record (simulate --record-out)")
-    config = GameConfig.from_dict({k: tuple(x) if isinstance(x, list) else x
-                                   for k, x in data["config"].items()})
-    rec = record_game(config, data["policy"], data["seed"], data["game"])
+    for key in ("config", "policy", "seed", "game", "events"):
+        if key not in data:
+            _err(f"game record {str(path)!r} has no {key!r}; write it again with simulate "
+                 f"--record-out")
+    if not isinstance(data["config"], dict):
+        _err(f"game record {str(path)!r}: config must be an object, got {data['config']!r}")
+    try:
+        config = GameConfig.from_dict({k: tuple(x) if isinstance(x, list) else x
+                                       for k, x in data["config"].items()})
+    except (TypeError, ValueError) as e:
+        _err(f"game record {str(path)!r}: {e}")
+    policy = data["policy"]
+    if policy not in policy_names():
+        _err(f"game record {str(path)!r}: unknown policy {policy!r}; expected one of: "
+             f"{', '.join(policy_names())}")
+    given = data.get("policy_params", {})
+    if not isinstance(given, dict):
+        _err(f"game record {str(path)!r}: policy_params must be an object, got {given!r}")
+    try:
+        params = param_vector(policy, given)
+    except ValueError as e:
+        _err(f"game record {str(path)!r}: {e}")
+    seed = check_seed(data["seed"], "seed")
+    game = check_seed(data["game"], "game")
+    if not isinstance(data["events"], list):
+        _err(f"game record {str(path)!r}: events must be a list")
+    return RecordFile(config, policy, seed, game, params, data)
+
+
+def load_record(path):
+    """Replay the game a record file names, and check the replay against the file."""
+    r = path if isinstance(path, RecordFile) else read_record(path)
+    data = r.data
+    rec = record_game(r.config, r.policy, r.seed, r.game, r.params)
     replay = record_json(rec)
     if replay["events"] != data.get("events") or replay["outcome"] != data.get("outcome"):
         mine, theirs = replay["events"], data.get("events") or []
         i = next((i for i, (x, y) in enumerate(zip(mine, theirs)) if x != y),
                  min(len(mine), len(theirs)))
-        _err(f"{str(path)!r} does not match a replay of game {data['game']} of seed "
-             f"{data['seed']} (first difference at event {i + 1})")
+        _err(f"the game record does not match a replay of game {r.game} of seed {r.seed} "
+             f"(first difference at event {i + 1})")
     return rec
 
 
@@ -639,7 +747,14 @@ def _label(ev):
     return text
 
 
-def timeline(rec, games=4000, seed=0, threads=None):
+def timeline_playouts(rec, games):
+    """The play-outs :func:`timeline` plays: ``games`` per position it estimates."""
+    events = record_events(rec)
+    places = {0} | {e["before"] for e in events} | {e["after"] for e in events}
+    return games * len(places - {len(rec.snaps) - 1})
+
+
+def timeline(rec, games=4000, seed=0, threads=None, step=None):
     """Win probability before and after each random event of a recorded game.
 
     Every position is played out ``games`` times under the record's policy, all on the same
@@ -648,7 +763,8 @@ def timeline(rec, games=4000, seed=0, threads=None):
     shuffles are hidden), so its probability is the configuration's win rate; the finished
     game counts 1 for a win, else 0. Returns ``{"start": {"win_rate", "win_ci"}, "events":
     [{..., "label", "before", "before_ci", "after", "after_ci", "swing"}], "outcome",
-    "config", "policy", "seed", "game", "rollout_seed", "games"}``.
+    "config", "policy", "seed", "game", "rollout_seed", "games"}``. ``step(n)`` is called as
+    play-outs end (:func:`timeline_playouts` of them in all).
     """
     events = record_events(rec)
     last = len(rec.snaps) - 1
@@ -659,7 +775,8 @@ def timeline(rec, games=4000, seed=0, threads=None):
             won = float(rec.snaps[last][L.S_OUTCOME] == rules.WIN)
             prob[i] = (won, [won, won])
         else:
-            r = win_probability(snapshot_position(rec, i), rec.policy, games, seed, threads)
+            r = win_probability(snapshot_position(rec, i), rec.policy, games, seed, threads,
+                                rec.params, step)
             prob[i] = (r["win_rate"], r["win_ci"])
     out = []
     for ev in events:

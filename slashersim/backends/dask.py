@@ -111,7 +111,8 @@ class DaskBackend:
         client = distributed.Client(cluster)
         return client, [client, cluster]
 
-    def run(self, units, on_done):
+    def run(self, units, on_done, step=None):
+        """Play ``units``; ``step(n)`` (optional) is called with each finished task's games."""
         units = list(units)
         if not units:
             return
@@ -129,6 +130,8 @@ class DaskBackend:
                 _, task = futures.pop(f.key)
                 for v, c in zip(task, counts):
                     on_done(v, c)
+                if step is not None:
+                    step(sum(v.games for v in task))
         finally:
             if futures:
                 client.cancel([f for f, _ in futures.values()])

@@ -8,9 +8,11 @@ class LocalBackend:
     def __init__(self, threads=None):
         self.threads = threads
 
-    def run(self, units, on_done):
+    def run(self, units, on_done, step=None):
+        """Play ``units``; ``step(n)`` (optional) is called with the games just played."""
+        from ..progress import increments
         from ..runner import simulate
         for u in units:
             r = simulate(u.config, u.policy, games=u.games, seed=u.seed, threads=self.threads,
-                         first_game=u.first)
+                         first_game=u.first, progress=increments(step))
             on_done(u, r.counts)

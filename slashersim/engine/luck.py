@@ -20,6 +20,7 @@ from numba import njit, prange, types
 from ..rules import (AREA_DECK_LEVELS, CABINS, FIRE_PIT, KILLER,
                      LEADER_ARROW, N_AREAS, N_NUMBER_CARDS, RUNNING, SUIT_MASK, TIMEOUT)
 from .api import POLICY_TYPE
+from .lazy import lazy_njit
 from .bits import nth_bit, popcount
 from .deal import setup_game, start_round
 from .game import BLOCK, check_invariants, cleanup, play_rounds, write_record
@@ -41,36 +42,11 @@ from .rng import AREAS, DEAL, ITEMS, N_STREAMS, rand_below, seed_streams, stream
 from .tricks import play_phase
 
 # --- positions ------------------------------------------------------------------------------
-#: phase: 0 before the round's area card and deal, 1 dealt (play phase next),
-#: 2 in the item phase (``P_TURNS`` turns done), 3 in the middle of a player's draw (``P_TURNS``
-#: turns done before it; its cards so far in ``st[S_DRAWN:]``, ``P_PENDING`` still to draw)
-P_PHASE = 0
-P_TURNS = 1
-#: bit ``p`` set: player ``p``'s hand is known (phase 1)
-P_HANDS = 2
-#: phase 1: trump suit known (-1: unknown); ignored when ``P_TRUMP_CARD`` is set
-P_TRUMP = 3
-#: phase 1: 1 if ``st[S_TRUMP_CARD]`` is the known trump card
-P_TRUMP_CARD = 4
-#: number of known cards on top of the item deck (as placed in ``st``)
-P_TOP = 5
-#: 1 if the Killer's place in the item deck of ``st`` is known
-P_KILLER = 6
-#: > 0: the Killer, place unknown, lies within the top ``P_KILLER_SPAN`` cards
-P_KILLER_SPAN = 7
-#: bitmask of area-deck places whose card is known
-P_AREA_FIXED = 8
-#: bitmask of areas whose arrow is known
-P_ARROWS = 9
-#: 1 if the leader (``S_TRICK_LEADER`` in phase 0, ``S_ROUND_LEADER`` later) is known
-P_LEADER = 10
-#: phase 3: cards the player still has to draw (before any Cabins extra card)
-P_PENDING = 11
-#: phase 3: 1 once the Cabins extra-card choice is past (or the Killer came up)
-P_EXTRA_DONE = 12
-P_SIZE = 13
-
-PHASE_START, PHASE_DEALT, PHASE_ITEMS, PHASE_DRAW = 0, 1, 2, 3
+from .positions import (  # noqa: E402,F401 (offsets of a position, kept compile-free)
+    P_PHASE, P_TURNS, P_HANDS, P_TRUMP, P_TRUMP_CARD, P_TOP,
+    P_KILLER, P_KILLER_SPAN, P_AREA_FIXED, P_ARROWS, P_LEADER,
+    P_PENDING, P_EXTRA_DONE, P_SIZE,
+    PHASE_START, PHASE_DEALT, PHASE_ITEMS, PHASE_DRAW)
 
 
 @njit(cache=True)
@@ -276,7 +252,7 @@ def continue_game(policy, st, params, pos, turn):
     play_rounds(policy, st, params)
 
 
-@njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1],
+@lazy_njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1],
                  types.int64[::1], types.int64, types.int64, types.int8[::1]),
       parallel=True, cache=True)
 def rollouts(policy, fast, base, params, pos, seed, first, out):
@@ -295,7 +271,7 @@ def rollouts(policy, fast, base, params, pos, seed, first, out):
             out[i] = st[S_OUTCOME]
 
 
-@njit(types.int64(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1],
+@lazy_njit(types.int64(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1],
                   types.int64[::1]), cache=True)
 def continue_as_is(policy, fast, st, params, pos):
     """Play the position ``(st, pos)`` to the end in place, nothing redrawn and the streams as
@@ -330,7 +306,7 @@ def _snap(st, snaps, info, k, kind, turns, pending, extra_done):
     return k + 1
 
 
-@njit(types.int64(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
+@lazy_njit(types.int64(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
                   types.int64, types.int64[:, ::1], types.int64[:, ::1]), cache=True)
 def record_game(policy, fast, cfg, params, seed, game, snaps, info):
     """Replay game ``game`` of ``seed`` exactly as :func:`game.play_game` plays it, keeping
@@ -387,7 +363,7 @@ def record_game(policy, fast, cfg, params, seed, game, snaps, info):
 
 
 # --- games sharing a stream ---------------------------------------------------------------------
-@njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
+@lazy_njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
                  types.int64, types.int32[:, ::1], types.int64, types.int64),
       parallel=True, cache=True)
 def simulate_chunk_held(policy, fast, cfg, params, seed, game0, records, held, repeats):

@@ -1,19 +1,35 @@
-"""Policies, registered by name.
+"""Policies, registered by name without compiling them.
 
-A policy is a jitted function of ``engine.api.POLICY_SIGNATURE``; adding a policy means one
-module and one entry here.
+The registry below is pure Python: the command line reads policy names, parameter specs and
+defaults from it to check its input before anything compiles. :func:`get_policy` imports a
+policy's module (compiling or loading its kernels) only when games are about to be played.
+Adding a policy means one module and one line in ``POLICIES``; a policy with parameters lists
+them as :class:`Param` specs (the built-in ones live in :mod:`.params`).
 """
+from importlib import import_module
+import math
 from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ..engine.api import POLICY_SIGNATURE
-from . import baseline, exerciser, heuristic, omniscient, search
-from .dispatch import FAST_BASELINE, FAST_HEURISTIC
+from .params import HEURISTIC, OMNISCIENT, Param, SEARCH
+
+#: fast-path ids of :mod:`.dispatch` (0: the engine calls the policy's function pointer)
+FAST_NONE, FAST_BASELINE, FAST_HEURISTIC = 0, 1, 2
+
+
+class PolicySpec(NamedTuple):
+    """A registry line: where the policy's jitted function is and what it takes."""
+
+    module: str                 #: its module, relative to this package (``.name``) or absolute
+    function: str               #: the ``@njit`` policy function in that module
+    params: tuple = ()          #: :class:`Param` specs, in parameter-vector order
+    omniscient: bool = False    #: True if it reads hidden information (an upper bound)
+    fast: int = FAST_NONE       #: its fast-path id in :mod:`.dispatch`, or 0
 
 
 class Policy(NamedTuple):
-    """A registry entry."""
+    """A compiled registry entry, as :func:`get_policy` returns it."""
 
     name: str
     decide: Callable            #: the jitted policy function
@@ -24,36 +40,102 @@ class Policy(NamedTuple):
 
 
 POLICIES = {
-    "baseline": Policy("baseline", baseline.baseline,
-                       np.zeros(0, dtype=np.float64), False, FAST_BASELINE),
-    "exerciser": Policy("exerciser", exerciser.exerciser, exerciser.DEFAULT_PARAMS, False),
-    "heuristic": Policy("heuristic", heuristic.heuristic, heuristic.DEFAULT_PARAMS, False,
-                        FAST_HEURISTIC, heuristic.PARAM_NAMES),
-    "search": Policy("search", search.search, search.DEFAULT_PARAMS, False, 0,
-                     search.PARAM_NAMES),
-    "omniscient": Policy("omniscient", omniscient.omniscient, omniscient.DEFAULT_PARAMS, True, 0,
-                         omniscient.PARAM_NAMES),
+    "baseline": PolicySpec(".baseline", "baseline", fast=FAST_BASELINE),
+    "exerciser": PolicySpec(".exerciser", "exerciser"),
+    "heuristic": PolicySpec(".heuristic", "heuristic", HEURISTIC, fast=FAST_HEURISTIC),
+    "search": PolicySpec(".search", "search", SEARCH),
+    "omniscient": PolicySpec(".omniscient", "omniscient", OMNISCIENT, omniscient=True),
 }
+
+_compiled = {}
 
 
 def policy_names():
     return tuple(POLICIES)
 
 
-def get_policy(name):
-    """The registry entry of policy ``name``, its function compiled for the engine's policy
-    signature; a clear error for an unknown name.
-
-    The search policies call back into the engine, which imports this package, so they are
-    compiled here on first use rather than when their modules load.
-    """
+def _entry(name):
     try:
-        entry = POLICIES[name]
-    except KeyError:
+        return POLICIES[name]
+    except (KeyError, TypeError):
         raise ValueError(f"unknown policy {name!r}; expected one of: "
                          f"{', '.join(POLICIES)}") from None
-    overloads = getattr(entry.decide, "overloads", None)  # None under NUMBA_DISABLE_JIT
+
+
+def param_specs(name):
+    """The :class:`Param` specs of policy ``name`` (pure: nothing is imported or compiled).
+
+    A registry value that is already a compiled entry (anything with ``decide``, e.g. a test
+    policy) has unbounded float parameters named by its ``param_names``."""
+    entry = _entry(name)
+    if isinstance(entry, PolicySpec):
+        return tuple(entry.params)
+    names = tuple(entry.param_names) or tuple(str(i) for i in range(len(entry.default_params)))
+    return tuple(Param(n, float, -math.inf, math.inf, float(d))
+                 for n, d in zip(names, entry.default_params))
+
+
+def is_omniscient(name):
+    return bool(_entry(name).omniscient)
+
+
+def param_vector(name, overrides=None):
+    """The parameter vector of policy ``name``, its defaults with ``overrides`` applied.
+
+    ``overrides`` maps a parameter name (or its index) to a value, a number or its text; each
+    value is checked against the parameter's type and range (:meth:`Param.check`), so a bad
+    value is refused before anything compiles. Returns ``ndarray(float64, (n_params,))``.
+    """
+    specs = param_specs(name)
+    names = tuple(p.name for p in specs)
+    params = np.array([p.default for p in specs], dtype=np.float64)
+    for key, value in (overrides or {}).items():
+        if key in names:
+            index = names.index(key)
+        elif isinstance(key, (int, np.integer)) and not isinstance(key, bool) \
+                or str(key).isdigit():
+            index = int(key)
+        else:
+            index = -1
+        if not 0 <= index < len(specs):
+            raise ValueError(f"policy {name!r} has no parameter {key!r}; "
+                             + (f"expected one of: {', '.join(names)}" if specs
+                                else "it has none"))
+        params[index] = specs[index].check(value, name)
+    return params
+
+
+def check_param_vector(name, params):
+    """``params`` as a float64 vector after checking its length and every entry's type and
+    range against policy ``name``'s specs."""
+    specs = param_specs(name)
+    params = np.asarray(params, dtype=np.float64)
+    if params.shape != (len(specs),):
+        raise ValueError(f"policy {name!r} takes {len(specs)} parameters, got {params.size}")
+    for p, v in zip(specs, params):
+        p.check(float(v), name)
+    return params
+
+
+def get_policy(name):
+    """The compiled registry entry (:class:`Policy`) of policy ``name``: its module imported
+    and its function compiled (or loaded from the cache) for the engine's policy signature;
+    a clear error for an unknown name."""
+    entry = _entry(name)
+    if not isinstance(entry, PolicySpec):
+        return entry
+    if name in _compiled and _compiled[name][0] is entry:
+        return _compiled[name][1]
+    from ..compiling import announce
+    announce()
+    from ..engine.api import POLICY_SIGNATURE
+    module = import_module(entry.module, __name__)
+    decide = getattr(module, entry.function)
+    overloads = getattr(decide, "overloads", None)  # None under NUMBA_DISABLE_JIT
     if overloads is not None and POLICY_SIGNATURE.args not in overloads:
         from ..engine import game  # noqa: F401 (the search policies call into it)
-        entry.decide.compile(POLICY_SIGNATURE)
-    return entry
+        decide.compile(POLICY_SIGNATURE)
+    policy = Policy(name, decide, param_vector(name), entry.omniscient, entry.fast,
+                    tuple(p.name for p in entry.params))
+    _compiled[name] = (entry, policy)
+    return policy

@@ -13,7 +13,7 @@ from . import baseline as _baseline
 from . import heuristic as _heuristic
 
 #: fast-path ids (0: call the policy's function pointer)
-FAST_NONE, FAST_BASELINE, FAST_HEURISTIC = 0, 1, 2
+from . import FAST_BASELINE, FAST_HEURISTIC, FAST_NONE  # noqa: F401 (the ids live in the registry)
 
 
 @njit(cache=True, inline='always')

@@ -34,3 +34,16 @@ def preset_knobs(name, edition="rulebook"):
         choices = ", ".join(n for n in DIFFICULTIES if n in available) or "(none derived yet)"
         raise ConfigError(f"unknown difficulty {name!r}; expected one of: {choices}")
     return dict(available[name])
+
+
+def overrides(values):
+    """The knobs of a mapping with a ``difficulty`` entry that override its preset: ``[(knob,
+    preset value, explicit value)]`` for each knob given explicitly with another value than
+    the preset's. An explicit knob always wins over the preset (see
+    :meth:`slashersim.config.GameConfig.from_dict`); callers say so."""
+    name = values.get("difficulty")
+    if name is None:
+        return []
+    preset = preset_knobs(name, values.get("edition", "rulebook"))
+    return [(k, preset[k], values[k]) for k in preset
+            if k in values and values[k] is not None and values[k] != preset[k]]

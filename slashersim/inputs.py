@@ -1,0 +1,177 @@
+"""Checks of user input that need nothing compiled: seeds, counts, game specs, output paths,
+and the lock that keeps two runs from writing one output.
+
+Every check raises :class:`~slashersim.config.ConfigError` with one line that names the bad
+value and what is allowed, so the command line can refuse bad input before anything slow
+starts and before any file is touched.
+"""
+import errno
+import os
+from pathlib import Path
+import tempfile
+
+from .config import ConfigError
+
+#: seeds and game indices are int64 in the kernels
+SEED_LIMIT = 1 << 63
+
+
+def check_seed(value, name="seed"):
+    """``value`` as an int after checking 0 <= value < 2**63 (the kernels' int64)."""
+    if hasattr(value, "__index__") and not isinstance(value, bool):
+        value = value.__index__()
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < SEED_LIMIT:
+        raise ConfigError(f"{name} must be an integer 0 <= {name} < 2**63, got {value!r}")
+    return value
+
+
+def parse_games(text):
+    """``"N"`` or ``"N,NAME=N,..."`` / ``"NAME=N,..."``: one game count for every policy, or a
+    count per policy name; a bare ``N`` in a list is the count of the policies not named.
+    Returns an int or ``{name or None: count}``."""
+    counts = {}
+    for part in (p.strip() for p in str(text).split(",")):
+        name, sep, value = part.rpartition("=")
+        key = name.strip() if sep else None
+        if sep and not key:
+            raise ValueError(f"games entry {part!r} needs a policy name before '='")
+        try:
+            n = int(value)
+        except ValueError:
+            raise ValueError(f"games must be N or NAME=N entries, got {part!r}") from None
+        if key in counts:
+            raise ValueError(f"games given twice for {key or 'the other policies'}")
+        if n < 1 or n >= SEED_LIMIT:
+            raise ValueError(f"games must be at least 1 and below 2**63, got {n!r}")
+        counts[key] = n
+    return counts[None] if list(counts) == [None] else counts
+
+
+def _same_file(a, b):
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_output(path, option="--out", inputs=(), folder=False):
+    """Refuse an output ``path`` that cannot be written or would harm an input.
+
+    ``path`` must not be one of ``inputs`` (files the command reads), must be a file (a folder
+    if ``folder``), and its folder must exist and take a new file. Nothing is left behind.
+    Returns the path as a :class:`~pathlib.Path`.
+    """
+    text = str(path)
+    if not text.strip():
+        raise ConfigError(f"{option} must name a {'folder' if folder else 'file'}, got {text!r}")
+    path = Path(text)
+    for other in inputs:
+        if path.resolve() == Path(other).resolve() or _same_file(path, Path(other)):
+            raise ConfigError(f"{option} {text!r} is the input file {str(other)!r}; "
+                              f"choose another output")
+    if folder:
+        if path.exists() and not path.is_dir():
+            raise ConfigError(f"{option} {text!r} is a file; expected a folder")
+    elif path.is_dir():
+        raise ConfigError(f"{option} {text!r} is a folder; expected a file path")
+    parent = path.parent
+    probe_dir = path if folder and path.is_dir() else parent
+    if not parent.is_dir():
+        raise ConfigError(f"{option} {text!r}: folder {str(parent)!r} does not exist")
+    if path.exists() and not folder and not os.access(path, os.W_OK):
+        raise ConfigError(f"{option} {text!r} is read-only")
+    try:
+        with tempfile.NamedTemporaryFile(dir=probe_dir, prefix=".slashersim-probe-"):
+            pass
+    except OSError as e:
+        raise ConfigError(f"{option} {text!r}: cannot write in folder {str(probe_dir)!r} "
+                          f"({e.strerror or e})") from None
+    return path
+
+
+def write_atomic(path, write, mode="w"):
+    """Write ``path`` through ``write(file)`` into a temporary file beside it, then rename it
+    into place, so an interrupted write never leaves a partial file."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, mode) as f:
+            write(f)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def lock_path(out):
+    """The lock file of output ``out``: ``OUT.lock`` beside it."""
+    out = Path(out)
+    return out.with_name(out.name + ".lock")
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class OutputLock:
+    """An exclusive lock on an output, held as ``OUT.lock`` (created atomically, holding the
+    owner's pid) while a run writes it. A lock whose owner is no longer alive is stale and
+    taken over; a live one is refused with one line."""
+
+    def __init__(self, out):
+        self.out = Path(out)
+        self.path = lock_path(out)
+        self.held = False
+
+    def acquire(self):
+        for _ in range(3):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                try:
+                    pid = int(self.path.read_text().strip() or "0")
+                except (OSError, ValueError):
+                    pid = 0
+                if pid > 0 and _alive(pid):
+                    raise ConfigError(f"output {str(self.out)!r} is being written by another "
+                                      f"run (pid {pid}, lock {str(self.path)!r}); wait for it "
+                                      f"or choose another --out") from None
+                try:
+                    self.path.unlink()          # stale: its owner is gone
+                except FileNotFoundError:
+                    pass
+                continue
+            except OSError as e:
+                if e.errno in (errno.EACCES, errno.EROFS, errno.EPERM):
+                    raise ConfigError(f"cannot lock output {str(self.out)!r}: "
+                                      f"{e.strerror}") from None
+                raise
+            with os.fdopen(fd, "w") as f:
+                f.write(str(os.getpid()))
+            self.held = True
+            return self
+        raise ConfigError(f"cannot lock output {str(self.out)!r} ({str(self.path)!r} keeps "
+                          f"coming back)")
+
+    def release(self):
+        if self.held:
+            self.held = False
+            try:
+                self.path.unlink()
+            except FileNotFoundError:
+                pass
+
+    def __enter__(self):
+        return self.acquire()
+
+    def __exit__(self, *exc):
+        self.release()

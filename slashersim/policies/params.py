@@ -1,0 +1,91 @@
+"""Parameter specs of the built-in policies, readable without compiling them.
+
+Each policy's parameter vector is a tuple of :class:`Param`: name, type (``int`` or
+``float``), inclusive range and default. The command line checks ``--policy-param`` values
+against them before anything compiles; the policies' modules hold the same names and defaults
+(``PARAM_NAMES``, ``DEFAULT_PARAMS``), and ``tests/test_cli_input.py`` checks that they agree.
+"""
+import math
+from typing import NamedTuple
+
+#: the largest cost or weight a parameter may take
+BIG = 1e6
+
+
+class Param(NamedTuple):
+    """One entry of a policy's parameter vector."""
+
+    name: str
+    type: type          #: ``int`` or ``float``
+    low: float
+    high: float
+    default: float
+    help: str = ""
+
+    def describe(self):
+        kind = "an integer" if self.type is int else "a number"
+        return f"{kind} {_fmt(self.low)}..{_fmt(self.high)}"
+
+    def check(self, value, policy="policy"):
+        """``value`` (a number or its text) as a float, after checking type and range."""
+        text = value.strip() if isinstance(value, str) else value
+        try:
+            if isinstance(text, bool):
+                raise ValueError
+            number = float(text)
+        except (TypeError, ValueError):
+            number = None
+        ok = number is not None and math.isfinite(number) and self.low <= number <= self.high
+        if ok and self.type is int and not number.is_integer():
+            ok = False
+        if not ok:
+            raise ValueError(f"policy {policy!r} parameter {self.name} must be "
+                             f"{self.describe()}, got {value!r}")
+        return number
+
+
+def _fmt(x):
+    if math.isinf(x):
+        return "-inf" if x < 0 else "inf"
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+
+def _cost(name, default, help):
+    return Param(name, float, 0.0, BIG, default, help)
+
+
+HEURISTIC = (
+    _cost("breach", 100.0, "cost of a trap set off by a trick"),
+    _cost("wrong_winner", 30.0, "cost of a trick won by the player the area plan did not want"),
+    _cost("draw_over", 0.0, "cost of each draw above the target"),
+    _cost("draw_under", 0.0, "cost of each draw below the target"),
+    Param("target_draws", float, 0.0, 20.0, 1.0, "draws a player aims for in an item phase"),
+    _cost("damage", 20.0, "cost of each point of health the Killer is expected to take"),
+    _cost("death", 60.0, "cost of the chance that the Killer kills"),
+    _cost("keep_flexible", 40.0, "value of keeping a card that meets many others safely"),
+    Param("flashlight_risk", float, 0.0, 1.0, 0.0,
+          "use the Flashlight when the chance of the Killer in one's draws is above"),
+    Param("cabins_gain", float, -BIG, BIG, 0.0,
+          "take Cabins' extra card when (escape chance - Killer cost) is above"),
+    _cost("killer_cost", 1.0, "cost of drawing the Killer, in escape items"),
+    Param("backpack_min", float, -BIG, BIG, 5.0,
+          "use the Backpack when the second pick is worth at least this"),
+    Param("aid_large_below", int, 0, 7, 5.0, "use First Aid Large while health is at most this"),
+    Param("aid_small_below", int, 0, 7, 6.0, "use First Aid Small while health is at most this"),
+    Param("any_time_items", int, 0, 1, 1.0,
+          "1: use the play-phase windows (c) and (d) of item_timing = any_time"),
+    Param("keep_min", float, 0.0, 101.0, 0.0,
+          "where keeping is optional, keep only a card worth at least this"),
+)
+
+#: a search game at the largest ``samples`` still takes well under a second, so a run can be
+#: interrupted between games
+MAX_SAMPLES = 1024
+SEARCH = HEURISTIC + (
+    Param("samples", int, 1, MAX_SAMPLES, 24.0, "partner hands dealt per card decision"),
+)
+
+OMNISCIENT = HEURISTIC + (
+    _cost("escape_value", 60.0, "value of an escape item gained in a rollout"),
+    _cost("win_value", 2000.0, "value of a game won (and cost of one lost) in a rollout"),
+)
