@@ -267,12 +267,14 @@ def build_parser():
 
     compare = sub.add_parser("compare", help="policies side by side on the same games")
     compare.add_argument("--policies", required=True, metavar="A,B,...",
-                         help=f"comma-separated policies: {', '.join(policy_names())}")
+                         help=f"comma-separated policies: {', '.join(policy_names())}; a "
+                              f"policy named twice is two settings of it (rows NAME, NAME#2)")
     add_run_options(compare, policy=False, games_type=_games_spec,
                     games_help="games per policy, N or N,NAME=N,... (default 100000)")
     compare.add_argument("--policy-param", action="append", default=[],
                          metavar="POLICY.NAME=VALUE",
-                         help="a policy parameter (repeatable)")
+                         help="a policy parameter (repeatable); POLICY may be a row "
+                              "label, e.g. heuristic#2.damage=3 sets only the second heuristic")
     compare.add_argument("--json", action="store_true", help="print one JSON object")
 
     sweep = sub.add_parser("sweep", help="play every cell of a TOML grid spec into a table")

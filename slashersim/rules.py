@@ -75,6 +75,8 @@ ITEM_NAMES = ("map", "car_key", "gasoline", "bolt_cutters", "baseball_bat", "fir
               "cursed_object", "killer") + tuple(f"junk_{i + 1}" for i in range(N_JUNK))
 #: the 12 item cards of the retail game (Killer and Junk excluded)
 STANDARD_ITEMS = tuple(range(CURSED_OBJECT + 1))
+#: their names, by item id: the keys of the item statistics (used and kept counts)
+ITEM_STAT_NAMES = ITEM_NAMES[:CURSED_OBJECT + 1]
 
 
 class Item(IntEnum):

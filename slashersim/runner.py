@@ -23,8 +23,6 @@ from .inputs import check_seed
 from .policies import check_param_vector, get_policy, param_vector
 
 DEFAULT_CHUNK = 1 << 16
-#: the item cards counted in ``item_stats`` (RULES.md's names in snake case), by item id
-ITEM_STAT_NAMES = rules.ITEM_NAMES[:rules.CURSED_OBJECT + 1]
 #: a kernel call aims at this many seconds (Ctrl-C waits for the call to end)
 CALL_SECONDS = 0.2
 
@@ -87,8 +85,8 @@ class SimulationResult:
         ``gifts`` (items given in the Fire pit)."""
         c = self.counts
         return {
-            "used": {n: int(c[L.K_USED + i]) for i, n in enumerate(ITEM_STAT_NAMES)},
-            "kept": {n: int(c[L.K_KEPT_ITEM + i]) for i, n in enumerate(ITEM_STAT_NAMES)},
+            "used": {n: int(c[L.K_USED + i]) for i, n in enumerate(rules.ITEM_STAT_NAMES)},
+            "kept": {n: int(c[L.K_KEPT_ITEM + i]) for i, n in enumerate(rules.ITEM_STAT_NAMES)},
             "killer_draws": int(c[L.K_KILLER_DRAWS]),
             "cabins_extra_draws": int(c[L.K_CABINS_EXTRA]),
             "gifts": int(c[L.K_GIFTS]),
@@ -139,7 +137,7 @@ def records_frame(records):
                 cols[f"{stem}_{area}"] = records[:, off + a]
         elif name in ("used", "kept_item"):
             stem = name.split("_")[0]
-            for i, item in enumerate(ITEM_STAT_NAMES):
+            for i, item in enumerate(rules.ITEM_STAT_NAMES):
                 cols[f"{stem}_{item}"] = records[:, off + i]
         else:
             for p in range(n):

@@ -32,7 +32,12 @@ SWEEP_KEYS = ("games", "seed", "policies", "chunk_games")
 TABLES = ("sweep", "base", "axes")
 COUNT_COLUMNS = ("games", "wins", "win_rate", "win_ci_low", "win_ci_high", "loss_health",
                  "loss_traps", "timeout", "invariant_violations", "mean_rounds") \
-    + tuple(f"trap_rate_{a}" for a in rules.AREA_NAMES) + ("rounds_hist",)
+    + tuple(f"trap_rate_{a}" for a in rules.AREA_NAMES) + ("rounds_hist",) \
+    + tuple(f"used_{i}" for i in rules.ITEM_STAT_NAMES) \
+    + tuple(f"kept_{i}" for i in rules.ITEM_STAT_NAMES) \
+    + ("killer_draws", "cabins_extra_draws", "gifts")
+#: the item statistics columns: totals over the cell's games (see ``simulate --json``)
+ITEM_COLUMNS = COUNT_COLUMNS[COUNT_COLUMNS.index("used_map"):]
 
 
 @dataclass(frozen=True)
@@ -238,6 +243,12 @@ def row_from_counts(knobs, base, policy, counts):
     hist = counts[L.K_ROUNDS_HIST:]
     ended = np.flatnonzero(hist)
     row["rounds_hist"] = json.dumps([int(x) for x in hist[:ended[-1] + 1 if ended.size else 0]])
+    for i, item in enumerate(rules.ITEM_STAT_NAMES):
+        row[f"used_{item}"] = int(counts[L.K_USED + i])
+        row[f"kept_{item}"] = int(counts[L.K_KEPT_ITEM + i])
+    row["killer_draws"] = int(counts[L.K_KILLER_DRAWS])
+    row["cabins_extra_draws"] = int(counts[L.K_CABINS_EXTRA])
+    row["gifts"] = int(counts[L.K_GIFTS])
     return row
 
 

@@ -101,6 +101,20 @@ def test_policy_parameters_by_name_reach_the_policy(nocharm):
         compare_policies(GameConfig(), [nocharm], games=10, params={"baseline": {"0": 1}})
 
 
+def test_two_settings_of_one_policy_are_compared_on_the_same_games():
+    """``heuristic#2.NAME=VALUE`` sets only the second heuristic row: an optimiser's claim
+    checked side by side against the defaults."""
+    r = compare_policies(GameConfig(edition="instructions"), ["heuristic", "heuristic"],
+                         games=3000, seed=3, params={"heuristic#2": {"any_time_items": 0}})
+    a, b = r["policies"]
+    assert (a["label"], b["label"]) == ("heuristic", "heuristic#2")
+    assert a["params"][-2:] == [1.0, 0.0] and b["params"][-2:] == [0.0, 0.0]
+    p = r["pairs"][0]
+    assert p["only_a_won"] + p["only_b_won"] > 0
+    assert p["difference_ci"][1] - p["difference_ci"][0] < \
+        p["unpaired_ci"][1] - p["unpaired_ci"][0]
+
+
 def test_parse_games():
     assert parse_games("500") == 500
     assert parse_games("1000,search=20") == {None: 1000, "search": 20}

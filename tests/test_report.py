@@ -203,3 +203,24 @@ def test_areas_never_played_are_left_out(table):
     fig = plots.trap_rate_by_area(df)
     labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
     assert "Fire pit" not in labels and "Lodge" in labels
+
+
+def test_items_used_and_kept_per_game_by_player(tmp_path):
+    """The Items section pools the item counts of each policy's rows and divides by its games;
+    a table without item columns has no such section."""
+    df = make_table(policies=("a", "b"), games=1000)
+    for i, item in enumerate(rules.ITEM_STAT_NAMES):
+        df[f"used_{item}"] = [(i + 1) * (1 if p == "a" else 2) for p in df["policy"]]
+        df[f"kept_{item}"] = 3
+    df["killer_draws"], df["cabins_extra_draws"], df["gifts"] = 5, 0, 7
+    text = write_report(df, tmp_path / "r").read_text()
+    assert "## Items" in text
+    games = df.groupby("policy")["games"].sum()
+    line = next(l for l in text.splitlines() if l.startswith("| flashlight |"))
+    cells = [c.strip() for c in line.strip("|").split("|")][1:]
+    # 6 rows per policy; the flashlight (item 7) is used 8 times a row by a, 16 by b
+    assert cells == [f"{6 * 8 / games['a']:.3f}", f"{6 * 3 / games['a']:.3f}",
+                     f"{6 * 16 / games['b']:.3f}", f"{6 * 3 / games['b']:.3f}"]
+    assert "flashlight" not in plots.knob_columns(df)
+    plain = write_report(make_table(), tmp_path / "p").read_text()
+    assert "## Items" not in plain

@@ -135,6 +135,12 @@ def test_table_rows_equal_direct_simulations(tmp_path):
         for area, rate in s["trap_rate_by_area"].items():
             got = getattr(row, f"trap_rate_{area}")
             assert (np.isnan(got) and rate is None) or got == rate
+        items = s["item_stats"]
+        for item in rules.ITEM_STAT_NAMES:
+            assert getattr(row, f"used_{item}") == items["used"][item]
+            assert getattr(row, f"kept_{item}") == items["kept"][item]
+        for name in ("killer_draws", "cabins_extra_draws", "gifts"):
+            assert getattr(row, name) == items[name]
     assert df["trap_rate_hideaway"].isna().tolist() == [True, False, True, False]
 
 

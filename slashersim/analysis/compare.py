@@ -43,7 +43,8 @@ def labels(policies):
 
 def parse_policy_params(items):
     """``["POLICY.NAME=VALUE", ...]`` as ``{policy: {name: value}}``, each policy name,
-    parameter name, type and range checked (nothing is compiled)."""
+    parameter name, type and range checked (nothing is compiled). ``POLICY`` may be a row
+    label, ``heuristic#2``, to set the second heuristic row apart from the first."""
     out = {}
     for item in items or ():
         head, sep, value = item.partition("=")
@@ -51,7 +52,7 @@ def parse_policy_params(items):
         if not (sep and dot and policy and name):
             raise ValueError(f"policy parameter must be POLICY.NAME=VALUE, got {item!r}")
         out.setdefault(policy, {})[name] = value
-        _param_vector(policy, {name: value})
+        _param_vector(policy.partition("#")[0], {name: value})
     return {policy: {name: float(v) for name, v in over.items()} for policy, over in out.items()}
 
 
@@ -71,10 +72,11 @@ def check_comparison(policies, games, params=None):
     row_labels = labels(names)
     params = params or {}
     for name in params:
-        if name not in names:
+        if name not in names and name not in row_labels:
             raise ValueError(f"parameters given for {name!r}, which is not compared; "
-                             f"compared: {', '.join(dict.fromkeys(names))}")
-    vectors = [param_vector(name, params.get(name)) for name in names]
+                             f"compared: {', '.join(row_labels)}")
+    vectors = [param_vector(name, {**params.get(name, {}), **params.get(label, {})})
+               for name, label in zip(names, row_labels)]
     return names, row_labels, vectors, _resolve_games(games, names, row_labels)
 
 

@@ -54,7 +54,10 @@ REQUIRED_COLUMNS = ("policy", *COUNT_COLUMNS, "win_rate", "win_ci_low", "win_ci_
                     "mean_rounds")
 TRAP_COLUMNS = tuple(f"trap_rate_{a}" for a in AREAS)
 #: columns that are results, not knobs; every other column is a knob
-RESULT_COLUMNS = frozenset((*REQUIRED_COLUMNS, *TRAP_COLUMNS, "rounds_hist"))
+ITEM_COLUMNS = tuple(f"{kind}_{i}" for kind in ("used", "kept") for i in rules.ITEM_STAT_NAMES) \
+    + ("killer_draws", "cabins_extra_draws", "gifts")
+RESULT_COLUMNS = frozenset((*REQUIRED_COLUMNS, *TRAP_COLUMNS, *ITEM_COLUMNS, "rounds_hist",
+                            "invariant_violations"))
 #: trap rates are pooled over at most this many rows per figure before they are averaged
 MAX_TRAP_ROWS = 8
 

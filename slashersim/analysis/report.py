@@ -12,7 +12,8 @@ from pathlib import Path
 import pandas as pd
 
 from . import plots
-from .plots import (DPI, FigureUnavailable, format_value, knob_columns, load_table, pool_counts,
+from .. import rules
+from .plots import (DPI, ITEM_COLUMNS, FigureUnavailable, format_value, knob_columns, load_table, pool_counts,
                     varying_knobs)
 
 #: file name -> (title, caption) of each figure, in report order
@@ -140,6 +141,30 @@ def _rows_table(df, varying):
     return lines
 
 
+def _items_table(df):
+    """Items used and kept per game, and the other item counts per game, pooled by policy
+    (sums of counts over sums of games); empty for a table without item columns."""
+    if not all(c in df.columns for c in ITEM_COLUMNS):
+        return []
+    pooled = df.groupby("policy", sort=False)[["games", *ITEM_COLUMNS]].sum()
+    policies = list(pooled.index)
+    lines = ["| per game | " + " | ".join(f"{_md(p)} used | {_md(p)} kept" for p in policies)
+             + " |", "|---|" + "---:|---:|" * len(policies)]
+    for item in rules.ITEM_STAT_NAMES:
+        cells = []
+        for p in policies:
+            g = pooled.loc[p, "games"]
+            cells += [f"{pooled.loc[p, f'used_{item}'] / g:.3f}",
+                      f"{pooled.loc[p, f'kept_{item}'] / g:.3f}"]
+        lines.append(f"| {item} | " + " | ".join(cells) + " |")
+    for name in ("killer_draws", "cabins_extra_draws", "gifts"):
+        cells = []
+        for p in policies:
+            cells += [f"{pooled.loc[p, name] / pooled.loc[p, 'games']:.3f}", ""]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def write_report(table, out_dir, heatmap_knobs=None, title=None):
     """Write the figures and ``report.md`` of a sweep table into ``out_dir``; return the
     path of ``report.md``.
@@ -215,6 +240,12 @@ def write_report(table, out_dir, heatmap_knobs=None, title=None):
               "Win rate with its 95 % Wilson interval; loss causes and timeouts as shares of "
               "the games.", ""]
     lines += _rows_table(df, varying)
+    items = _items_table(df)
+    if items:
+        lines += ["", "## Items", "", "Items used and kept per game by each player (policy), "
+                  "pooled over the table's cells; a Cursed Object counts as used when drawn. "
+                  "Killer draws, Cabins' extra cards and Fire pit gifts per game below.", ""]
+        lines += items
     lines += ["", "## Highlights", ""]
     lines += _highlights(df, varying)
     lines += ["", "## Figures", ""]
