@@ -18,33 +18,17 @@ from ..engine import api
 from ..engine.api import keepable
 from ..engine.bits import lowest_bit
 from .. import engine
-from ..engine.layout import (S_DECK, S_DECK_N, S_DRAWS, S_FAST_POLICY, S_HAND, S_HEALTH,
-                             S_HELD, S_LED, S_OUTCOME, S_RNG, S_TRAPS)
+from ..engine.layout import S_DECK, S_DECK_N, S_DRAWS, S_FAST_POLICY, S_HAND, S_HELD, S_LED, S_RNG
 from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32
-from ..rules import CURSED_OBJECT, FLASHLIGHT, KILLER, LOSS_HEALTH, LOSS_TRAPS, WIN
+from ..rules import CURSED_OBJECT, FLASHLIGHT, KILLER
 from . import heuristic as H
 from .dispatch import FAST_HEURISTIC
-from .search import play_given_card
+from .search import play_given_card, round_end_cost
 
 PARAM_NAMES = H.PARAM_NAMES + ("escape_value", "win_value")
 ESCAPE_VALUE = len(H.PARAM_NAMES)
 WIN_VALUE = ESCAPE_VALUE + 1
 DEFAULT_PARAMS = np.concatenate([H.DEFAULT_PARAMS, np.array([60.0, 2000.0])])
-
-
-@njit(cache=True)
-def round_end_cost(before, after, params):
-    """Cost of the round from ``before`` to ``after``: traps, health lost, death, a lost or
-    won game, less the escape items gained."""
-    if after[S_OUTCOME] == WIN:
-        return -params[WIN_VALUE]
-    if after[S_OUTCOME] == LOSS_HEALTH or after[S_OUTCOME] == LOSS_TRAPS:
-        return params[WIN_VALUE]
-    cost = params[H.BREACH] * (after[S_TRAPS] - before[S_TRAPS])
-    for p in range(2):
-        cost += params[H.DAMAGE] * (before[S_HEALTH + p] - after[S_HEALTH + p])
-    gained = engine.items.team_escapes(after) - engine.items.team_escapes(before)
-    return cost - params[ESCAPE_VALUE] * gained
 
 
 @njit(cache=True)
@@ -62,7 +46,7 @@ def line_cost(st, trial, params):
     trial[S_FAST_POLICY] = FAST_HEURISTIC
     forget_the_future(st, trial)
     engine.game.finish_round(H.heuristic, trial, params)
-    return round_end_cost(st, trial, params)
+    return round_end_cost(st, trial, params, ESCAPE_VALUE)
 
 
 @njit(cache=True)

@@ -83,6 +83,10 @@ HEURISTIC = (
 MAX_SAMPLES = 1024
 SEARCH = HEURISTIC + (
     Param("samples", int, 1, MAX_SAMPLES, 24.0, "partner hands dealt per card decision"),
+    Param("whole_round", int, 0, 1, 1.0,
+          "1: roll out the whole round, item phase included, on sampled item decks"),
+    _cost("escape_value", 60.0, "value of an escape item gained in a whole-round rollout"),
+    _cost("win_value", 200.0, "value of a game won (and cost of one lost) in a rollout"),
 )
 
 OMNISCIENT = HEURISTIC + (

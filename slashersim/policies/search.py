@@ -18,17 +18,23 @@ from numba import njit
 
 from ..engine import api
 from ..engine.bits import lowest_bit, nth_bit, popcount
-from ..engine.layout import (S_FAST_POLICY, S_HAND, S_LED, S_OUTCOME, S_PLAYED, S_TRAP_ROUND,
-                             S_TRUMP_CARD, S_TRUMP_DECK)
-from ..engine.rng import POLICY, rand_below
+from ..engine.layout import (S_DECK, S_DECK_N, S_DECK_SEEN, S_FAST_POLICY, S_HAND, S_HEALTH,
+                             S_LED, S_OUTCOME, S_PLAYED, S_RNG, S_TRAP_ROUND, S_TRAPS,
+                             S_TRUMP_CARD, S_TRUMP_DECK, SLOT_TOP_GROUP)
+from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32, rand_below
 from .. import engine
-from ..rules import ALL_CARDS, LOSS_TRAPS
+from ..rules import ALL_CARDS, KILLER, LOSS_HEALTH, LOSS_TRAPS, WIN
 from . import heuristic as H
 from .dispatch import FAST_HEURISTIC
 
-PARAM_NAMES = H.PARAM_NAMES + ("samples",)
+PARAM_NAMES = H.PARAM_NAMES + ("samples", "whole_round", "escape_value", "win_value")
 SAMPLES = len(H.PARAM_NAMES)
-DEFAULT_PARAMS = np.concatenate([H.DEFAULT_PARAMS, np.array([24.0])])
+#: 1: roll out the whole round, item phase included, on sampled item decks; 0: the play phase
+WHOLE_ROUND = SAMPLES + 1
+#: rollout values of an escape item gained and of a game won (a game lost costs as much)
+ESCAPE_VALUE = SAMPLES + 2
+WIN_VALUE = SAMPLES + 3
+DEFAULT_PARAMS = np.concatenate([H.DEFAULT_PARAMS, np.array([24.0, 1.0, 60.0, 200.0])])
 #: extra cost, in traps, of a game lost to traps
 LOST_GAME_TRAPS = 10.0
 
@@ -47,6 +53,62 @@ def sample_partner_hand(st, work, player):
         hide |= 1 << card
     work[S_HAND + 1 - player] = cand
     work[S_TRUMP_DECK] = hide | (1 << st[S_TRUMP_CARD])
+
+
+@njit(cache=True)
+def sample_item_deck(st, work, player):
+    """Give ``work`` an item-deck order drawn uniformly from those ``player`` cannot rule out:
+    the cards its own Flashlight saw (``S_DECK_SEEN``) stay, the others are dealt afresh to the
+    other slots, the Killer within the rulebook's top group while it lasts. The cards are taken
+    in id order, so the draw depends on the deck's contents, never on its hidden order; the
+    deal, item and area streams are reseeded, so later deals and reshuffles stay unknown."""
+    n = st[S_DECK_N]
+    me = 1 << player
+    free = 0
+    zone = 0
+    cards = 0
+    killer = False
+    for i in range(n):
+        mark = st[S_DECK_SEEN + i]
+        if not mark & me:
+            free |= 1 << i
+            if mark & SLOT_TOP_GROUP:
+                zone |= 1 << i
+            if st[S_DECK + i] == KILLER:
+                killer = True
+            else:
+                cards |= 1 << st[S_DECK + i]
+    if killer:
+        if zone == 0:
+            zone = free
+        slot = nth_bit(zone, rand_below(st, POLICY, popcount(zone)))
+        work[S_DECK + slot] = KILLER
+        free &= ~(1 << slot)
+    while free:
+        slot = lowest_bit(free)
+        free &= free - 1
+        card = nth_bit(cards, rand_below(st, POLICY, popcount(cards)))
+        cards &= ~(1 << card)
+        work[S_DECK + slot] = card
+    for stream in (DEAL, ITEMS, AREAS):
+        work[S_RNG + stream] = np.int64((next_u32(st, POLICY) << np.uint64(32))
+                                        | next_u32(st, POLICY))
+
+
+@njit(cache=True)
+def round_end_cost(before, after, params, value_at):
+    """Cost of the round from ``before`` to ``after``: a won game ``-params[value_at + 1]``, a
+    lost one ``+params[value_at + 1]``; else traps, health lost, less the escape items
+    gained (worth ``params[value_at]`` each)."""
+    if after[S_OUTCOME] == WIN:
+        return -params[value_at + 1]
+    if after[S_OUTCOME] == LOSS_HEALTH or after[S_OUTCOME] == LOSS_TRAPS:
+        return params[value_at + 1]
+    cost = params[H.BREACH] * (after[S_TRAPS] - before[S_TRAPS])
+    for p in range(2):
+        cost += params[H.DAMAGE] * (before[S_HEALTH + p] - after[S_HEALTH + p])
+    gained = engine.items.team_escapes(after) - engine.items.team_escapes(before)
+    return cost - params[value_at] * gained
 
 
 @njit(cache=True, inline='always')
@@ -82,16 +144,23 @@ def search_card(st, player, legal, params):
     work = st.copy()
     trial = st.copy()
     work[S_FAST_POLICY] = FAST_HEURISTIC
+    whole = params[WHOLE_ROUND] > 0
     for _ in range(max(1, int(params[SAMPLES]))):
         sample_partner_hand(st, work, player)
+        if whole:
+            sample_item_deck(st, work, player)
         m = legal
         while m:
             card = lowest_bit(m)
             m &= m - 1
             trial[:] = work
             play_given_card(trial, player, card)
-            engine.tricks.finish_play_phase(H.heuristic, trial, params)
-            totals[card] += round_cost(trial, params)
+            if whole:
+                engine.game.finish_round(H.heuristic, trial, params)
+                totals[card] += round_end_cost(st, trial, params, ESCAPE_VALUE)
+            else:
+                engine.tricks.finish_play_phase(H.heuristic, trial, params)
+                totals[card] += round_cost(trial, params)
     best = -1
     m = legal
     while m:
