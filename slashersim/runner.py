@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from . import rules
-from .analysis.stats import wilson_interval
+from .stats import wilson_interval
 from .config import GameConfig
 from .engine import layout as L
 from .inputs import check_seed

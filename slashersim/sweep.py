@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from . import rules
-from .analysis.stats import wilson_interval
+from .stats import wilson_interval
 from .config import ConfigError, GameConfig
 from .engine import layout as L
 from .inputs import OutputLock, check_seed

@@ -10,7 +10,7 @@ from slashersim.analysis import plots
 from slashersim.analysis.plots import (heatmap_table, load_table, pool_counts, pool_rounds_hist,
                                        varying_knobs, weighted_trap_rates)
 from slashersim.analysis.report import FIGURES, knob_effects, write_report
-from slashersim.analysis.stats import wilson_interval
+from slashersim.stats import wilson_interval
 
 PNG = b"\x89PNG\r\n\x1a\n"
 MAX_ROUNDS = 30

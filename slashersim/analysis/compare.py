@@ -17,7 +17,7 @@ from ..inputs import parse_games  # noqa: F401 (part of this module's interface)
 from ..policies import get_policy, param_vector as _param_vector, param_specs
 from ..progress import increments
 from ..runner import DEFAULT_CHUNK, SimulationResult, simulate
-from .stats import mean_interval, unpaired_difference_interval
+from ..stats import mean_interval, unpaired_difference_interval
 
 _WIN = rules.OUTCOME_NAMES.index("win")
 #: the per-policy figures copied from ``SimulationResult.summary()``

@@ -13,7 +13,7 @@ from .. import rules
 from ..config import ConfigError, GameConfig
 from ..progress import increments
 from ..runner import DEFAULT_CHUNK, simulate
-from .stats import Z95, wilson_interval
+from ..stats import Z95, wilson_interval
 
 _WIN = rules.OUTCOME_NAMES.index("win")
 

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .. import rules
-from .stats import wilson_interval
+from ..stats import wilson_interval
 
 #: dots per inch of every figure, on screen and saved
 DPI = 120

@@ -22,7 +22,7 @@ from ..engine import positions as _positions
 from ..inputs import check_seed
 from ..policies import get_policy
 from ..runner import policy_params
-from .stats import wilson_interval
+from ..stats import wilson_interval
 
 
 class _LuckKernels:
