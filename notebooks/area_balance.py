@@ -33,7 +33,7 @@
 # %%
 from IPython.display import display
 from _common import editions, load_results, of_edition, show
-from slashersim.analysis import plots, report
+from slashersim.analysis import plots
 
 df, source = load_results()
 print(source)

@@ -84,3 +84,28 @@ def test_simulate_human_output(capsys):
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needle):
     assert_one_line_error(run_cli("simulate", *args), needle)
+
+
+@pytest.mark.parametrize("argv", [
+    ["compare", "--policies", "baseline,baseline", "--games", "300"],
+    ["luck", "trump", "--all", "--games", "300"],
+    ["luck", "killer", "--all", "--games", "200"],
+])
+def test_png_figures_fit_a_page(capsys, tmp_path, argv):
+    """``compare --png`` and ``luck ... --png`` draw their intervals into a PNG within 2400 px
+    a side and 3:1, titled with the games behind it."""
+    from PIL import Image
+    out = tmp_path / "fig.png"
+    assert main([*argv, "--png", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    with Image.open(out) as im:
+        w, h = im.size
+    assert max(w, h) <= 2400 and max(w, h) / min(w, h) <= 3
+
+
+@pytest.mark.parametrize("command", [["compare", "--policies", "baseline"],
+                                     ["luck", "killer", "--all"],
+                                     ["luck", "yellows", "--value", "2"]])
+def test_png_refusals_come_before_playing(tmp_path, command):
+    assert_one_line_error(run_cli(*command, "--png", str(tmp_path / "no" / "x.png")),
+                          "--png")

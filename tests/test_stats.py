@@ -1,7 +1,7 @@
 """Property tests of the interval estimates in :mod:`slashersim.stats` (hypothesis)."""
 import math
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 import numpy as np
 import pytest
 

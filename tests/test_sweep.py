@@ -8,7 +8,6 @@ from pathlib import Path
 
 import json
 
-import numpy as np  # noqa: F401
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest

@@ -341,7 +341,7 @@ def effects_figure(r, key, column, config_line):
     rows = [(f"{k}  (win rate {v['win_rate']:.3f})", v["effect"], v["effect_ci"])
             for k, v in items]
     return draw(rows, f"Effect of the {column} on the win rate",
-                f"Effect: win rate minus the average over all values (95 % interval, paired "
-                f"on the same games)",
+                "Effect: win rate minus the average over all values (95 % interval, paired "
+                "on the same games)",
                 f"{config_line} · player {r['policy']} · {games:,} games per value, seed "
                 f"{r['seed']}", note=f"average win rate {r['average']:.4f}")
