@@ -266,7 +266,7 @@ def comparison_figure(r, config_line):
         ax.errorbar(rate, y, xerr=[rate - ci[:, 0], ci[:, 1] - rate], fmt="o", capsize=3,
                     color="C0")
         ax.set_yticks(y, [f"{row['label']}\n{row['games']:,} games" for row in rows])
-        ax.invert_yaxis()
+        ax.set_ylim(len(rows) - 0.4, -0.6)
         ax.set_xlabel("Win rate (95 % interval)")
         ax.set_title("Win rate of each player")
         ax.grid(axis="y", visible=False)
@@ -281,7 +281,7 @@ def comparison_figure(r, config_line):
             ax.errorbar(d, y, xerr=[d - lo, hi - d], fmt="o", capsize=3, color="C1")
             ax.axvline(0, color="#555555", linewidth=0.8)
             ax.set_yticks(y, [f"{p['b']} − {p['a']}\n{p['games']:,} games" for p in pairs])
-            ax.invert_yaxis()
+            ax.set_ylim(len(pairs) - 0.4, -0.6)
             ax.set_xlabel("Paired difference of win rates (95 % interval)")
             ax.set_title("Difference on the same games")
             ax.grid(axis="y", visible=False)

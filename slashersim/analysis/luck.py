@@ -338,10 +338,9 @@ def effects_figure(r, key, column, config_line):
     from .plots import effects_figure as draw
     items = list(r[key].items())
     games = items[0][1]["games"] if items else 0
-    rows = [(f"{k}  (win rate {v['win_rate']:.3f})", v["effect"], v["effect_ci"])
+    rows = [(f"{k}: win rate {v['win_rate']:.3f}", v["effect"], v["effect_ci"])
             for k, v in items]
     return draw(rows, f"Effect of the {column} on the win rate",
-                "Effect: win rate minus the average over all values (95 % interval, paired "
-                "on the same games)",
+                "Effect: win rate minus the average (paired 95 % interval)",
                 f"{config_line} · player {r['policy']} · {games:,} games per value, seed "
                 f"{r['seed']}", note=f"average win rate {r['average']:.4f}")

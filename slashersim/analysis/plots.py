@@ -190,6 +190,9 @@ def pooled_words(knob, values):
         return "Hideaway in and out"
     if knob == "cursed_object":
         return "Cursed Object in and out"
+    ints = [v for v in values if isinstance(v, (int, np.integer)) and not isinstance(v, bool)]
+    if len(ints) == len(values) > 2 and sorted(ints) == list(range(min(ints), max(ints) + 1)):
+        return f"{knob_words(knob).lower()} {min(ints)}–{max(ints)}"
     return f"{knob_words(knob).lower()} " + ", ".join(format_value(v) for v in values)
 
 
@@ -623,7 +626,7 @@ def effects_figure(rows, question, xlabel, config_line, note=None):
                     ecolor="C0", capsize=3, markersize=5)
         ax.axvline(0, color="#555555", linewidth=0.8)
         ax.set_yticks(y, [str(r[0]) for r in rows])
-        ax.invert_yaxis()
+        ax.set_ylim(n - 0.4, -0.6)
         ax.set_xlabel(xlabel)
         ax.grid(axis="y", visible=False)
         detail = config_line + (f" · {note}" if note else "")
