@@ -5,7 +5,8 @@
 For each edition and each difficulty's target win rate, the tuner searches health, Hideaway,
 Cursed Object, escapes needed and traps (coarse to fine on common random numbers) and picks the
 setting that meets the target (95 % interval within +-0.02) with the fewest changes from the
-edition's defaults. Writes ``slashersim/presets/difficulty.toml`` and ``results/presets.md``.
+edition's defaults. Writes ``slashersim/presets/difficulty.toml`` (with tomli-w; its top-level
+``derived_for`` names the policy) and ``results/presets.md``.
 """
 import argparse
 from datetime import date
@@ -13,7 +14,7 @@ from pathlib import Path
 import time
 
 from slashersim.config import GameConfig
-from slashersim.presets import DIFFICULTIES, PRESETS_FILE
+from slashersim.presets import DIFFICULTIES, PRESETS_FILE, write_presets
 from slashersim.rules import EDITION_NAMES
 from slashersim.tune import DEFAULT_KNOBS, DEFAULT_STAGES, Tuner
 
@@ -23,18 +24,13 @@ TOLERANCE = 0.02
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _toml_value(v):
-    return ("true" if v else "false") if isinstance(v, bool) else str(v)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policy", default="heuristic")
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
     t0 = time.perf_counter()
-    toml = ["# Difficulty presets, derived by experiments/derive_presets.py "
-            "(evidence: results/presets.md).", ""]
+    presets = {}
     md = ["# Difficulty presets", "",
           f"Derived {date.today().isoformat()} by `python experiments/derive_presets.py "
           f"--policy {args.policy} --seed {args.seed}` for the `{args.policy}` policy"
@@ -51,6 +47,7 @@ def main():
     for edition in EDITION_NAMES:
         tuner = Tuner(args.policy, DEFAULT_KNOBS, GameConfig(edition=edition), args.seed)
         md += [f"## {edition}", ""]
+        presets[edition] = {}
         for name in DIFFICULTIES:
             target = TARGETS[name]
             df = tuner.search(target, TOLERANCE)
@@ -58,13 +55,12 @@ def main():
             knobs = {k: (bool(best[k]) if isinstance(best[k], (bool,)) or k in
                          ("hideaway", "cursed_object") else int(best[k]))
                      for k in DEFAULT_KNOBS}
-            toml += [f"[{edition}.{name}]", f"target = {target}",
-                     f"win_rate = {best['win_rate']:.4f}",
-                     f"win_ci = [{best['win_ci_low']:.4f}, {best['win_ci_high']:.4f}]",
-                     f"games = {int(best['games'])}",
-                     f"meets_target = {_toml_value(bool(best['meets_target']))}",
-                     f"[{edition}.{name}.knobs]"]
-            toml += [f"{k} = {_toml_value(v)}" for k, v in knobs.items()] + [""]
+            presets[edition][name] = {
+                "target": target, "win_rate": round(float(best["win_rate"]), 4),
+                "win_ci": [round(float(best["win_ci_low"]), 4),
+                           round(float(best["win_ci_high"]), 4)],
+                "games": int(best["games"]), "meets_target": bool(best["meets_target"]),
+                "knobs": knobs}
             verdict = "meets the target" if best["meets_target"] else \
                 "**does not meet the target** (closest setting found)"
             md += [f"### {name} (target {target:.2f})", "",
@@ -85,7 +81,10 @@ def main():
             md.append("")
             print(f"{edition} {name}: {knobs} -> {best['win_rate']:.4f}", flush=True)
     md += [f"Total time: {time.perf_counter() - t0:.0f} s on this 2-core machine.", ""]
-    PRESETS_FILE.write_text("\n".join(toml))
+    write_presets(presets, args.policy, PRESETS_FILE, header=[
+        "Difficulty presets, derived by experiments/derive_presets.py (evidence: "
+        "results/presets.md).",
+        "derived_for: the player (policy) the win rates hold for."])
     (ROOT / "results" / "presets.md").write_text("\n".join(md))
 
 

@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 from slashersim.analysis.luck import (first_fact_effects, killer_position_effects,  # noqa: E402
                                       variance_sources)
-from slashersim.analysis.stats import wilson_interval  # noqa: E402
+from slashersim.stats import wilson_interval  # noqa: E402
 from slashersim.config import GameConfig  # noqa: E402
 from slashersim.policies import POLICIES  # noqa: E402
 from slashersim.runner import simulate  # noqa: E402

@@ -1,8 +1,9 @@
 """Shared set-up of the analysis notebooks: find the repository, load (or make) the table, show
 figures.
 
-``load_results()`` reads ``results/difficulty.parquet`` from the repository root when it exists;
-otherwise, or when the environment variable ``SLASHERSIM_NOTEBOOK_FRESH=1`` is set, it plays a
+``load_results()`` reads ``results/difficulty.parquet`` from the repository root when it exists
+and holds counts (table format 2); otherwise (missing, or of the old format, which has no trap
+counts), or when the environment variable ``SLASHERSIM_NOTEBOOK_FRESH=1`` is set, it plays a
 small sweep (both editions, starting health 7..1, Hideaway in/out, Cursed Object in/out,
 policies ``baseline`` and ``heuristic``) with ``SLASHERSIM_NOTEBOOK_GAMES`` games per cell (default 20,000) into a
 temporary file and returns that table instead.
@@ -69,10 +70,12 @@ def load_results():
     """The table the notebooks analyse, and a sentence saying where it came from."""
     from slashersim.analysis.plots import load_table
     path = ROOT / RESULTS_FILE
+    why = "SLASHERSIM_NOTEBOOK_FRESH=1" if path.is_file() else f"{RESULTS_FILE} not found"
     if path.is_file() and not fresh():
         df = load_table(path)
-        return df, f"Loaded {RESULTS_FILE} ({len(df)} rows)."
-    why = "SLASHERSIM_NOTEBOOK_FRESH=1" if path.is_file() else f"{RESULTS_FILE} not found"
+        if not df.attrs.get("missing"):
+            return df, f"Loaded {RESULTS_FILE} ({len(df)} rows)."
+        why = f"{RESULTS_FILE} is of an old table format ({df.attrs['missing']})"
     df = small_sweep()
     return df, (f"{why}: played a small sweep instead ({len(df)} cells, "
                 f"{int(df['games'].iloc[0]):,} games each).")

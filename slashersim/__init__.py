@@ -4,6 +4,17 @@ import os
 from pathlib import Path
 
 
+def source_digest():
+    """SHA-1 of this package's Python sources (paths and contents): names the code that played
+    a table's games even outside a git checkout, and keys the numba cache."""
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha1()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def _numba_cache_dir():
     """Point numba's on-disk cache at a folder named after a hash of this package's sources.
 
@@ -12,11 +23,7 @@ def _numba_cache_dir():
     makes every edit start a fresh, consistent cache.
     """
     root = Path(__file__).resolve().parent
-    digest = hashlib.sha1()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(str(path.relative_to(root)).encode())
-        digest.update(path.read_bytes())
-    name = f"numba-{digest.hexdigest()[:16]}"
+    name = f"numba-{source_digest()[:16]}"
     base = os.environ.get("SLASHERSIM_CACHE_DIR")
     candidates = [Path(base)] if base else [root / "__pycache__",
                                            Path.home() / ".cache" / "slashersim"]

@@ -1,5 +1,5 @@
 """The ``slashersim`` command line: ``simulate``, ``luck``, ``compare``, ``sweep``, ``tune``,
-``report`` and ``bench``.
+``report``, ``info`` and ``bench``.
 
 Every command checks all of its input (configuration, policies and their parameters, seeds,
 counts, files and output paths) with pure-Python modules first, and refuses bad input with one
@@ -10,6 +10,7 @@ rules exits with status 1.
 import argparse
 import json
 import os
+import shlex
 import sys
 
 from . import __version__, compiling, rules
@@ -228,6 +229,7 @@ def build_parser():
                        help="one position, 1 = top (the average still plays every position)")
     where.add_argument("--all", action="store_true", help="every position")
     killer.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_png_option(killer, "the effects with their intervals")
     for fact, what in (("area", "the first area card"), ("trump", "round 1's trump suit")):
         fp = luck_sub.add_parser(fact, help=f"win rate and effect of {what}")
         add_run_options(fp, games_help="games per value (default 100000)")
@@ -236,6 +238,7 @@ def build_parser():
                            help="one value (the average still plays every value)")
         where.add_argument("--all", action="store_true", help="every value")
         fp.add_argument("--json", action="store_true", help="print one JSON object")
+        _add_png_option(fp, "the effects with their intervals")
     yellows = luck_sub.add_parser("yellows", help="win rate and effect of the number of "
                                                   "yellows in a player's first hand")
     add_run_options(yellows, games_help="games per value (default 100000)")
@@ -246,6 +249,7 @@ def build_parser():
     yellows.add_argument("--player", type=_int, choices=(0, 1), default=0,
                          help="whose first hand (default 0; the partner's count stays free)")
     yellows.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_png_option(yellows, "the effects with their intervals")
 
     state = luck_sub.add_parser("state", help="win probability of a described position")
     state.add_argument("file", help="the position, a JSON file (schema: README.md)")
@@ -276,6 +280,7 @@ def build_parser():
                          help="a policy parameter (repeatable); POLICY may be a row "
                               "label, e.g. heuristic#2.damage=3 sets only the second heuristic")
     compare.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_png_option(compare, "the win rates and paired differences with their intervals")
 
     sweep = sub.add_parser("sweep", help="play every cell of a TOML grid spec into a table")
     sweep.add_argument("spec", help="the sweep spec (TOML)")
@@ -321,6 +326,10 @@ def build_parser():
                         help="the two knobs of the heatmap (default: the first two that vary)")
     report.add_argument("--title", default=None)
 
+    info = sub.add_parser("info", help="how a sweep table was made (its provenance)")
+    info.add_argument("table", help="a sweep table, .parquet or .csv (with its .csv.json)")
+    info.add_argument("--json", action="store_true", help="print the provenance as JSON")
+
     bench = sub.add_parser("bench", help="measure engine speed and memory")
     bench.add_argument("--policy", default="baseline")
     bench.add_argument("--games", type=_positive("games"), default=2_000_000)
@@ -332,6 +341,21 @@ def build_parser():
     bench.add_argument("--json", action="store_true")
     _add_output_options(bench, progress=False)
     return parser
+
+
+def _add_png_option(parser, what):
+    parser.add_argument("--png", default=None, metavar="OUT.png",
+                        help=f"also draw {what} into this PNG file")
+
+
+def _check_png(args, inputs=()):
+    """``--png``: a writable file path, checked before anything plays."""
+    if getattr(args, "png", None):
+        check_output(args.png, "--png", inputs=inputs)
+
+
+def _save_png(path, fig):
+    write_atomic(path, lambda f: fig.savefig(f, format="png"), mode="wb")
 
 
 def _add_rollout_options(parser, games, policy=True):
@@ -455,11 +479,16 @@ def cmd_luck_killer(args):
     config = config_from_args(args)
     positions = None if args.all else [args.position]
     killer_positions(config, positions)
+    _check_png(args)
     _start(args, [args.policy])
     total = args.games * config.replace(killer_position=None).killer_positions
     with _bar(args, total) as b:
         r = killer_position_effects(config, args.policy, games=args.games, seed=args.seed,
                                     threads=args.threads, positions=positions, step=b.update)
+    if args.png:
+        from .analysis.luck import effects_figure
+        _save_png(args.png, effects_figure(r, "positions", "Killer's starting position",
+                                           _config_line(r["config"])))
     print(json.dumps(r) if args.json else format_killer_effects(r))
     return _violations(r["invariant_violations"], total)
 
@@ -470,12 +499,18 @@ def cmd_luck_fact(args, fact=None, player=0):
     config = config_from_args(args)
     values = None if args.all else [args.value]
     _, allowed, _, _ = fact_values(fact, config, values, player)
+    _check_png(args)
     _start(args, [args.policy])
     total = args.games * len(allowed)
     with _bar(args, total) as b:
         r = first_fact_effects(fact, config, args.policy, games=args.games, seed=args.seed,
                                threads=args.threads, values=values, player=player,
                                step=b.update)
+    if args.png:
+        from .analysis.luck import effects_figure
+        words = {"area": "first area card", "trump": "first trump suit",
+                 "yellows": f"yellows in player {player}'s first hand"}[fact]
+        _save_png(args.png, effects_figure(r, "values", words, _config_line(r["config"])))
     if args.json:
         print(json.dumps(r))
     elif fact == "yellows":
@@ -518,16 +553,14 @@ def cmd_luck_timeline(args):
     from .analysis.position import read_record
     _check_threads(args)
     record = read_record(args.file)
-    if args.png:
-        check_output(args.png, "--png", inputs=[args.file])
+    _check_png(args, inputs=[args.file])
     _start(args, [record.policy], ["engine", "record", "rollouts"])
     from .analysis.position import load_record, timeline, timeline_figure, timeline_playouts
     rec = load_record(record)
     with _bar(args, timeline_playouts(rec, args.games), unit="play-out") as b:
         t = timeline(rec, args.games, args.seed, args.threads, step=b.update)
     if args.png:
-        fig = timeline_figure(t)
-        write_atomic(args.png, lambda f: fig.savefig(f, format="png"), mode="wb")
+        _save_png(args.png, timeline_figure(t))
     if args.json:
         print(json.dumps(t))
         return 0
@@ -599,10 +632,14 @@ def cmd_compare(args):
     config = config_from_args(args)
     params = parse_policy_params(args.policy_param)
     _, _, _, counts = check_comparison(names, args.games, params)
+    _check_png(args)
     _start(args, names)
     with _bar(args, sum(counts)) as b:
         r = compare_policies(config, names, games=args.games, seed=args.seed,
                              threads=args.threads, params=params, step=b.update)
+    if args.png:
+        from .analysis.compare import comparison_figure
+        _save_png(args.png, comparison_figure(r, _config_line(r["config"])))
     print(json.dumps(r) if args.json else format_comparison(r, _config_line(r["config"])))
     return _violations(sum(row["invariant_violations"] for row in r["policies"]), sum(counts))
 
@@ -665,7 +702,8 @@ def cmd_sweep(args):
 
         try:
             df = run_sweep(spec, out, threads=args.threads, csv=args.csv, backend=backend,
-                           progress=progress, step=step if name == "local" else None)
+                           progress=progress, step=step if name == "local" else None,
+                           command=args.command_line, spec_file=args.spec)
         except KeyboardInterrupt:
             from .sweep import checkpoint_dir
             kept = len(list(checkpoint_dir(out).glob("*.npy")))
@@ -727,6 +765,13 @@ def cmd_report(args):
     return 0
 
 
+def cmd_info(args):
+    from .tables import format_info, table_info
+    info = table_info(args.table)
+    print(json.dumps(info, indent=1) if args.json else format_info(info))
+    return 0
+
+
 def cmd_bench(args):
     if not args.seconds > 0:
         raise ConfigError(f"seconds must be positive, got {args.seconds}")
@@ -747,14 +792,17 @@ def cmd_bench(args):
 
 
 COMMANDS = {"simulate": cmd_simulate, "luck": cmd_luck, "compare": cmd_compare,
-            "sweep": cmd_sweep, "bench": cmd_bench, "tune": cmd_tune, "report": cmd_report}
+            "sweep": cmd_sweep, "bench": cmd_bench, "tune": cmd_tune, "report": cmd_report,
+            "info": cmd_info}
 
 
 def main(argv=None):
     """Run the command line; returns the exit status: 0, 1 (games broke an invariant), 2 (bad
     input, one line on stderr), 130 (interrupted) or 141 (stdout closed, e.g. by ``head``)."""
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv)
+    args.command_line = "slashersim " + shlex.join(argv)
     try:
         return COMMANDS[args.command](args) or 0
     except (ConfigError, ValueError) as e:

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from . import rules
-from .analysis.stats import wilson_interval
+from .stats import wilson_interval
 from .config import GameConfig
 from .engine import layout as L
 from .inputs import check_seed
@@ -67,8 +67,19 @@ class SimulationResult:
         return out
 
     def rounds_by_area(self):
+        """Area name -> rounds played there, all games."""
         return {name: int(self.counts[L.K_ROUNDS_AREA + a])
                 for a, name in enumerate(rules.AREA_NAMES)}
+
+    def traps_by_area(self):
+        """Area name -> traps set off there, all games (the counts behind
+        :meth:`trap_rate_by_area`)."""
+        return {name: int(self.counts[L.K_TRAPS_AREA + a])
+                for a, name in enumerate(rules.AREA_NAMES)}
+
+    def outcome_counts(self):
+        """Games per outcome: ``win``, ``loss_health``, ``loss_traps``, ``timeout``."""
+        return {name: self.outcome(name) for name in rules.OUTCOME_NAMES[1:]}
 
     def win_rate_by_killer_start(self):
         """"k" -> [games, win rate] for each starting position k of the Killer (1 = top)."""
@@ -97,7 +108,12 @@ class SimulationResult:
         return self.counts[L.K_ROUNDS_HIST:].copy()
 
     def summary(self):
-        """The run as one JSON-ready dict (the ``simulate --json`` object)."""
+        """The run as one JSON-ready dict (the ``simulate --json`` object).
+
+        Rates come with the counts they are made of, so runs can be pooled by adding:
+        ``outcomes`` (games per outcome), ``rounds`` and ``damage`` (totals), ``traps_by_area``
+        beside ``rounds_by_area``, and ``rounds_hist`` (games that ended in round 0, 1, ...,
+        trailing zeros cut)."""
         g = self.games
         low, high = self.win_ci
         return {
@@ -114,6 +130,11 @@ class SimulationResult:
             "mean_killer_draws": int(self.counts[L.K_KILLER_DRAWS]) / g,
             "trap_rate_by_area": self.trap_rate_by_area(),
             "rounds_by_area": self.rounds_by_area(),
+            "traps_by_area": self.traps_by_area(),
+            "outcomes": self.outcome_counts(),
+            "rounds": int(self.counts[L.K_ROUNDS]),
+            "damage": int(self.counts[L.K_DAMAGE]),
+            "rounds_hist": np.trim_zeros(self.rounds_histogram(), "b").tolist(),
             "win_rate_by_killer_start": self.win_rate_by_killer_start(),
             "item_stats": self.item_stats(),
             "invariant_violations": int(self.counts[L.K_VIOLATIONS]),

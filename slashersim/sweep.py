@@ -19,25 +19,20 @@ import tomllib
 import numpy as np
 import pandas as pd
 
-from . import rules
-from .analysis.stats import wilson_interval
 from .config import ConfigError, GameConfig
 from .engine import layout as L
 from .inputs import OutputLock, check_seed
-from .policies import policy_names
+from .policies import is_omniscient, param_specs, policy_names
 from .presets import overrides as preset_overrides
+from .provenance import now, software
+from .tables import (FORMAT, ITEM_COLUMNS, TABLE_COLUMNS, derive_rates,  # noqa: F401
+                     row_from_counts, write_table)
 
 DEFAULT_CHUNK_GAMES = 1_048_576
 SWEEP_KEYS = ("games", "seed", "policies", "chunk_games")
 TABLES = ("sweep", "base", "axes")
-COUNT_COLUMNS = ("games", "wins", "win_rate", "win_ci_low", "win_ci_high", "loss_health",
-                 "loss_traps", "timeout", "invariant_violations", "mean_rounds") \
-    + tuple(f"trap_rate_{a}" for a in rules.AREA_NAMES) + ("rounds_hist",) \
-    + tuple(f"used_{i}" for i in rules.ITEM_STAT_NAMES) \
-    + tuple(f"kept_{i}" for i in rules.ITEM_STAT_NAMES) \
-    + ("killer_draws", "cabins_extra_draws", "gifts")
-#: the item statistics columns: totals over the cell's games (see ``simulate --json``)
-ITEM_COLUMNS = COUNT_COLUMNS[COUNT_COLUMNS.index("used_map"):]
+#: the columns after the knobs (see :mod:`slashersim.tables`)
+COUNT_COLUMNS = TABLE_COLUMNS
 
 
 @dataclass(frozen=True)
@@ -226,42 +221,40 @@ def _open_checkpoints(spec, ckpt):
     os.replace(tmp, marker)
 
 
-def row_from_counts(knobs, base, policy, counts):
-    """One table row from a cell's summed integer ``counts``."""
-    g = int(counts[L.K_GAMES])
-    wins = int(counts[L.K_OUTCOMES + rules.OUTCOME_NAMES.index("win")])
-    low, high = wilson_interval(wins, g)
-    row = {**knobs, **base, "policy": policy, "games": g, "wins": wins, "win_rate": wins / g,
-           "win_ci_low": low, "win_ci_high": high}
-    for name in ("loss_health", "loss_traps", "timeout"):
-        row[name] = int(counts[L.K_OUTCOMES + rules.OUTCOME_NAMES.index(name)])
-    row["invariant_violations"] = int(counts[L.K_VIOLATIONS])
-    row["mean_rounds"] = int(counts[L.K_ROUNDS]) / g
-    for a, area in enumerate(rules.AREA_NAMES):
-        played = int(counts[L.K_ROUNDS_AREA + a])
-        row[f"trap_rate_{area}"] = int(counts[L.K_TRAPS_AREA + a]) / played if played else np.nan
-    hist = counts[L.K_ROUNDS_HIST:]
-    ended = np.flatnonzero(hist)
-    row["rounds_hist"] = json.dumps([int(x) for x in hist[:ended[-1] + 1 if ended.size else 0]])
-    for i, item in enumerate(rules.ITEM_STAT_NAMES):
-        row[f"used_{item}"] = int(counts[L.K_USED + i])
-        row[f"kept_{item}"] = int(counts[L.K_KEPT_ITEM + i])
-    row["killer_draws"] = int(counts[L.K_KILLER_DRAWS])
-    row["cabins_extra_draws"] = int(counts[L.K_CABINS_EXTRA])
-    row["gifts"] = int(counts[L.K_GIFTS])
-    return row
+def spec_dict(spec):
+    """The spec as plain data, ``{"sweep": {...}, "base": {...}, "axes": {...}}``, axes in order."""
+    return {"sweep": {"games": spec.games, "seed": spec.seed, "policies": list(spec.policies),
+                      "chunk_games": spec.chunk_games},
+            "base": dict(spec.base), "axes": dict(spec.axes)}
 
 
-def _write_atomic(df, path, csv):
-    tmp = path.with_name(path.name + ".tmp")
-    if csv:
-        df.to_csv(tmp, index=False)
-    else:
-        df.to_parquet(tmp, index=False)
-    os.replace(tmp, path)
+def table_provenance(spec, grid, command=None, spec_file=None):
+    """How a sweep table is made, JSON-ready (the ``slashersim`` metadata of the table): the
+    table ``format``, ``software`` (:func:`slashersim.provenance.software`), ``created``,
+    ``command`` and ``spec_file`` (when known), the ``spec``, ``seed``, ``games`` per cell and
+    policy, ``policies`` (each with its parameters and whether it is omniscient) and ``cells``:
+    per cell its number, its axis knobs and its full resolved configuration, every knob
+    included, set or not (:meth:`GameConfig.describe`)."""
+    return {
+        "format": FORMAT,
+        "kind": "sweep",
+        "software": software(),
+        "created": now(),
+        "command": command,
+        "spec_file": None if spec_file is None else str(spec_file),
+        "spec": json.loads(json.dumps(spec_dict(spec), default=str)),
+        "seed": spec.seed,
+        "games": spec.games,
+        "policies": [{"name": p, "omniscient": is_omniscient(p),
+                      "params": {q.name: q.default for q in param_specs(p)}}
+                     for p in spec.policies],
+        "cells": [{"cell": i, "knobs": json.loads(json.dumps(knobs, default=str)),
+                   "config": config.describe()} for i, (knobs, config) in enumerate(grid)],
+    }
 
 
-def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None, step=None):
+def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None, step=None,
+              command=None, spec_file=None):
     """Play every cell × policy of ``spec`` and write the table to ``out`` (parquet).
 
     Parameters
@@ -278,11 +271,14 @@ def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None, s
         Called with the games just played, as they are played (the local backend calls it
         within a chunk, the dask backend per task).
     csv : bool
-        Also write the table as CSV, next to ``out`` with the suffix ``.csv``.
+        Also write the table as CSV, next to ``out`` with the suffix ``.csv``, and its
+        provenance beside it as ``NAME.csv.json``.
     backend : optional
         Where the chunks are played: an object with ``run(units, on_done)`` (see
         :mod:`slashersim.backends`), e.g. ``DaskBackend()``; default: this process
         (``LocalBackend(threads)``). Checkpoints and the table do not depend on it.
+    command, spec_file : str, optional
+        The command line and the spec file, recorded in the table's provenance.
 
     While it runs, ``OUT.lock`` holds its pid; another sweep on the same output is refused
     with a :class:`ConfigError` (a lock left by a process that is gone is taken over).
@@ -290,9 +286,11 @@ def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None, s
     Returns
     -------
     pandas.DataFrame
-        One row per cell × policy: the axis and base knobs, ``policy`` and the count columns;
-        ``rounds_hist`` is a JSON list of the games that ended in round 0, 1, ... (trailing
-        zeros cut), a string so that parquet and CSV hold the same value.
+        One row per cell × policy: the axis and base knobs, then the
+        :data:`slashersim.tables.TABLE_COLUMNS` (counts, and the win rate, its interval and
+        the mean rounds derived from them); ``rounds_hist`` is the list of games that ended
+        in round 0, 1, ... (trailing zeros cut). ``df.attrs["slashersim"]`` holds the
+        provenance written into the file (:func:`table_provenance`).
     """
     from .backends.local import LocalBackend
     if backend is None:
@@ -301,10 +299,11 @@ def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None, s
     grid = list(cells(spec))
     out.parent.mkdir(parents=True, exist_ok=True)
     with OutputLock(out):
-        return _run_locked(spec, out, grid, backend, progress, csv, step)
+        return _run_locked(spec, out, grid, backend, progress, csv, step,
+                           table_provenance(spec, grid, command, spec_file))
 
 
-def _run_locked(spec, out, grid, backend, progress, csv, step):
+def _run_locked(spec, out, grid, backend, progress, csv, step, provenance):
     from .backends import Unit
     ckpt = checkpoint_dir(out)
     _open_checkpoints(spec, ckpt)
@@ -358,10 +357,12 @@ def _run_locked(spec, out, grid, backend, progress, csv, step):
         total = np.zeros_like(chunks[0])
         for c in chunks:
             total += c
-        rows.append(row_from_counts(knobs, spec.base, policy, total))
-    df = pd.DataFrame(rows, columns=[*spec.axes, *spec.base, "policy", *COUNT_COLUMNS])
-    _write_atomic(df, out, csv=False)
+        rows.append(row_from_counts(knobs, spec.base, policy, total, cell=i))
+    df = derive_rates(pd.DataFrame(rows))
+    df = df[[*spec.axes, *spec.base, *TABLE_COLUMNS]]
+    write_table(df, out, provenance)
     if csv:
-        _write_atomic(df, out.with_suffix(".csv"), csv=True)
+        write_table(df, out.with_suffix(".csv"), provenance, csv=True)
     shutil.rmtree(ckpt, ignore_errors=True)
+    df.attrs["slashersim"] = provenance
     return df

@@ -11,7 +11,7 @@ import itertools
 import pandas as pd
 
 from . import rules
-from .analysis.stats import wilson_interval
+from .stats import wilson_interval
 from .config import ConfigError, GameConfig
 from .engine import layout as L
 

@@ -6,9 +6,12 @@ import pytest
 from helpers import assert_one_line_error, run_cli
 from slashersim.cli import main
 
-KEYS = {"games", "win_rate", "win_ci", "loss_health", "loss_traps", "timeout", "mean_rounds",
-        "trap_rate_by_area", "rounds_by_area", "win_rate_by_killer_start", "config", "policy",
-        "seed", "elapsed_s"}
+KEYS = {"games", "wins", "win_rate", "win_ci", "loss_health", "loss_traps", "timeout",
+        "mean_rounds", "mean_damage", "mean_items_kept", "mean_killer_draws", "trap_rate_by_area",
+        "rounds_by_area", "win_rate_by_killer_start", "item_stats", "invariant_violations",
+        "config", "policy", "policy_params", "seed", "elapsed_s"}
+#: the counts beside the rates
+COUNT_KEYS = {"outcomes", "rounds", "damage", "traps_by_area", "rounds_hist"}
 
 
 def _json(capsys, *args):
@@ -28,6 +31,24 @@ def test_simulate_json_has_the_documented_keys(capsys):
     assert s["trap_rate_by_area"]["hideaway"] is None and s["rounds_by_area"]["hideaway"] == 0
     assert sum(n for n, _ in s["win_rate_by_killer_start"].values()) == 3000
     assert s["config"]["edition"] == "rulebook" and s["config"]["hideaway"] is False
+
+
+def test_simulate_json_has_the_counts_beside_the_rates(capsys):
+    """Every rate of ``simulate --json`` is a count over a count that the object also holds."""
+    s = _json(capsys, "--games", "3000", "--seed", "5")
+    assert (KEYS | COUNT_KEYS) <= s.keys()
+    out = s["outcomes"]
+    assert set(out) == {"win", "loss_health", "loss_traps", "timeout"}
+    assert sum(out.values()) == s["games"] == sum(s["rounds_hist"]) == 3000
+    assert out["win"] == s["wins"] and s["win_rate"] == out["win"] / 3000
+    for name in ("loss_health", "loss_traps", "timeout"):
+        assert s[name] == out[name] / 3000
+    assert s["mean_rounds"] == s["rounds"] / 3000
+    assert s["rounds"] == sum(r * n for r, n in enumerate(s["rounds_hist"]))
+    assert s["mean_damage"] == s["damage"] / 3000
+    for area, rate in s["trap_rate_by_area"].items():
+        played = s["rounds_by_area"][area]
+        assert rate == (s["traps_by_area"][area] / played if played else None)
 
 
 def test_simulate_options_reach_the_config(capsys):
@@ -63,3 +84,28 @@ def test_simulate_human_output(capsys):
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needle):
     assert_one_line_error(run_cli("simulate", *args), needle)
+
+
+@pytest.mark.parametrize("argv", [
+    ["compare", "--policies", "baseline,baseline", "--games", "300"],
+    ["luck", "trump", "--all", "--games", "300"],
+    ["luck", "killer", "--all", "--games", "200"],
+])
+def test_png_figures_fit_a_page(capsys, tmp_path, argv):
+    """``compare --png`` and ``luck ... --png`` draw their intervals into a PNG within 2400 px
+    a side and 3:1, titled with the games behind it."""
+    from PIL import Image
+    out = tmp_path / "fig.png"
+    assert main([*argv, "--png", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    with Image.open(out) as im:
+        w, h = im.size
+    assert max(w, h) <= 2400 and max(w, h) / min(w, h) <= 3
+
+
+@pytest.mark.parametrize("command", [["compare", "--policies", "baseline"],
+                                     ["luck", "killer", "--all"],
+                                     ["luck", "yellows", "--value", "2"]])
+def test_png_refusals_come_before_playing(tmp_path, command):
+    assert_one_line_error(run_cli(*command, "--png", str(tmp_path / "no" / "x.png")),
+                          "--png")

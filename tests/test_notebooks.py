@@ -1,22 +1,21 @@
-"""The analysis notebooks run top to bottom on a fresh small sweep and draw figures, and
-experiments/make_notebooks.py writes exactly the committed notebooks."""
+"""The analysis notebooks: their jupytext sources (``notebooks/NAME.py``, percent format) run top
+to bottom on a fresh small sweep and draw figures, and each ``.ipynb`` is the pair of its
+source (same cells, stored without outputs)."""
 import json
 import os
 from pathlib import Path
 import shutil
-import subprocess
 import sys
 
 import pytest
 
-nbformat = pytest.importorskip("nbformat")
+jupytext = pytest.importorskip("jupytext")
 nbclient = pytest.importorskip("nbclient")
 pytest.importorskip("ipykernel")
 
 ROOT = Path(__file__).resolve().parent.parent
-SWEEP_NOTEBOOKS = ("difficulty_overview.ipynb", "area_balance.ipynb",
-                   "policy_comparison.ipynb")
-NOTEBOOKS = (*SWEEP_NOTEBOOKS, "luck.ipynb")
+SWEEP_NOTEBOOKS = ("difficulty_overview", "area_balance", "policy_comparison")
+NOTEBOOKS = (*SWEEP_NOTEBOOKS, "luck")
 KERNEL = "slashersim-test"
 
 
@@ -45,9 +44,7 @@ def kernel_env(tmp_path_factory):
 def test_notebook_runs(name, kernel_env, tmp_path):
     work = tmp_path / "notebooks"
     shutil.copytree(ROOT / "notebooks", work, ignore=shutil.ignore_patterns("__pycache__"))
-    nb = nbformat.read(work / name, as_version=4)
-    assert all(c.get("outputs", []) == [] for c in nb.cells if c.cell_type == "code"), \
-        f"{name} is stored with outputs"
+    nb = jupytext.read(work / f"{name}.py")
     client = nbclient.NotebookClient(nb, timeout=300, kernel_name=KERNEL,
                                      resources={"metadata": {"path": str(work)}})
     client.execute()
@@ -58,13 +55,15 @@ def test_notebook_runs(name, kernel_env, tmp_path):
     assert ("played a small sweep" if name in SWEEP_NOTEBOOKS else "was decided by") in text
 
 
-def test_make_notebooks_regenerates_committed(tmp_path):
-    subprocess.run([sys.executable, str(ROOT / "experiments" / "make_notebooks.py"),
-                    "--out", str(tmp_path)], check=True, capture_output=True)
-    for name in NOTEBOOKS:
-        made = nbformat.read(tmp_path / name, as_version=4)
-        committed = nbformat.read(ROOT / "notebooks" / name, as_version=4)
-        assert [(c.cell_type, c.source) for c in made.cells] == \
-            [(c.cell_type, c.source) for c in committed.cells], \
-            f"notebooks/{name} differs from what experiments/make_notebooks.py writes; rerun it"
-        assert (tmp_path / name).read_text() == (ROOT / "notebooks" / name).read_text()
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_ipynb_is_the_pair_of_its_source(name):
+    """``notebooks/NAME.ipynb`` holds the cells of ``NAME.py``, without outputs; after an edit
+    of the source, ``jupytext --sync notebooks/NAME.py`` makes them agree again."""
+    source = jupytext.read(ROOT / "notebooks" / f"{name}.py")
+    paired = jupytext.read(ROOT / "notebooks" / f"{name}.ipynb")
+    assert [(c.cell_type, c.source) for c in paired.cells] == \
+        [(c.cell_type, c.source) for c in source.cells], \
+        f"notebooks/{name}.ipynb differs from {name}.py; run jupytext --sync notebooks/{name}.py"
+    assert all(c.get("outputs", []) == [] for c in paired.cells if c.cell_type == "code"), \
+        f"{name}.ipynb is stored with outputs"
+    assert "ipynb,py:percent" in (ROOT / "notebooks" / "jupytext.toml").read_text()

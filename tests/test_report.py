@@ -7,17 +7,20 @@ import pytest
 
 from slashersim import rules
 from slashersim.analysis import plots
-from slashersim.analysis.plots import (heatmap_table, load_table, pool_counts, pool_rounds_hist,
-                                       varying_knobs, weighted_trap_rates)
-from slashersim.analysis.report import FIGURES, knob_effects, write_report
-from slashersim.analysis.stats import wilson_interval
+from slashersim.analysis.plots import (cells_played, heatmap_table, load_table, pool_counts,
+                                       pool_rounds_hist, varying_knobs)
+from slashersim.analysis.report import (FIGURES, health_step_lines, health_steps, knob_effects,
+                                        write_report)
+from slashersim.stats import wilson_interval
+from slashersim.tables import derive_rates
 
 PNG = b"\x89PNG\r\n\x1a\n"
 MAX_ROUNDS = 30
 
 
-def _row(health, hideaway, policy, games, seed):
-    """One consistent row: outcome counts summing to games, a rounds_hist summing to games."""
+def _row(health, hideaway, policy, games, seed, edition="rulebook", cursed_object=True):
+    """One consistent row of counts: outcomes summing to games, a rounds_hist summing to
+    games, traps per area at most the rounds played there (none in the Hideaway when out)."""
     rng = np.random.default_rng(seed)
     p_win = 0.05 + 0.04 * health + (0.03 if hideaway else 0.0) + (0.02 if policy == "b" else 0)
     probs = np.array([p_win, (1 - p_win) * 0.6, (1 - p_win) * 0.39, (1 - p_win) * 0.01])
@@ -25,27 +28,36 @@ def _row(health, hideaway, policy, games, seed):
     ends = np.clip(rng.poisson(9 + health, size=games - timeout), 1, MAX_ROUNDS - 1)
     hist = np.bincount(ends, minlength=MAX_ROUNDS + 1)
     hist[MAX_ROUNDS] += timeout
-    low, high = wilson_interval(int(wins), games)
-    row = {"health": health, "hideaway": hideaway, "edition": "rulebook", "policy": policy,
-           "games": games, "wins": int(wins), "win_rate": wins / games, "win_ci_low": low,
-           "win_ci_high": high, "loss_health": int(loss_health), "loss_traps": int(loss_traps),
-           "timeout": int(timeout), "mean_rounds": float((hist * np.arange(hist.size)).sum())
-           / games}
+    rounds = int((hist * np.arange(hist.size)).sum())
+    row = {"health": health, "hideaway": hideaway, "edition": edition,
+           "cursed_object": cursed_object, "policy": policy, "games": games,
+           "wins": int(wins), "loss_health": int(loss_health), "loss_traps": int(loss_traps),
+           "timeout": int(timeout), "rounds": rounds, "damage": 3 * games}
+    share = rng.dirichlet(np.ones(len(rules.AREA_NAMES)))
     for a, area in enumerate(rules.AREA_NAMES):
-        row[f"trap_rate_{area}"] = np.nan if area == "hideaway" and not hideaway \
-            else 0.1 + 0.02 * a + 0.01 * health
+        played = 0 if area == "hideaway" and not hideaway else int(rounds * share[a])
+        row[f"traps_{area}"] = int(rng.binomial(played, min(0.9, 0.1 + 0.02 * a
+                                                             + 0.01 * health)))
+        row[f"rounds_{area}"] = played
     row["rounds_hist"] = [int(v) for v in hist]
     return row
 
 
-def make_table(policies=("baseline",), games=2000):
+def make_table(policies=("baseline",), games=2000, editions=("rulebook",), healths=(7, 5, 3),
+               cursed=(True,)):
     rows, seed = [], 0
-    for health in (7, 5, 3):
-        for hideaway in (False, True):
-            for policy in policies:
-                rows.append(_row(health, hideaway, policy, games + 37 * seed, seed))
-                seed += 1
-    return pd.DataFrame(rows)
+    for edition in editions:
+        for health in healths:
+            for hideaway in (False, True):
+                for c in cursed:
+                    for policy in policies:
+                        rows.append(_row(health, hideaway, policy, games + 37 * seed, seed,
+                                         edition, c))
+                        seed += 1
+    df = pd.DataFrame(rows)
+    if df["cursed_object"].nunique() == 1:
+        df = df.drop(columns=["cursed_object"])
+    return derive_rates(df).drop(columns=[f"trap_rate_{a}" for a in rules.AREA_NAMES])
 
 
 @pytest.fixture(scope="module")
@@ -100,13 +112,42 @@ def test_pool_counts_sums_counts(table):
         assert got["games"] == sub["games"].sum() and got["wins"] == sub["wins"].sum()
         assert got["win_rate"] == sub["wins"].sum() / sub["games"].sum()
         # games differ per row, so the mean of the rates is not the pooled rate
-        assert got["win_rate"] != pytest.approx(sub["win_rate"].mean(), abs=1e-9)
+        assert got["win_rate"] != pytest.approx((sub["wins"] / sub["games"]).mean(), abs=1e-9)
         low, high = wilson_interval(int(sub["wins"].sum()), int(sub["games"].sum()))
         assert (got["win_ci_low"], got["win_ci_high"]) == (low, high)
     everything = pool_counts(table, [])
     assert everything["wins"].iloc[0] == table["wins"].sum()
-    single = pool_counts(table, ["health", "hideaway"])
-    assert (single["win_ci_low"].to_numpy() == table["win_ci_low"].to_numpy()).all()
+    single = pool_counts(load_table(table), ["health", "hideaway"])
+    assert (single["win_ci_low"].to_numpy() == load_table(table)["win_ci_low"].to_numpy()).all()
+
+
+def test_pooled_trap_rate_is_sum_of_traps_over_sum_of_rounds():
+    """Pooling adds counts: a trap rate over several cells is all their traps over all their
+    rounds there, not a games-weighted mean of the cells' rates."""
+    df = make_table(policies=("baseline", "b"))
+    pooled = pool_counts(df, ["policy"]).set_index("policy")
+    for area in rules.AREA_NAMES:
+        sub = df[df["policy"] == "b"]
+        want = sub[f"traps_{area}"].sum() / sub[f"rounds_{area}"].sum()
+        assert pooled.loc["b", f"trap_rate_{area}"] == want
+        weighted = np.average(sub[f"traps_{area}"] / sub[f"rounds_{area}"].replace(0, np.nan),
+                              weights=sub["games"].where(sub[f"rounds_{area}"] > 0, 0))
+        if area != "hideaway":
+            assert want != pytest.approx(weighted, abs=1e-12)
+
+
+def test_hideaway_cells_are_counted_once_per_cell():
+    """The cells where the Hideaway was played: distinct knob settings with rounds there,
+    whatever the number of players (rows), so 3 of 6 cells, not 6 of 12 rows."""
+    df = make_table(policies=("baseline", "b"))
+    assert len(df) == 12
+    assert cells_played(df, "hideaway") == (3, 6)
+    assert cells_played(df, "lodge") == (6, 6)
+    per = cells_played(df, "hideaway", by=["policy"])
+    assert per == {"baseline": (3, 6), "b": (3, 6)}
+    fig = plots.trap_rate_by_area(df)
+    labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert "Hideaway\n3 of 6 cells" in labels and "Lodge" in labels
 
 
 def test_heatmap_values_are_pooled_counts():
@@ -142,9 +183,11 @@ def test_csv_input_with_json_rounds_hist(table, tmp_path):
     df = load_table(csv)
     assert df["rounds_hist"].tolist() == table["rounds_hist"].tolist()
     assert varying_knobs(df) == ["health", "hideaway"]
+    assert df.attrs["slashersim"] is None
     report = write_report(csv, tmp_path / "rep", title="From CSV")
     text = report.read_text()
     assert text.startswith("# From CSV\n")
+    assert "carries no provenance" in text
     assert (tmp_path / "rep" / "rounds_distribution.png").read_bytes().startswith(PNG)
 
 
@@ -156,7 +199,7 @@ def test_parquet_input(table, tmp_path):
     assert pool_rounds_hist(df).sum() == table["games"].sum()
 
 
-@pytest.mark.parametrize("column", ["wins", "policy", "win_ci_high"])
+@pytest.mark.parametrize("column", ["wins", "policy", "games"])
 def test_missing_column_is_named(table, tmp_path, column):
     with pytest.raises(ValueError, match=column):
         write_report(table.drop(columns=[column]), tmp_path)
@@ -185,21 +228,8 @@ def test_figures_that_cannot_be_drawn_are_skipped(table, tmp_path):
     assert (tmp_path / "loss_causes.png").read_bytes().startswith(PNG)
 
 
-def test_trap_rates_weighted_by_games_over_many_rows(tmp_path):
-    df = make_table(policies=("baseline", "b"))
-    assert len(df) > plots.MAX_TRAP_ROWS
-    rates = weighted_trap_rates(df, ["policy"]).set_index("policy")
-    sub = df[(df["policy"] == "b") & df["hideaway"]]
-    want = (sub["trap_rate_hideaway"] * sub["games"]).sum() / sub["games"].sum()
-    assert rates.loc["b", "trap_rate_hideaway"] == pytest.approx(want)
-    fig = plots.trap_rate_by_area(df)
-    assert "weighted by games" in fig.axes[0].get_title()
-    report = write_report(df, tmp_path)
-    assert "policy b" in report.read_text() or "| b |" in report.read_text()
-
-
 def test_areas_never_played_are_left_out(table):
-    df = table.assign(trap_rate_fire_pit=np.nan)
+    df = table.assign(rounds_fire_pit=0, traps_fire_pit=0)
     fig = plots.trap_rate_by_area(df)
     labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
     assert "Fire pit" not in labels and "Lodge" in labels
@@ -224,3 +254,71 @@ def test_items_used_and_kept_per_game_by_player(tmp_path):
     assert "flashlight" not in plots.knob_columns(df)
     plain = write_report(make_table(), tmp_path / "p").read_text()
     assert "## Items" not in plain
+
+
+# --- figures a person can read -------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def study():
+    """A table shaped like the difficulty study: 2 editions x health 1..7 x Hideaway x Cursed
+    Object x 2 players = 112 rows."""
+    return make_table(policies=("baseline", "heuristic"), editions=("rulebook", "instructions"),
+                      healths=range(7, 0, -1), cursed=(True, False), games=3000)
+
+
+def _png_size(path):
+    from PIL import Image
+    with Image.open(path) as im:
+        return im.size
+
+
+def test_every_figure_fits_a_page(study, tmp_path):
+    """No figure over 2400 px a side or 3:1, at most 5 legend entries, a title naming the
+    players and the games, and a panel per edition and player (never pooled)."""
+    write_report(study, tmp_path, heatmap_knobs=("health", "hideaway"))
+    for name in FIGURES:
+        w, h = _png_size(tmp_path / name)
+        assert max(w, h) <= 2400 and max(w, h) / min(w, h) <= 3, (name, w, h)
+    for make in (plots.win_rate_by_health, plots.loss_causes, plots.trap_rate_by_area,
+                 plots.rounds_distribution, lambda d: plots.heatmap(d, "health", "hideaway")):
+        fig = make(study)
+        assert plots.legend_entries(fig) <= plots.MAX_LEGEND
+        title = fig._suptitle.get_text().replace("\n", " ")
+        assert "players baseline, heuristic" in title and "games per cell and player" in title
+    titles = {ax.get_title() for ax in plots.loss_causes(study).axes}
+    assert {"rulebook · player baseline", "instructions · player heuristic"} <= titles
+    heat = [ax.get_title() for ax in plots.heatmap(study, "health", "hideaway").axes
+            if ax.get_title()]
+    assert len(heat) == 4
+
+
+def test_too_many_line_settings_are_pooled_and_said():
+    """Three varying knobs besides health would need 8 lines: the last is pooled from the
+    counts and the title says so."""
+    df = make_table(policies=("a",), healths=(7, 4, 1), cursed=(True, False))
+    df = pd.concat([df.assign(traps=3), df.assign(traps=2)], ignore_index=True)
+    fig = plots.win_rate_by_health(df)
+    assert plots.legend_entries(fig) == 4
+    assert "pooled over traps that lose 2, 3" in fig._suptitle.get_text().replace("\n", " ")
+
+
+def test_health_steps_explain_a_flat_step():
+    """A table where health 4 wins less than health 3 under instructions: the report names the
+    step, the white colours of the configuration (red at 3, yellow at 4) and the Killer draws
+    per game that the counts give."""
+    df = make_table(policies=("a",), editions=("instructions",), healths=(3, 4))
+    df = df[df["hideaway"]].copy()
+    df.loc[df["health"] == 4, "wins"] = df.loc[df["health"] == 3, "wins"].iloc[0] // 2
+    df["killer_draws"] = np.where(df["health"] == 4, 2 * df["games"], df["games"])
+    for item in rules.ITEM_STAT_NAMES:
+        df[f"used_{item}"], df[f"kept_{item}"] = 1, 1
+    df["cabins_extra_draws"], df["gifts"] = 0, 0
+    steps = health_steps(df)
+    assert len(steps) == 1
+    step = steps.iloc[0]
+    assert (step["white"], step["white_next"]) == ("red", "yellow") and not step["helps"]
+    assert step["killer_draws"] == 1 and step["killer_draws_next"] == 2
+    text = "\n".join(health_step_lines(df))
+    assert "health 4 wins less than health 3" in text
+    assert "Whites turn from red at health 3 to yellow at health 4" in text
+    assert "drew the Killer 2.00 times a game against 1.00 (+100%)" in text

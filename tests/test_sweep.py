@@ -6,8 +6,10 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
+import json
+
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 from helpers import assert_one_line_error, run_cli
@@ -15,8 +17,9 @@ from slashersim import rules
 from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
 from slashersim.runner import simulate
-from slashersim.sweep import (COUNT_COLUMNS, SweepSpec, cells, checkpoint_dir, load_spec,
-                              run_sweep)
+from slashersim import __version__
+from slashersim.sweep import SweepSpec, cells, checkpoint_dir, load_spec, run_sweep
+from slashersim.tables import FORMAT, TABLE_COLUMNS, load_table
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -116,11 +119,12 @@ def test_bad_spec_leaves_the_output_untouched(tmp_path, capsys, text, needle):
 def test_table_rows_equal_direct_simulations(tmp_path):
     spec = load_spec(_spec(tmp_path, SMALL))
     df = run_sweep(spec, tmp_path / "out.parquet")
-    assert list(df.columns) == ["health", "hideaway", "edition", "policy", *COUNT_COLUMNS]
-    assert [c for c in df.columns if c.startswith("trap_rate_")] == \
-        [f"trap_rate_{a}" for a in rules.AREA_NAMES]
+    assert list(df.columns) == ["health", "hideaway", "edition", *TABLE_COLUMNS]
+    assert not [c for c in df.columns if c.startswith("trap_rate_")]
     assert len(df) == 4
-    assert df.equals(pd.read_parquet(tmp_path / "out.parquet"))
+    back = pd.read_parquet(tmp_path / "out.parquet")
+    assert back.drop(columns="rounds_hist").equals(df.drop(columns="rounds_hist"))
+    assert [list(h) for h in back["rounds_hist"]] == list(df["rounds_hist"])
     assert not checkpoint_dir(tmp_path / "out.parquet").exists()
     for row, (knobs, config) in zip(df.itertuples(index=False), cells(spec)):
         assert {k: getattr(row, k) for k in knobs} == knobs
@@ -130,18 +134,48 @@ def test_table_rows_equal_direct_simulations(tmp_path):
         assert row.win_rate == s["win_rate"]
         assert [row.win_ci_low, row.win_ci_high] == s["win_ci"]
         for name in ("loss_health", "loss_traps", "timeout"):
-            assert getattr(row, name) == round(s[name] * 3000)
-        assert row.mean_rounds == s["mean_rounds"]
-        for area, rate in s["trap_rate_by_area"].items():
-            got = getattr(row, f"trap_rate_{area}")
-            assert (np.isnan(got) and rate is None) or got == rate
+            assert getattr(row, name) == s["outcomes"][name]
+        assert row.mean_rounds == s["mean_rounds"] and row.rounds == s["rounds"]
+        assert row.damage == s["damage"] and row.rounds_hist == s["rounds_hist"]
+        for area in rules.AREA_NAMES:
+            assert getattr(row, f"traps_{area}") == s["traps_by_area"][area]
+            assert getattr(row, f"rounds_{area}") == s["rounds_by_area"][area]
         items = s["item_stats"]
         for item in rules.ITEM_STAT_NAMES:
             assert getattr(row, f"used_{item}") == items["used"][item]
             assert getattr(row, f"kept_{item}") == items["kept"][item]
         for name in ("killer_draws", "cabins_extra_draws", "gifts"):
             assert getattr(row, name) == items[name]
-    assert df["trap_rate_hideaway"].isna().tolist() == [True, False, True, False]
+    assert (df["rounds_hideaway"] == 0).tolist() == [True, False, True, False]
+    assert df["cell"].tolist() == [0, 1, 2, 3]
+
+
+def test_the_table_says_how_it_was_made(tmp_path):
+    """The parquet schema metadata holds the provenance: format, software, seed, games, each
+    policy with its parameters, and every cell's full resolved configuration."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    spec = load_spec(_spec(tmp_path, SMALL))
+    out = tmp_path / "out.parquet"
+    df = run_sweep(spec, out, command="slashersim sweep spec.toml --out out.parquet")
+    schema = pq.read_schema(out)
+    assert schema.field("rounds_hist").type == pa.list_(pa.int64())
+    prov = json.loads(schema.metadata[b"slashersim"])
+    assert df.attrs["slashersim"] == prov
+    assert prov["format"] == FORMAT == 2 and prov["kind"] == "sweep"
+    assert prov["software"]["slashersim"] == __version__
+    assert prov["command"] == "slashersim sweep spec.toml --out out.parquet"
+    assert (prov["seed"], prov["games"]) == (11, 3000)
+    assert prov["spec"]["axes"] == {"health": [7, 4], "hideaway": [False, True]}
+    assert [p["name"] for p in prov["policies"]] == ["baseline"]
+    assert len(prov["cells"]) == 4
+    for cell, (knobs, config) in zip(prov["cells"], cells(spec)):
+        assert cell["knobs"] == knobs and cell["config"] == config.describe()
+        for knob in ("escapes_needed", "traps", "max_rounds", "red_knives", "item_timing",
+                     "white_colours"):
+            assert knob in cell["config"]
+    loaded = load_table(out)
+    assert loaded.attrs["slashersim"] == prov and loaded.attrs["format"] == 2
 
 
 def test_csv(tmp_path, capsys):
@@ -150,6 +184,14 @@ def test_csv(tmp_path, capsys):
     assert "4 rows" in capsys.readouterr().out
     a, b = pd.read_parquet(out), pd.read_csv(tmp_path / "out.csv")
     assert (a["wins"] == b["wins"]).all() and list(a.columns) == list(b.columns)
+    assert json.loads(b["rounds_hist"][0]) == list(a["rounds_hist"][0])
+    side = json.loads((tmp_path / "out.csv.json").read_text())
+    assert side["command"].startswith("slashersim sweep ") and side["command"].endswith("--csv")
+    assert side == json.loads(pq.read_schema(out).metadata[b"slashersim"])
+    pa_, csv_ = load_table(out), load_table(tmp_path / "out.csv")
+    assert csv_.attrs["slashersim"] == pa_.attrs["slashersim"]
+    assert csv_["rounds_hist"].tolist() == pa_["rounds_hist"].tolist()
+    assert (csv_["traps_lodge"] == pa_["traps_lodge"]).all()
 
 
 def test_interrupted_sweep_resumes_to_the_same_table(tmp_path):
@@ -173,7 +215,8 @@ def test_interrupted_sweep_resumes_to_the_same_table(tmp_path):
     assert seen[0] == (0, 4, 2000, 12000) and seen[-1] == (4, 4, 12000, 12000)
     assert len(seen) == 1 + 10
     assert df.equals(reference)
-    assert pd.read_parquet(out).equals(reference)
+    assert pd.read_parquet(out).drop(columns="rounds_hist").equals(
+        reference.drop(columns="rounds_hist"))
     assert not ckpt.exists()
 
 
@@ -237,7 +280,9 @@ def test_killed_or_interrupted_then_rerun_gives_the_same_table(tmp_path, sig):
     assert subprocess.run(cmd, env=ENV, cwd=ROOT, capture_output=True).returncode == 0
     assert not ckpt.exists()
     reference = run_sweep(load_spec(spec_path), tmp_path / "ref" / "out.parquet")
-    assert pd.read_parquet(out).equals(reference)
+    assert load_table(out).drop(columns="rounds_hist").equals(
+        load_table(reference).drop(columns="rounds_hist"))
+    assert load_table(out)["rounds_hist"].tolist() == reference["rounds_hist"].tolist()
 
 
 @pytest.mark.parametrize("text, needle", [

@@ -60,6 +60,22 @@ def test_committed_presets_cover_every_edition_and_difficulty():
     assert set(presets) == set(rules.EDITION_NAMES)
 
 
+def test_presets_name_their_player_and_round_trip_through_tomli_w(tmp_path):
+    """The preset file says which player its win rates hold for, and :func:`write_presets`
+    writes back exactly what it reads."""
+    import tomllib
+    from slashersim.presets import PRESETS_FILE, derived_for, write_presets
+    assert derived_for() == "heuristic"
+    data = tomllib.loads(PRESETS_FILE.read_text())
+    data.pop("derived_for")
+    copy = tmp_path / "presets.toml"
+    write_presets(data, "expert", copy, header=["a comment"])
+    assert copy.read_text().startswith("# a comment\n")
+    assert derived_for(copy) == "expert"
+    again = tomllib.loads(copy.read_text())
+    assert again.pop("derived_for") == "expert" and again == data
+
+
 def test_difficulty_in_config_and_override():
     hard = preset_knobs("hard", "instructions")
     cfg = GameConfig.from_dict({"edition": "instructions", "difficulty": "hard"})

@@ -17,7 +17,7 @@ from ..inputs import parse_games  # noqa: F401 (part of this module's interface)
 from ..policies import get_policy, param_vector as _param_vector, param_specs
 from ..progress import increments
 from ..runner import DEFAULT_CHUNK, SimulationResult, simulate
-from .stats import mean_interval, unpaired_difference_interval
+from ..stats import mean_interval, unpaired_difference_interval
 
 _WIN = rules.OUTCOME_NAMES.index("win")
 #: the per-policy figures copied from ``SimulationResult.summary()``
@@ -244,3 +244,48 @@ def format_comparison(r, config_line):
         lines.append(f"  {row['label']:<{width}} " + " ".join(
             f"{'-' if rates[a] is None else format(rates[a], '.3f'):>9}" for a in areas))
     return "\n".join(lines)
+
+
+def comparison_figure(r, config_line):
+    """Which player wins more, and by how much? Left: each row's win rate with its 95 % Wilson
+    interval; right: each pair's paired difference ``b - a`` with its 95 % interval (on the
+    games both played). Titled with ``config_line`` (the configuration), the seed and the
+    games per player."""
+    import matplotlib
+    import textwrap
+    from .plots import STYLE, _new_figure
+    rows, pairs = r["policies"], r["pairs"]
+    n = max(len(rows), len(pairs))
+    with matplotlib.rc_context(STYLE):
+        fig = _new_figure(10.0 if pairs else 6.0, min(20.0, max(3.2, 0.35 * n + 2.2)))
+        axes = fig.subplots(1, 2 if pairs else 1, squeeze=False)[0]
+        ax = axes[0]
+        y = np.arange(len(rows))
+        rate = np.array([row["win_rate"] for row in rows])
+        ci = np.array([row["win_ci"] for row in rows])
+        ax.errorbar(rate, y, xerr=[rate - ci[:, 0], ci[:, 1] - rate], fmt="o", capsize=3,
+                    color="C0")
+        ax.set_yticks(y, [f"{row['label']}\n{row['games']:,} games" for row in rows])
+        ax.set_ylim(len(rows) - 0.4, -0.6)
+        ax.set_xlabel("Win rate (95 % interval)")
+        ax.set_title("Win rate of each player")
+        ax.grid(axis="y", visible=False)
+        if pairs:
+            ax = axes[1]
+            y = np.arange(len(pairs))
+            d = np.array([p["difference"] for p in pairs])
+            lo = np.array([p["difference"] if p["difference_ci"] is None
+                           else p["difference_ci"][0] for p in pairs])
+            hi = np.array([p["difference"] if p["difference_ci"] is None
+                           else p["difference_ci"][1] for p in pairs])
+            ax.errorbar(d, y, xerr=[d - lo, hi - d], fmt="o", capsize=3, color="C1")
+            ax.axvline(0, color="#555555", linewidth=0.8)
+            ax.set_yticks(y, [f"{p['b']} − {p['a']}\n{p['games']:,} games" for p in pairs])
+            ax.set_ylim(len(pairs) - 0.4, -0.6)
+            ax.set_xlabel("Paired difference of win rates (95 % interval)")
+            ax.set_title("Difference on the same games")
+            ax.grid(axis="y", visible=False)
+        detail = f"{config_line} · seed {r['seed']} · players on the same games"
+        fig.suptitle("Which player wins more, and by how much?\n"
+                     + "\n".join(textwrap.wrap(detail, 110)), fontsize=10, linespacing=1.4)
+    return fig

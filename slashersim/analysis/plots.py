@@ -1,17 +1,20 @@
 """Figures of a sweep results table (one row per cell × policy), all in one style.
 
 Every function takes the table (a DataFrame as :func:`slashersim.sweep.run_sweep` writes it, or
-as :func:`load_table` reads it back from parquet or CSV) and returns a
-:class:`matplotlib.figure.Figure` drawn on the Agg canvas; nothing goes through ``pyplot``, so no
-figure stays open and no GUI backend is touched. Save one with ``fig.savefig(path)``.
+a ``.parquet`` / ``.csv`` path, read by :func:`slashersim.tables.load_table`) and returns a
+:class:`matplotlib.figure.Figure` drawn on the Agg canvas; nothing goes through ``pyplot``, so
+no figure stays open and no GUI backend is touched. Save one with ``fig.savefig(path)``.
 
-Win rates over several rows are always pooled from the counts (``sum(wins) / sum(games)``),
-never averaged; only the per-area trap rates, which the table holds as rates, are averaged
-(weighted by games), and the figure says so.
+Each figure answers one question. Its title says which, and a second line names the
+configuration the numbers hold for (the knobs every cell shares, the knobs pooled), the players
+(policies) and the games behind it. Editions and policies are never pooled: they get a panel
+each (small multiples with shared axes). A figure is at most 2400 px a side and at most 3:1,
+and has at most :data:`MAX_LEGEND` legend entries; knobs that would need more lines are pooled
+from the counts, and the title says so. Rates over several rows are always pooled from the
+counts (``sum(wins) / sum(games)``, ``sum(traps) / sum(rounds)``), never averaged.
 """
-import json
 import math
-import os
+import textwrap
 
 import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -20,10 +23,18 @@ import numpy as np
 import pandas as pd
 
 from .. import rules
-from .stats import wilson_interval
+from ..stats import wilson_arrays
+from ..tables import (COUNT_COLUMNS, ITEM_COLUMNS, REQUIRED_COLUMNS,  # noqa: F401
+                      RESULT_COLUMNS, TRAP_COUNT_COLUMNS, TRAP_RATE_COLUMNS, TableError,
+                      cells_played, check_table, knob_columns, load_table, pool_counts,
+                      pool_rounds_hist, varying_knobs)
 
 #: dots per inch of every figure, on screen and saved
 DPI = 120
+#: no figure side exceeds this many inches (2400 px at :data:`DPI`)
+MAX_INCHES = 2400 / DPI
+#: at most this many entries in a legend
+MAX_LEGEND = 5
 
 #: the one style of every figure, applied with ``matplotlib.rc_context``
 STYLE = {
@@ -33,7 +44,8 @@ STYLE = {
     "savefig.facecolor": "white",
     "figure.constrained_layout.use": True,
     "font.size": 10,
-    "axes.titlesize": 12,
+    "axes.titlesize": 10,
+    "figure.titlesize": 12,
     "axes.labelsize": 10,
     "xtick.labelsize": 9,
     "ytick.labelsize": 9,
@@ -48,18 +60,6 @@ STYLE = {
 }
 
 AREAS = tuple(rules.AREA_NAMES)
-COUNT_COLUMNS = ("games", "wins", "loss_health", "loss_traps", "timeout")
-#: columns every table must have
-REQUIRED_COLUMNS = ("policy", *COUNT_COLUMNS, "win_rate", "win_ci_low", "win_ci_high",
-                    "mean_rounds")
-TRAP_COLUMNS = tuple(f"trap_rate_{a}" for a in AREAS)
-#: columns that are results, not knobs; every other column is a knob
-ITEM_COLUMNS = tuple(f"{kind}_{i}" for kind in ("used", "kept") for i in rules.ITEM_STAT_NAMES) \
-    + ("killer_draws", "cabins_extra_draws", "gifts")
-RESULT_COLUMNS = frozenset((*REQUIRED_COLUMNS, *TRAP_COLUMNS, *ITEM_COLUMNS, "rounds_hist",
-                            "invariant_violations"))
-#: trap rates are pooled over at most this many rows per figure before they are averaged
-MAX_TRAP_ROWS = 8
 
 #: outcome column -> (plain words, colour)
 OUTCOMES = {
@@ -80,6 +80,9 @@ KNOB_WORDS = {
     "areas_used": "Areas in play",
     "policy": "Policy",
 }
+#: knobs the configuration line of a title names in words, in this order
+SUMMARY_KNOBS = ("edition", "difficulty", "health", "hideaway", "cursed_object",
+                 "escapes_needed", "traps")
 
 
 class FigureUnavailable(ValueError):
@@ -93,104 +96,6 @@ def knob_words(name):
 
 def area_words(area):
     return area.replace("_", " ").capitalize()
-
-
-# --- reading and checking the table ----------------------------------------------------------
-
-def _hashable(value):
-    if isinstance(value, np.ndarray):
-        value = value.tolist()
-    if isinstance(value, list):
-        return tuple(_hashable(v) for v in value)
-    return value
-
-
-def _parse_hist(value, i):
-    if isinstance(value, str):
-        text = value.strip()
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError:
-            # numpy's repr "[0 3 5]"; refuse its "..." abbreviation rather than lose rounds
-            body = text.strip("[]").replace(",", " ").split()
-            if "..." in body:
-                raise ValueError(f"rounds_hist of row {i} is abbreviated ('...'): {value!r}") \
-                    from None
-            try:
-                value = [int(v) for v in body]
-            except ValueError:
-                raise ValueError(f"rounds_hist of row {i} is not a list of integers: "
-                                 f"{value!r}") from None
-    elif value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    arr = np.asarray(value)
-    if arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.number)):
-        raise ValueError(f"rounds_hist of row {i} is not a list of integers: {value!r}")
-    if arr.size and (np.any(arr < 0) or np.any(arr != np.round(arr))):
-        raise ValueError(f"rounds_hist of row {i} has a negative or fractional count")
-    return [int(v) for v in arr]
-
-
-def check_table(df):
-    """Raise ``ValueError`` naming the first required column that is missing or not numeric."""
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
-    for col in REQUIRED_COLUMNS:
-        if col not in df.columns:
-            raise ValueError(f"the table has no column {col!r} (required: "
-                             f"{', '.join(REQUIRED_COLUMNS)})")
-    for col in (*REQUIRED_COLUMNS[1:], *[c for c in TRAP_COLUMNS if c in df.columns]):
-        if not pd.api.types.is_numeric_dtype(df[col]):
-            raise ValueError(f"column {col!r} must be numeric, got {df[col].dtype}")
-    for col in COUNT_COLUMNS:
-        if df[col].isna().any() or (df[col] < 0).any():
-            raise ValueError(f"column {col!r} must hold counts (whole numbers >= 0)")
-    if (df["games"] <= 0).any():
-        raise ValueError("column 'games' must be at least 1 in every row")
-    if len(df) == 0:
-        raise ValueError("the table has no rows")
-
-
-def load_table(table):
-    """The sweep table as a checked DataFrame, from a DataFrame or a ``.parquet`` / ``.csv`` path.
-
-    ``rounds_hist`` becomes a list of ints per row (CSV holds it as JSON text); list-valued
-    knobs (e.g. ``red_knives``) become tuples so that they can be grouped. The input frame is
-    not modified.
-    """
-    if isinstance(table, pd.DataFrame):
-        df = table.copy()
-    elif isinstance(table, (str, os.PathLike)):
-        path = os.fspath(table)
-        suffix = os.path.splitext(path)[1].lower()
-        if suffix == ".csv":
-            df = pd.read_csv(path)
-        elif suffix in (".parquet", ".pq"):
-            df = pd.read_parquet(path)
-        else:
-            raise ValueError(f"cannot read {path!r}: expected a .parquet or .csv file")
-    else:
-        raise TypeError(f"expected a DataFrame or a path, got {type(table).__name__}")
-    check_table(df)
-    df = df.reset_index(drop=True)
-    for col in knob_columns(df):
-        if df[col].dtype == object:
-            df[col] = df[col].map(_hashable)
-    if "rounds_hist" in df.columns:
-        df["rounds_hist"] = [_parse_hist(v, i) for i, v in enumerate(df["rounds_hist"])]
-    for col in COUNT_COLUMNS:
-        df[col] = df[col].astype(np.int64)
-    return df
-
-
-def knob_columns(df):
-    """The knob columns of the table, in table order: every column that is not a result."""
-    return [c for c in df.columns if c not in RESULT_COLUMNS]
-
-
-def varying_knobs(df):
-    """The knob columns with more than one distinct value, in table order."""
-    return [c for c in knob_columns(df) if df[c].nunique(dropna=False) > 1]
 
 
 def ordered_values(series):
@@ -226,153 +131,252 @@ def row_labels(df, knobs=None, policy=True):
     return labels
 
 
-# --- pooling ------------------------------------------------------------------------------------
-
-def pool_counts(df, by):
-    """Pool the count columns of the rows sharing the values of ``by`` (a list of columns).
-
-    Returns one row per group (``by`` columns first, in order of first appearance) with the
-    summed ``games``, ``wins``, ``loss_health``, ``loss_traps``, ``timeout``, ``rows`` (rows
-    pooled), the pooled ``win_rate = wins / games`` and its Wilson interval
-    ``win_ci_low`` / ``win_ci_high`` (a single row keeps the table's own interval). With
-    ``by = []`` everything is pooled into one row.
-    """
-    by = list(by)
-    for col in by:
-        if col not in df.columns:
-            raise ValueError(f"the table has no column {col!r}")
-    work = df.assign(_one=1)
-    if by:
-        groups = work.groupby(by, sort=False, dropna=False)
-        pooled = groups[list(COUNT_COLUMNS)].sum()
-        pooled["rows"] = groups["_one"].sum()
-        first = groups[["win_ci_low", "win_ci_high"]].first()
-        pooled = pooled.reset_index()
-        first = first.reset_index(drop=True)
-    else:
-        pooled = pd.DataFrame([{c: int(work[c].sum()) for c in COUNT_COLUMNS}])
-        pooled["rows"] = len(work)
-        first = work[["win_ci_low", "win_ci_high"]].iloc[:1].reset_index(drop=True)
-    pooled["win_rate"] = pooled["wins"] / pooled["games"]
-    ci = [wilson_interval(int(w), int(g)) for w, g in zip(pooled["wins"], pooled["games"])]
-    single = (pooled["rows"] == 1).to_numpy()
-    pooled["win_ci_low"] = np.where(single, first["win_ci_low"], [c[0] for c in ci])
-    pooled["win_ci_high"] = np.where(single, first["win_ci_high"], [c[1] for c in ci])
-    return pooled
+def setting_words(knob, value):
+    """A knob's value in a designer's words: ``health 3``, ``Hideaway in``, ``4 escapes``."""
+    if knob == "edition":
+        return f"{value} edition"
+    if knob == "hideaway":
+        return "Hideaway " + ("in" if value else "out")
+    if knob == "cursed_object":
+        return "Cursed Object " + ("in" if value else "out")
+    if knob == "escapes_needed":
+        return f"{format_value(value)} escapes"
+    if knob == "traps":
+        return f"{format_value(value)} traps lose"
+    if knob in ("health", "difficulty"):
+        return f"{knob} {format_value(value)}"
+    return f"{knob}={format_value(value)}"
 
 
-def pool_rounds_hist(df):
-    """The element-wise sum of the rows' ``rounds_hist`` lists (shorter ones padded with 0)."""
-    if "rounds_hist" not in df.columns:
-        raise FigureUnavailable("the table has no 'rounds_hist' column")
-    hists = list(df["rounds_hist"])
-    if any(h is None for h in hists):
-        raise FigureUnavailable("some rows have no rounds_hist")
-    hists = [_parse_hist(h, i) if not isinstance(h, list) else h for i, h in enumerate(hists)]
-    total = np.zeros(max(len(h) for h in hists), dtype=np.int64)
-    for h in hists:
-        total[:len(h)] += np.asarray(h, dtype=np.int64)
-    return total
+def _equal(column, value):
+    if value is None or (isinstance(value, float) and value != value):
+        return column.isna()
+    return column == value
 
 
-def weighted_trap_rates(df, by=()):
-    """Trap rate per area averaged over the rows of each ``by`` group, weighted by games.
+# --- what a figure holds, in its title ---------------------------------------------------------
 
-    A row whose area was never played (NaN) is left out of that area's average. Returns a
-    frame with the ``by`` columns and one ``trap_rate_<area>`` column per area in the table.
-    """
-    cols = [c for c in TRAP_COLUMNS if c in df.columns]
-    by = list(by)
-    groups = df.groupby(by, sort=False, dropna=False) if by else [((), df)]
+def games_words(df):
+    """``"1,000,000 games per cell and player"`` (or a range), and the total."""
+    games = sorted(set(int(g) for g in df["games"]))
+    each = f"{games[0]:,}" if len(games) == 1 else f"{games[0]:,} to {games[-1]:,}"
+    return f"{each} games per cell and player ({int(df['games'].sum()):,} in all)"
+
+
+def resolved_configs(df):
+    """The full resolved configuration of each row (a list of dicts), from the table's
+    provenance (its ``cells``, through the ``cell`` column) or else from the row's knobs;
+    ``None`` when neither gives it."""
+    prov = df.attrs.get("slashersim") or {}
+    cells = {c.get("cell"): c.get("config") for c in prov.get("cells") or []}
+    if cells and "cell" in df.columns and all(c in cells for c in df["cell"]):
+        return [cells[c] for c in df["cell"]]
+    from ..config import ConfigError, GameConfig
+    knobs = knob_columns(df)
     out = []
-    for key, g in groups:
-        key = key if isinstance(key, tuple) else (key,)
-        row = dict(zip(by, key))
-        for c in cols:
-            ok = g[c].notna()
-            w = g.loc[ok, "games"].astype(float)
-            row[c] = float(np.average(g.loc[ok, c], weights=w)) if ok.any() else np.nan
-        out.append(row)
-    return pd.DataFrame(out, columns=[*by, *cols])
+    try:
+        for row in df[knobs].itertuples(index=False):
+            values = {k: (list(v) if isinstance(v, tuple) else v)
+                      for k, v in zip(knobs, row) if v is not None and v == v}
+            out.append(GameConfig.from_dict(values).describe())
+    except (ConfigError, TypeError, ValueError):
+        return None
+    return out
 
 
-# --- figures ------------------------------------------------------------------------------------
+def pooled_words(knob, values):
+    """Knob ``knob`` pooled over ``values``, in words: ``Hideaway in and out``."""
+    if knob == "hideaway":
+        return "Hideaway in and out"
+    if knob == "cursed_object":
+        return "Cursed Object in and out"
+    ints = [v for v in values if isinstance(v, (int, np.integer)) and not isinstance(v, bool)]
+    if len(ints) == len(values) > 2 and sorted(ints) == list(range(min(ints), max(ints) + 1)):
+        return f"{knob_words(knob).lower()} {min(ints)}–{max(ints)}"
+    return f"{knob_words(knob).lower()} " + ", ".join(format_value(v) for v in values)
+
+
+def tick_words(knob, value):
+    """A knob's value as an axis tick: ``in``/``out`` for the Hideaway and the Cursed Object."""
+    if knob in ("hideaway", "cursed_object") and isinstance(value, (bool, np.bool_)):
+        return "in" if value else "out"
+    return format_value(value)
+
+
+def configuration_words(df, shown=()):
+    """The configuration a figure of ``df`` holds for: the main knobs every row shares, set or
+    not (from the resolved configurations, in words), the other knob columns every row
+    shares, then the varying knobs the figure does not show (``shown``: the knobs it has an
+    axis, line or panel for), which it pools from the counts."""
+    knobs = knob_columns(df)
+    varying = varying_knobs(df)
+    configs = resolved_configs(df)
+    parts = []
+    for k in SUMMARY_KNOBS:
+        if k in varying:
+            continue
+        if configs and k in configs[0]:
+            values = {repr(c.get(k)) for c in configs}
+            if len(values) == 1 and configs[0][k] is not None:
+                parts.append(setting_words(k, configs[0][k]))
+        elif k in knobs:
+            parts.append(setting_words(k, df[k].iloc[0]))
+    parts += [setting_words(k, df[k].iloc[0]) for k in knobs
+              if k not in varying and k not in SUMMARY_KNOBS]
+    pooled = [k for k in varying if k not in shown and k != "policy"]
+    text = ", ".join(parts) if parts else "every cell of the table"
+    if pooled:
+        text += "; pooled over " + ", ".join(pooled_words(k, ordered_values(df[k]))
+                                             for k in pooled)
+    return text
+
+
+def players_words(df):
+    policies = list(dict.fromkeys(df["policy"]))
+    return ("player " if len(policies) == 1 else "players ") + ", ".join(map(str, policies))
+
+
+def _titles(fig, question, df, shown, width_in):
+    """The figure's title: the question, then the configuration, players and games."""
+    detail = f"{configuration_words(df, shown)} · {players_words(df)} · {games_words(df)}"
+    chars = max(40, int(width_in * 14))
+    fig.suptitle(question + "\n" + "\n".join(textwrap.wrap(detail, chars)),
+                 fontsize=10, linespacing=1.4)
+
+
+def _facets(df):
+    """The panels of a figure: one per edition (when it varies) and policy, in table order,
+    as ``[(edition or None, policy, rows)]``, and the number of panel columns."""
+    editions = list(dict.fromkeys(df["edition"])) if "edition" in varying_knobs(df) else [None]
+    policies = list(dict.fromkeys(df["policy"]))
+    out = []
+    for ed in editions:
+        for p in policies:
+            sub = df[df["policy"] == p]
+            if ed is not None:
+                sub = sub[sub["edition"] == ed]
+            if len(sub):
+                out.append((ed, p, sub))
+    n = len(out)
+    ncols = len(policies) if len(policies) <= 4 and n > 1 else math.ceil(math.sqrt(n))
+    if n <= 3:
+        ncols = n
+    return out, max(1, min(ncols, n))
+
+
+def _panel_title(edition, policy):
+    return (f"{edition} · " if edition is not None else "") + f"player {policy}"
+
 
 def _new_figure(width=7.0, height=4.5):
+    width = min(width, MAX_INCHES, 3 * height)
+    height = min(height, MAX_INCHES, 3 * width)
     fig = Figure(figsize=(width, height))
     FigureCanvasAgg(fig)
     return fig
 
 
-def _legend(ax, n):
-    if n > 10:
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=1 if n <= 25 else 2)
-    elif n > 1:
-        ax.legend(loc="best")
+def _grid(n, ncols, panel_w=3.8, panel_h=2.9, extra_h=1.5, extra_w=0.6):
+    """A figure of ``n`` panels in ``ncols`` columns, within :data:`MAX_INCHES` and 3:1;
+    returns the figure and the flat list of its ``n`` axes (the rest removed)."""
+    nrows = math.ceil(n / ncols)
+    panel_w = min(panel_w, (MAX_INCHES - extra_w) / ncols)
+    panel_h = min(panel_h, (MAX_INCHES - extra_h) / nrows)
+    width, height = ncols * panel_w + extra_w, nrows * panel_h + extra_h
+    fig = _new_figure(width, max(height, width / 3))
+    axes = fig.subplots(nrows, ncols, squeeze=False, sharex=True, sharey=True).ravel()
+    for ax in axes[n:]:
+        ax.remove()
+    return fig, list(axes[:n])
 
+
+def _line_knobs(df, skip, limit=MAX_LEGEND):
+    """The varying knobs, other than ``skip``, that get a line each: as many as fit within
+    ``limit`` combinations, in table order; the rest are pooled."""
+    chosen = []
+    for k in varying_knobs(df):
+        if k in skip:
+            continue
+        combos = len(df.drop_duplicates(subset=[*chosen, k]))
+        if combos <= limit:
+            chosen.append(k)
+    return chosen
+
+
+def _settings(df, knobs):
+    if not knobs:
+        return [()]
+    return list(dict.fromkeys(tuple(r) for r in df[knobs].itertuples(index=False)))
+
+
+def _select(df, knobs, setting):
+    for k, v in zip(knobs, setting):
+        df = df[_equal(df[k], v)]
+    return df
+
+
+def legend_entries(fig):
+    """How many entries the legends of ``fig`` hold, figure legends and axes legends together."""
+    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+    return sum(len(lg.get_texts()) for lg in legends)
+
+
+# --- figures ------------------------------------------------------------------------------------
 
 def win_rate_by_health(df):
-    """Win rate against starting health, one line per combination of the other varying knobs,
-    with the 95 % Wilson interval as a shaded band; one panel per policy when there are
-    several (the same settings keep the same colour and line style in every panel).
+    """How does the win rate change with starting health? Lines with 95 % Wilson bands, one
+    panel per edition and player; a line per setting of the other varying knobs (at most
+    :data:`MAX_LEGEND`; knobs beyond that are pooled from the counts).
 
-    Raises ``ValueError`` (:class:`FigureUnavailable`) when the table has no ``health``
-    column with more than one value.
+    Raises :class:`FigureUnavailable` when the table has no ``health`` column with more than
+    one value.
     """
     df = load_table(df)
     if "health" not in df.columns or df["health"].nunique(dropna=False) < 2:
         raise FigureUnavailable("the table has no 'health' axis (a 'health' column with more "
                                 "than one value)")
-    others = [k for k in varying_knobs(df) if k != "health"]
-    policies = list(dict.fromkeys(df["policy"]))
-    pooled = pool_counts(df, [*others, "policy", "health"])
-    settings = [()]
-    if others:
-        by = others[0] if len(others) == 1 else others
-        settings = [s if isinstance(s, tuple) else (s,)
-                    for s in pooled.groupby(by, sort=False, dropna=False).groups]
+    lines = _line_knobs(df, ("health", "edition", "policy"))
+    settings = _settings(df, lines)
     colours = matplotlib.colormaps["tab10"].colors
-    styles = ("-", "--", ":", "-.")
+    facets, ncols = _facets(df)
     with matplotlib.rc_context(STYLE):
-        n = len(policies)
-        fig = _new_figure(width=4.2 * n + 3.0 if n > 1 else 7.0, height=4.5)
-        axes = fig.subplots(1, n, sharey=True, squeeze=False)[0]
-        for ax, policy in zip(axes, policies):
-            sub_p = pooled[pooled["policy"] == policy]
+        fig, axes = _grid(len(facets), ncols)
+        top = 0.0
+        for ax, (ed, policy, sub) in zip(axes, facets):
+            pooled = pool_counts(sub, [*lines, "health"])
+            top = max(top, float(pooled["win_ci_high"].max()))
             for i, setting in enumerate(settings):
-                sub = sub_p
-                for k, v in zip(others, setting):
-                    sub = sub[sub[k].isna()] if v is None or v != v else sub[sub[k] == v]
-                if sub.empty:
+                part = _select(pooled, lines, setting).sort_values("health")
+                if part.empty:
                     continue
-                sub = sub.sort_values("health")
-                label = ", ".join(f"{k}={format_value(v)}" for k, v in zip(others, setting)) \
-                    or str(policy)
-                x = sub["health"].to_numpy(dtype=float)
-                colour = colours[i % len(colours)]
-                style = styles[(i // len(colours)) % len(styles)]
-                ax.plot(x, sub["win_rate"], marker="o", color=colour, linestyle=style,
-                        label=label)
-                ax.fill_between(x, sub["win_ci_low"].to_numpy(dtype=float),
-                                sub["win_ci_high"].to_numpy(dtype=float), color=colour,
+                label = ", ".join(setting_words(k, v) for k, v in zip(lines, setting)) \
+                    or "all cells"
+                x = part["health"].to_numpy(dtype=float)
+                ax.plot(x, part["win_rate"], marker="o", markersize=3.5, color=colours[i],
+                        label=label if ax is axes[0] else None)
+                ax.fill_between(x, part["win_ci_low"].to_numpy(dtype=float),
+                                part["win_ci_high"].to_numpy(dtype=float), color=colours[i],
                                 alpha=0.2, linewidth=0)
+            ax.set_title(_panel_title(ed, policy))
             ax.set_xticks(ordered_values(df["health"]))
-            ax.set_xlabel("Starting health")
-            if n > 1:
-                ax.set_title(f"policy {policy}")
-        axes[0].set_ylabel("Win rate")
-        axes[0].set_ylim(bottom=0)
-        fig.suptitle("Win rate by starting health")
-        if n > 1 and others:
-            axes[-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
-        else:
-            _legend(axes[-1], len(settings) if others else 1)
+        axes[0].set_ylim(0, min(1.0, 1.06 * top))
+        for ax in axes:
+            if ax.get_subplotspec().is_last_row():
+                ax.set_xlabel("Starting health")
+            if ax.get_subplotspec().is_first_col():
+                ax.set_ylabel("Win rate")
+        _titles(fig, "Win rate by starting health (shaded: 95 % interval)", df,
+                ("health", "edition", *lines), fig.get_figwidth())
+        if len(settings) > 1:
+            fig.legend(loc="outside lower center", ncols=2 if len(settings) == 4
+                       else min(len(settings), 3))
     return fig
 
 
-def heatmap_table(df, x, y, policy=None):
+def heatmap_table(df, x, y, policy=None, edition=None):
     """The pooled win rate over knobs ``x`` (columns) and ``y`` (rows) as a DataFrame:
-    ``sum(wins) / sum(games)`` over every other knob (and policy, unless one is chosen)."""
+    ``sum(wins) / sum(games)`` over every other knob; ``policy`` and ``edition`` pick one
+    (default: pooled over them, which the figure never does)."""
     df = load_table(df)
     knobs = knob_columns(df)
     for name in (x, y):
@@ -387,158 +391,245 @@ def heatmap_table(df, x, y, policy=None):
             raise ValueError(f"the table has no policy {policy!r}; it has: "
                              f"{', '.join(map(str, pd.unique(df['policy'])))}")
         df = df[df["policy"] == policy]
+    if edition is not None:
+        df = df[df["edition"] == edition]
     pooled = pool_counts(df, [y, x])
     grid = pooled.pivot(index=y, columns=x, values="win_rate")
     return grid.reindex(index=ordered_values(df[y]), columns=ordered_values(df[x]))
 
 
 def heatmap(df, x, y, policy=None):
-    """Win rate over two knobs (``x`` across, ``y`` up), annotated, other knobs pooled from the
-    counts; ``policy`` picks one policy (default: every policy of the table, pooled)."""
+    """What is the win rate over two knobs (``x`` across, ``y`` up)? One annotated panel per
+    edition and player (``policy`` picks one player), a shared colour scale, every other knob
+    pooled from the counts."""
     df = load_table(df)
-    grid = heatmap_table(df, x, y, policy)
-    pooled_over = [k for k in varying_knobs(df) if k not in (x, y)]
-    policies = [policy] if policy is not None else list(pd.unique(df["policy"]))
-    values = grid.to_numpy(dtype=float)
+    heatmap_table(df.iloc[:1], x, y)                    # check the knobs
+    if policy is not None:
+        heatmap_table(df, x, y, policy)
+        df = df[df["policy"] == policy]
+    facets, ncols = _facets(df)
+    if "edition" in (x, y):
+        facets = [(None, p, df[df["policy"] == p]) for p in dict.fromkeys(df["policy"])]
+        ncols = min(len(facets), 3)
+    grids = [heatmap_table(sub, x, y) for _, _, sub in facets]
+    finite = np.concatenate([g.to_numpy(dtype=float).ravel() for g in grids])
+    finite = finite[np.isfinite(finite)]
+    lo, hi = (finite.min(), finite.max()) if finite.size else (0.0, 1.0)
+    if hi - lo < 1e-9:
+        lo, hi = max(0.0, lo - 0.05), min(1.0, hi + 0.05)
+    cmap = matplotlib.colormaps["viridis"]
+    norm = matplotlib.colors.Normalize(lo, hi)
+    nx, ny = grids[0].shape[1], grids[0].shape[0]
     with matplotlib.rc_context(STYLE):
-        nx, ny = grid.shape[1], grid.shape[0]
-        fig = _new_figure(max(5.0, 1.0 * nx + 2.5), max(3.5, 0.6 * ny + 2.0))
-        ax = fig.add_subplot()
-        ax.grid(False)
-        finite = values[np.isfinite(values)]
-        lo, hi = (finite.min(), finite.max()) if finite.size else (0.0, 1.0)
-        if hi - lo < 1e-9:
-            lo, hi = max(0.0, lo - 0.05), min(1.0, hi + 0.05)
-        cmap = matplotlib.colormaps["viridis"]
-        norm = matplotlib.colors.Normalize(lo, hi)
-        im = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, norm=norm, origin="lower",
-                       aspect="auto")
-        for i in range(ny):
-            for j in range(nx):
-                v = values[i, j]
-                if not np.isfinite(v):
-                    continue
-                r, g, b, _ = cmap(norm(v))
-                dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.55
-                ax.text(j, i, f"{v:.3f}", ha="center", va="center", fontsize=9,
-                        color="white" if dark else "black")
-        ax.set_xticks(range(nx), [format_value(v) for v in grid.columns])
-        ax.set_yticks(range(ny), [format_value(v) for v in grid.index])
-        ax.set_xlabel(knob_words(x))
-        ax.set_ylabel(knob_words(y))
-        for side in ("top", "right"):
-            ax.spines[side].set_visible(True)
-        title = f"Win rate by {knob_words(x).lower()} and {knob_words(y).lower()}"
-        notes = []
-        if len(policies) == 1:
-            notes.append(f"policy {policies[0]}")
-        else:
-            notes.append(f"{len(policies)} policies pooled")
-        if pooled_over:
-            notes.append(", ".join(pooled_over) + " pooled")
-        ax.set_title(title + "\n(" + "; ".join(notes) + ")")
-        fig.colorbar(im, ax=ax, label="Win rate")
+        fig, axes = _grid(len(facets), ncols, panel_w=max(2.6, 0.75 * nx + 1.3),
+                          panel_h=max(2.2, 0.32 * ny + 1.0), extra_w=1.4)
+        for ax, (ed, p, _), grid in zip(axes, facets, grids):
+            values = grid.to_numpy(dtype=float)
+            ax.grid(False)
+            im = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, norm=norm, origin="lower",
+                           aspect="auto")
+            for i in range(values.shape[0]):
+                for j in range(values.shape[1]):
+                    v = values[i, j]
+                    if not np.isfinite(v):
+                        continue
+                    r, g, b, _ = cmap(norm(v))
+                    dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.55
+                    ax.text(j, i, f"{v:.3f}", ha="center", va="center", fontsize=8,
+                            color="white" if dark else "black")
+            ax.set_xticks(range(values.shape[1]), [tick_words(x, v) for v in grid.columns])
+            ax.set_yticks(range(values.shape[0]), [tick_words(y, v) for v in grid.index])
+            for side in ("top", "right"):
+                ax.spines[side].set_visible(True)
+            ax.set_title(_panel_title(ed, p))
+            if ax.get_subplotspec().is_last_row():
+                ax.set_xlabel(knob_words(x))
+            if ax.get_subplotspec().is_first_col():
+                ax.set_ylabel(knob_words(y))
+        fig.colorbar(im, ax=axes, label="Win rate", shrink=0.9)
+        _titles(fig, f"Win rate by {knob_words(x).lower()} and {knob_words(y).lower()}", df,
+                (x, y, "edition"), fig.get_figwidth())
     return fig
 
 
+def _x_knob(df):
+    """The knob across a small-multiples bar chart: health when it varies, else the first
+    varying knob other than the edition; ``None`` when nothing else varies."""
+    varying = [k for k in varying_knobs(df) if k not in ("edition", "policy")]
+    if "health" in varying:
+        return "health"
+    return varying[0] if varying else None
+
+
 def loss_causes(df):
-    """Stacked horizontal bars of the share of games won, lost by health, lost by traps and
-    timed out, one bar per row of the table (labelled by its varying knobs and policy)."""
+    """How do games end? Stacked bars of the share of games won, lost by health, lost by traps
+    and timed out, across starting health (or the first varying knob), one panel per edition
+    and player; the other knobs pooled from the counts."""
     df = load_table(df)
-    labels = row_labels(df)
-    shares = {c: (df[c] / df["games"]).to_numpy() for c in OUTCOMES}
+    x = _x_knob(df)
+    facets, ncols = _facets(df)
+    values = ordered_values(df[x]) if x else [None]
     with matplotlib.rc_context(STYLE):
-        n = len(df)
-        fig = _new_figure(8.0, max(2.5, 0.32 * n + 1.6))
-        ax = fig.add_subplot()
-        ax.grid(axis="y", visible=False)
-        ypos = np.arange(n)
-        left = np.zeros(n)
-        for col, (words, colour) in OUTCOMES.items():
-            ax.barh(ypos, shares[col], left=left, color=colour, label=words, height=0.75)
-            left += shares[col]
-        ax.set_yticks(ypos, labels)
-        ax.invert_yaxis()
-        ax.set_xlim(0, 1)
-        ax.set_xlabel("Share of games")
-        ax.set_title("How games end")
+        fig, axes = _grid(len(facets), ncols, panel_w=max(3.2, 0.38 * len(values) + 1.4))
+        for ax, (ed, policy, sub) in zip(axes, facets):
+            pooled = pool_counts(sub, [x] if x else [])
+            ax.grid(axis="x", visible=False)
+            pos = np.arange(len(values))
+            bottom = np.zeros(len(values))
+            for col, (words, colour) in OUTCOMES.items():
+                share = np.full(len(values), np.nan)
+                for i, v in enumerate(values):
+                    row = _select(pooled, [x], [v]) if x else pooled
+                    if len(row):
+                        share[i] = row[col].iloc[0] / row["games"].iloc[0]
+                ax.bar(pos, np.nan_to_num(share), bottom=bottom, color=colour, width=0.8,
+                       label=words if ax is axes[0] else None)
+                bottom += np.nan_to_num(share)
+            ax.set_xticks(pos, [tick_words(x, v) for v in values] if x else ["all cells"])
+            ax.set_ylim(0, 1)
+            ax.set_title(_panel_title(ed, policy))
+            if ax.get_subplotspec().is_last_row() and x:
+                ax.set_xlabel(knob_words(x))
+            if ax.get_subplotspec().is_first_col():
+                ax.set_ylabel("Share of games")
+        _titles(fig, "How games end", df, (x, "edition"), fig.get_figwidth())
         fig.legend(loc="outside lower center", ncols=len(OUTCOMES))
     return fig
 
 
 def trap_rate_by_area(df):
-    """Grouped bars of traps set off per round played in each area (areas never played are
-    left out), one bar per row; over :data:`MAX_TRAP_ROWS` rows, the rows of each policy are
-    averaged, weighted by games (the table holds rates, not counts), and the title says so."""
+    """Which areas set off traps most? Traps set off per round played in each area, pooled
+    from the counts (``sum(traps) / sum(rounds)``) with 95 % Wilson intervals (at most one
+    trap goes off a round), a bar per player, one panel per edition. Areas never played are
+    left out; an area played in only some cells says in how many.
+
+    Raises :class:`FigureUnavailable` for a table without trap counts (written before table
+    format 2), saying how to regenerate it.
+    """
     df = load_table(df)
-    cols = [c for c in TRAP_COLUMNS if c in df.columns and df[c].notna().any()]
-    if not cols:
-        raise FigureUnavailable("the table has no trap rate of any area (no trap_rate_<area> "
-                                "column with a value)")
-    title = "Traps set off per round played, by area"
-    if len(df) > MAX_TRAP_ROWS:
-        rates = weighted_trap_rates(df, ["policy"])
-        labels = [str(p) for p in rates["policy"]]
-        title += f"\n(each policy averaged over its {len(df) // max(1, len(rates))} " \
-                 "cells, weighted by games)" \
-            if df.groupby("policy").size().nunique() == 1 else \
-            "\n(each policy averaged over its cells, weighted by games)"
-    else:
-        rates = df
-        labels = row_labels(df)
-    areas = [c[len("trap_rate_"):] for c in cols]
+    if not all(c in df.columns for c in TRAP_COUNT_COLUMNS):
+        raise FigureUnavailable(df.attrs.get("missing")
+                                or "the table has no trap counts (traps_<area> columns)")
+    editions = list(dict.fromkeys(df["edition"])) if "edition" in varying_knobs(df) else [None]
+    policies = list(dict.fromkeys(df["policy"]))
+    if len(policies) > MAX_LEGEND:
+        raise FigureUnavailable(f"{len(policies)} players are more than {MAX_LEGEND} bars per "
+                                f"area; draw it for fewer players")
+    if not (df[[f"rounds_{a}" for a in AREAS]].to_numpy().sum() > 0):
+        raise FigureUnavailable("no area was played")
     with matplotlib.rc_context(STYLE):
-        n = len(rates)
-        fig = _new_figure(min(11.0, max(7.0, 0.9 * len(areas) + 0.1 * n * len(areas))), 4.8)
-        ax = fig.add_subplot()
-        ax.grid(axis="x", visible=False)
-        width = 0.8 / n
-        xpos = np.arange(len(areas))
-        for i, (label, (_, row)) in enumerate(zip(labels, rates.iterrows())):
-            ax.bar(xpos - 0.4 + width * (i + 0.5), [row[c] for c in cols], width=width,
-                   label=label)
-        ax.set_xticks(xpos, [area_words(a) for a in areas])
-        ax.set_xlabel("Area")
-        ax.set_ylabel("Traps set off per round played")
-        ax.set_title(title)
-        if n > 1:
-            fig.legend(loc="outside lower center", ncols=min(n, 3 if n > 4 else n))
+        fig, axes = _grid(len(editions), min(len(editions), 2), panel_w=6.2, panel_h=3.4)
+        for ax, ed in zip(axes, editions):
+            sub = df if ed is None else df[df["edition"] == ed]
+            pooled = pool_counts(sub, ["policy"]).set_index("policy")
+            areas = [a for a in AREAS if pooled[f"rounds_{a}"].sum() > 0]
+            played = {a: cells_played(sub, a) for a in areas}
+            width = 0.8 / len(policies)
+            pos = np.arange(len(areas))
+            top = 0.0
+            for i, p in enumerate(policies):
+                if p not in pooled.index:
+                    continue
+                traps = pooled.loc[p, [f"traps_{a}" for a in areas]].to_numpy(dtype=np.int64)
+                rounds = pooled.loc[p, [f"rounds_{a}" for a in areas]].to_numpy(dtype=np.int64)
+                rate = np.where(rounds > 0, traps / np.maximum(rounds, 1), np.nan)
+                low, high = wilson_arrays(traps, rounds)
+                ax.bar(pos - 0.4 + width * (i + 0.5), rate, width=width,
+                       yerr=[rate - low, high - rate], capsize=2, ecolor="#333333",
+                       color=f"C{i}", label=f"player {p}" if ax is axes[0] else None)
+                top = max(top, float(np.nanmax(high)))
+            labels = []
+            for a in areas:
+                n, total = played[a]
+                labels.append(area_words(a) + ("" if n == total else f"\n{n} of {total} cells"))
+            ax.set_xticks(pos, labels, fontsize=8)
+            ax.grid(axis="x", visible=False)
+            ax.set_ylim(0, min(1.0, max(0.05, 1.12 * top)))
+            if ed is not None:
+                ax.set_title(f"{ed} edition")
+            if ax.get_subplotspec().is_first_col():
+                ax.set_ylabel("Traps set off per round played")
+        _titles(fig, "Traps set off per round played, by area (bars: 95 % interval)", df,
+                ("edition", "policy"), fig.get_figwidth())
+        if len(policies) > 1:
+            fig.legend(loc="outside lower center", ncols=len(policies))
     return fig
 
 
 def rounds_distribution(df):
-    """The share of games that ended in each round, pooled from ``rounds_hist`` per policy."""
+    """When do games end? The share of games that ended in each round, pooled from
+    ``rounds_hist``, a line per player, one panel per edition."""
     df = load_table(df)
     if "rounds_hist" not in df.columns:
         raise FigureUnavailable("the table has no 'rounds_hist' column")
-    policies = list(pd.unique(df["policy"]))
-    hists = {p: pool_rounds_hist(df[df["policy"] == p]) for p in policies}
-    # cut the x axis where 99.9 % of every policy's games have ended; say what lies beyond
+    editions = list(dict.fromkeys(df["edition"])) if "edition" in varying_knobs(df) else [None]
+    policies = list(dict.fromkeys(df["policy"]))
+    if len(policies) > MAX_LEGEND:
+        raise FigureUnavailable(f"{len(policies)} players are more than {MAX_LEGEND} lines; "
+                                f"draw it for fewer players")
+    hists = {}
+    for ed in editions:
+        for p in policies:
+            sub = df[(df["policy"] == p) & (_equal(df["edition"], ed) if ed is not None
+                                            else True)]
+            if len(sub):
+                hists[ed, p] = pool_rounds_hist(sub)
+    # cut the x axis where 99.9 % of every line's games have ended; say what lies beyond
     last, beyond = 0, 0.0
     for h in hists.values():
         if h.sum():
-            cum = np.cumsum(h) / h.sum()
-            last = max(last, int(np.searchsorted(cum, 0.999)))
+            last = max(last, int(np.searchsorted(np.cumsum(h) / h.sum(), 0.999)))
     for h in hists.values():
         if h.sum():
             beyond = max(beyond, h[last + 1:].sum() / h.sum())
     with matplotlib.rc_context(STYLE):
-        fig = _new_figure()
-        ax = fig.add_subplot()
-        for p, h in hists.items():
-            share = h[:last + 1] / max(1, h.sum())
-            ax.step(np.arange(last + 1), share, where="mid", label=str(p))
-        ax.set_xlim(-0.5, last + 0.5)
-        ax.set_ylim(bottom=0)
-        ax.set_xlabel("Round the game ended")
-        ax.set_ylabel("Share of games")
-        title = "When games end"
-        if df["policy"].nunique() == 1 and len(df) > 1:
-            title += f" (all {len(df)} cells pooled)"
-        elif len(df) > len(policies):
-            title += " (cells of each policy pooled)"
+        fig, axes = _grid(len(editions), min(len(editions), 2), panel_w=5.0, panel_h=3.4)
+        for ax, ed in zip(axes, editions):
+            for i, p in enumerate(policies):
+                h = hists.get((ed, p))
+                if h is None:
+                    continue
+                share = np.zeros(last + 1)
+                share[:min(last + 1, h.size)] = h[:last + 1] / max(1, h.sum())
+                ax.step(np.arange(last + 1), share, where="mid", color=f"C{i}",
+                        label=f"player {p}" if ax is axes[0] else None)
+            ax.set_xlim(-0.5, last + 0.5)
+            ax.set_ylim(bottom=0)
+            ax.set_xlabel("Round the game ended")
+            if ed is not None:
+                ax.set_title(f"{ed} edition")
+            if ax.get_subplotspec().is_first_col():
+                ax.set_ylabel("Share of games")
+        question = "When games end"
         if beyond > 0:
-            title += f"\n(rounds after {last} not shown: at most {beyond:.2%} of games)"
-        ax.set_title(title)
-        _legend(ax, len(policies))
+            question += f" (rounds after {last} not shown: at most {beyond:.2%} of games)"
+        _titles(fig, question, df, ("edition",), fig.get_figwidth())
+        if len(policies) > 1:
+            fig.legend(loc="outside lower center", ncols=len(policies))
+    return fig
+
+
+def effects_figure(rows, question, xlabel, config_line, note=None):
+    """Effects with 95 % intervals, one horizontal point-and-bar per row (the ``luck`` and
+    ``compare`` figures). ``rows`` is ``[(label, value, [low, high] or None)]``, top first;
+    ``config_line`` names the configuration, player and games behind it; ``note`` adds a line
+    (e.g. the average)."""
+    n = len(rows)
+    with matplotlib.rc_context(STYLE):
+        fig = _new_figure(7.5, min(MAX_INCHES, max(3.2, 0.32 * n + 2.0)))
+        ax = fig.add_subplot()
+        y = np.arange(n)
+        values = np.array([r[1] for r in rows], dtype=float)
+        lows = np.array([r[1] if r[2] is None else r[2][0] for r in rows], dtype=float)
+        highs = np.array([r[1] if r[2] is None else r[2][1] for r in rows], dtype=float)
+        ax.errorbar(values, y, xerr=[values - lows, highs - values], fmt="o", color="C0",
+                    ecolor="C0", capsize=3, markersize=5)
+        ax.axvline(0, color="#555555", linewidth=0.8)
+        ax.set_yticks(y, [str(r[0]) for r in rows])
+        ax.set_ylim(n - 0.4, -0.6)
+        ax.set_xlabel(xlabel)
+        ax.grid(axis="y", visible=False)
+        detail = config_line + (f" · {note}" if note else "")
+        fig.suptitle(question + "\n" + "\n".join(textwrap.wrap(detail, 100)), fontsize=10,
+                     linespacing=1.4)
     return fig

@@ -9,6 +9,7 @@ them after the game (their own hands and everything public, never the order of t
 or the undealt cards), so that the events that swung the game stand out.
 """
 import json
+import math
 from pathlib import Path
 from typing import NamedTuple
 
@@ -22,7 +23,7 @@ from ..engine import positions as _positions
 from ..inputs import check_seed
 from ..policies import get_policy
 from ..runner import policy_params
-from .stats import wilson_interval
+from ..stats import wilson_interval
 
 
 class _LuckKernels:
@@ -791,13 +792,14 @@ def timeline(rec, games=4000, seed=0, threads=None, step=None):
 
 
 def timeline_figure(t):
-    """The timeline as a Figure: win probability after each event, with its 95 % band."""
+    """The timeline as a Figure: win probability after each event, with its 95 % band (at most
+    14 inches wide, so within 2400 px and 3:1; a long game labels every k-th event)."""
     import matplotlib
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from .plots import STYLE
     with matplotlib.rc_context(STYLE):
-        fig = Figure(figsize=(max(6.0, 0.32 * len(t["events"]) + 2), 4.8))
+        fig = Figure(figsize=(min(14.0, max(6.0, 0.32 * len(t["events"]) + 2)), 4.8))
         FigureCanvasAgg(fig)
         ax = fig.subplots()
         points = [t["start"]] + [{"win_rate": e["after"], "win_ci": e["after_ci"]}
@@ -815,8 +817,9 @@ def timeline_figure(t):
                        label="Killer drawn" if j == 0 else None)
         labels = ["start"] + [e["label"] if len(e["label"]) <= 40 else e["label"][:39] + "…"
                               for e in t["events"]]
-        ax.set_xticks(x)
-        ax.set_xticklabels(labels, rotation=75, ha="right", fontsize=7)
+        every = max(1, math.ceil(len(labels) / 38))
+        ax.set_xticks(x[::every])
+        ax.set_xticklabels(labels[::every], rotation=75, ha="right", fontsize=7)
         ax.set_ylim(-0.02, 1.02)
         ax.set_xlabel("after event")
         ax.set_ylabel("win probability")

@@ -1,7 +1,9 @@
 """Difficulty presets: named settings of the knobs, per edition.
 
 ``difficulty.toml`` beside this file holds them; ``experiments/derive_presets.py`` derives them
-with the tuner (:mod:`slashersim.tune`) and writes the evidence to ``results/presets.md``.
+with the tuner (:mod:`slashersim.tune`), writes them with :func:`write_presets` (tomli-w) and
+the evidence to ``results/presets.md``. Its top-level ``derived_for`` names the player (policy)
+whose win rates the presets were tuned to: a preset's difficulty holds for that player.
 """
 from functools import cache
 from pathlib import Path
@@ -21,7 +23,25 @@ def load_presets():
         return {}
     data = tomllib.loads(PRESETS_FILE.read_text())
     return {edition: {name: dict(p["knobs"]) for name, p in table.items()}
-            for edition, table in data.items()}
+            for edition, table in data.items() if edition in rules.EDITION_NAMES}
+
+
+def derived_for(path=PRESETS_FILE):
+    """The player (policy name) the presets of ``path`` were derived for; ``None`` if unsaid."""
+    if not Path(path).exists():
+        return None
+    return tomllib.loads(Path(path).read_text()).get("derived_for")
+
+
+def write_presets(presets, player, path=PRESETS_FILE, header=None):
+    """Write ``presets`` (``{edition: {difficulty: {"target", "win_rate", "win_ci", "games",
+    "meets_target", "knobs": {...}}}}``) to ``path`` as TOML with tomli-w, with the top-level
+    key ``derived_for = player``; ``header`` lines become comments at the top."""
+    import tomli_w
+    data = {"derived_for": player, **presets}
+    text = "".join(f"# {line}\n" for line in (header or ())) + "\n" + tomli_w.dumps(data)
+    Path(path).write_text(text)
+    load_presets.cache_clear()
 
 
 def preset_knobs(name, edition="rulebook"):

@@ -1,0 +1,62 @@
+"""Where a result came from: the software that made it (version, git commit, source hash) and
+when. Pure Python; reading it never imports a compiled kernel.
+
+A table's provenance (see :mod:`slashersim.tables`) adds the command, the spec, the seed, the
+games, each policy and its parameters, and the full configuration of every cell.
+"""
+from datetime import datetime, timezone
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+import platform
+import subprocess
+
+from . import __version__, source_digest
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _git(*args):
+    """stdout of ``git -C PACKAGE_DIR ARGS``, or ``None`` when git fails or is missing."""
+    try:
+        p = subprocess.run(["git", "-C", str(PACKAGE_DIR), *args], capture_output=True,
+                           text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return p.stdout if p.returncode == 0 else None
+
+
+@cache
+def git_state():
+    """``{"commit": sha, "dirty": bool}`` of the git checkout holding this package, or ``None``
+    when the package is not a tracked part of one (e.g. installed from a wheel). ``dirty``: the
+    package's sources differ from the commit (uncommitted or untracked files under
+    ``slashersim/``), so the commit alone does not name the code that ran."""
+    if _git("ls-files", "--error-unmatch", "__init__.py") is None:
+        return None
+    commit = _git("rev-parse", "HEAD")
+    if commit is None:
+        return None
+    status = _git("status", "--porcelain", "--untracked-files=all", "--", ".")
+    return {"commit": commit.strip(), "dirty": bool(status and status.strip())}
+
+
+def _version(dist):
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def software():
+    """The software behind a result, JSON-ready: ``slashersim`` (version), ``git`` (see
+    :func:`git_state`), ``source_sha1`` (:func:`slashersim.source_digest`), and the versions of
+    Python, numpy and numba."""
+    return {"slashersim": __version__, "git": git_state(), "source_sha1": source_digest(),
+            "python": platform.python_version(), "numpy": _version("numpy"),
+            "numba": _version("numba")}
+
+
+def now():
+    """The current time in UTC, ISO 8601 to the second."""
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
