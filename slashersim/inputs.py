@@ -91,10 +91,14 @@ def check_output(path, option="--out", inputs=(), folder=False):
 
 def write_atomic(path, write, mode="w"):
     """Write ``path`` through ``write(file)`` into a temporary file beside it, then rename it
-    into place, so an interrupted write never leaves a partial file."""
+    into place, so an interrupted write never leaves a partial file; the file gets the
+    permissions the umask gives a new file (not the temporary file's 0600)."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         with os.fdopen(fd, mode) as f:
             write(f)
         os.replace(tmp, path)

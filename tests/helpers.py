@@ -106,3 +106,12 @@ def assert_one_line_error(p, needle):
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0], p.stderr
     assert "Traceback" not in p.stderr
+
+
+def parquet_equals(path, df):
+    """Whether the parquet table at ``path`` holds ``df`` (``rounds_hist`` read back as a
+    list column)."""
+    import pandas as pd
+    back = pd.read_parquet(path)
+    return back.drop(columns="rounds_hist").equals(df.drop(columns="rounds_hist")) and \
+        [list(h) for h in back["rounds_hist"]] == [list(h) for h in df["rounds_hist"]]

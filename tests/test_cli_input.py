@@ -446,3 +446,15 @@ def test_timeline_png_refusals(capsys, no_play, tmp_path):
     refused(capsys, "is the input file", "luck", "timeline", str(record), "--png", str(record))
     refused(capsys, "is a folder", "luck", "timeline", str(record), "--png", str(tmp_path))
     assert json.loads(record.read_text())["game"] == 1
+
+
+def test_atomic_writes_get_the_usual_file_permissions(tmp_path):
+    """Outputs are readable like any new file (umask), not 0600 like the temporary file."""
+    import os
+    from slashersim.inputs import write_atomic
+    umask = os.umask(0o022)
+    try:
+        write_atomic(tmp_path / "out.txt", lambda f: f.write("x"))
+    finally:
+        os.umask(umask)
+    assert (tmp_path / "out.txt").stat().st_mode & 0o777 == 0o644

@@ -2,7 +2,7 @@
 ``distributed.LocalCluster``, and resume across backends."""
 import sys
 
-import pandas as pd
+from helpers import parquet_equals
 import pytest
 
 from slashersim.backends import Unit
@@ -57,7 +57,7 @@ def test_dask_table_is_identical_to_local(client, spec, reference, tmp_path):
     df = run_sweep(spec, out, backend=DaskBackend(client=client, min_task_games=4000),
                    progress=lambda *a: seen.append(a))
     assert df.equals(reference)
-    assert pd.read_parquet(out).equals(reference)
+    assert parquet_equals(out, reference)
     assert seen[0] == (0, 2, 0, 12000) and seen[-1] == (2, 2, 12000, 12000)
     assert len(seen) == 1 + 6
     assert not checkpoint_dir(out).exists()
@@ -103,7 +103,7 @@ def test_cli_scheduler_address(client, tmp_path, reference, capsys):
     assert main(["sweep", str(path), "--out", str(out), "--scheduler",
                  client.scheduler.address]) == 0
     assert "2 rows" in capsys.readouterr().out
-    assert pd.read_parquet(out).equals(reference)
+    assert parquet_equals(out, reference)
     assert client.status == "running"
 
 
@@ -180,4 +180,4 @@ def test_cli_own_local_cluster(tmp_path, reference, capsys):
     out = tmp_path / "out.parquet"
     assert main(["sweep", str(path), "--out", str(out), "--backend", "dask",
                  "--workers", "1"]) == 0
-    assert pd.read_parquet(out).equals(reference)
+    assert parquet_equals(out, reference)
