@@ -8,8 +8,8 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from ..engine.api import POLICY_SIGNATURE
-from . import baseline, exerciser, heuristic, omniscient, search
-from .dispatch import FAST_BASELINE, FAST_HEURISTIC
+from . import baseline, exerciser, expert, heuristic, omniscient, search
+from .dispatch import FAST_BASELINE, FAST_EXPERT, FAST_HEURISTIC
 
 
 class Policy(NamedTuple):
@@ -29,6 +29,8 @@ POLICIES = {
     "exerciser": Policy("exerciser", exerciser.exerciser, exerciser.DEFAULT_PARAMS, False),
     "heuristic": Policy("heuristic", heuristic.heuristic, heuristic.DEFAULT_PARAMS, False,
                         FAST_HEURISTIC, heuristic.PARAM_NAMES),
+    "expert": Policy("expert", expert.expert, expert.DEFAULT_PARAMS, False, FAST_EXPERT,
+                     expert.PARAM_NAMES),
     "search": Policy("search", search.search, search.DEFAULT_PARAMS, False, 0,
                      search.PARAM_NAMES),
     "omniscient": Policy("omniscient", omniscient.omniscient, omniscient.DEFAULT_PARAMS, True, 0,
