@@ -23,7 +23,7 @@ from slashersim.policies import get_policy, policy_names
 from slashersim.rules import EDITION_NAMES
 
 #: the nominal strength order; other registered policies follow in registry order
-STRENGTH_ORDER = ("baseline", "heuristic", "search", "omniscient")
+STRENGTH_ORDER = ("baseline", "heuristic", "expert", "search", "omniscient")
 HEALTHS = (7, 5, 3)
 DEFAULT_GAMES = "1000000,search=4000,omniscient=4000"
 DEFAULT_SEED = 2026

@@ -12,10 +12,10 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .params import HEURISTIC, OMNISCIENT, Param, SEARCH
+from .params import EXPERT, HEURISTIC, OMNISCIENT, Param, SEARCH
 
 #: fast-path ids of :mod:`.dispatch` (0: the engine calls the policy's function pointer)
-FAST_NONE, FAST_BASELINE, FAST_HEURISTIC = 0, 1, 2
+FAST_NONE, FAST_BASELINE, FAST_HEURISTIC, FAST_EXPERT = 0, 1, 2, 3
 
 
 class PolicySpec(NamedTuple):
@@ -43,6 +43,7 @@ POLICIES = {
     "baseline": PolicySpec(".baseline", "baseline", fast=FAST_BASELINE),
     "exerciser": PolicySpec(".exerciser", "exerciser"),
     "heuristic": PolicySpec(".heuristic", "heuristic", HEURISTIC, fast=FAST_HEURISTIC),
+    "expert": PolicySpec(".expert", "expert", EXPERT, fast=FAST_EXPERT),
     "search": PolicySpec(".search", "search", SEARCH),
     "omniscient": PolicySpec(".omniscient", "omniscient", OMNISCIENT, omniscient=True),
 }

@@ -10,10 +10,11 @@ from numba import njit
 
 from ..engine.layout import S_FAST_POLICY
 from . import baseline as _baseline
+from . import expert as _expert
 from . import heuristic as _heuristic
 
 #: fast-path ids (0: call the policy's function pointer)
-from . import FAST_BASELINE, FAST_HEURISTIC, FAST_NONE  # noqa: F401 (the ids live in the registry)
+from . import FAST_BASELINE, FAST_EXPERT, FAST_HEURISTIC, FAST_NONE  # noqa: F401 (the ids live in the registry)
 
 
 @njit(cache=True, inline='always')
@@ -24,4 +25,6 @@ def decide(policy, decision, player, arg, st, params):
         return _baseline.decide(decision, player, arg, st, params)
     if fast == FAST_HEURISTIC:
         return _heuristic.decide(decision, player, arg, st, params)
+    if fast == FAST_EXPERT:
+        return _expert.decide(decision, player, arg, st, params)
     return policy(decision, player, arg, st, params)

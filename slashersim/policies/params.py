@@ -89,6 +89,20 @@ SEARCH = HEURISTIC + (
     _cost("win_value", 200.0, "value of a game won (and cost of one lost) in a rollout"),
 )
 
+#: the expert's defaults of the heuristic's parameters, as tuned by experiments/derive_expert.py
+_EXPERT_TUNED = {"death": 120.0, "draw_over": 5.0, "cabins_gain": -1.0}
+EXPERT = tuple(p._replace(default=_EXPERT_TUNED.get(p.name, p.default)) for p in HEURISTIC) + (
+    Param("lead_samples", int, 1, 256, 8.0, "rollouts per class of leads"),
+    Param("dd_from", int, 0, 8, 4.0,
+          "Tent site, Lodge, Hideaway: exact check from this trick (0-based) on"),
+    Param("dd_hands", int, 1, 128, 64.0,
+          "... over all the partner's possible hands, or this many samples"),
+    _cost("lead_weight", 1.0, "weight of the rollout value of the cards won, leads"),
+    _cost("follow_weight", 2.0, "weight of the closed-form value of the cards won, answers"),
+    _cost("prune_margin", 50.0,
+          "leads whose closed-form cost is this far above the best: no rollouts"),
+)
+
 OMNISCIENT = HEURISTIC + (
     _cost("escape_value", 60.0, "value of an escape item gained in a rollout"),
     _cost("win_value", 2000.0, "value of a game won (and cost of one lost) in a rollout"),

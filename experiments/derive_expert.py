@@ -1,0 +1,194 @@
+"""The experiment behind the ``expert`` policy: where the heuristic loses against search, what
+each part of the expert is worth, and the tuning of its parameters, all on common random
+numbers (game g is the same deal for every policy and parameter setting).
+
+    python experiments/derive_expert.py [--threads T] [--quick]
+
+1. Where the heuristic loses (rulebook defaults, seed 7): heuristic and search side by side
+   (win rate, loss causes, traps per round by area, damage per game), search with the
+   item-phase terms of its cost switched off (``damage = death = 0``: it then values the
+   cards won at nothing), and search's card play only in some places, the heuristic's
+   elsewhere (``search_in``, a policy defined here: Tent site / Lodge only, everywhere else,
+   leads only, tricks 1-4 only).
+2. The expert's parts (seed 7, 20,000 games each, paired against the expert as shipped): no
+   rollouts for leads, no value of the cards won for answers, no exact area checks, fewer or
+   more rollouts, and the untuned parameters.
+3. The tuning that gave ``expert.DEFAULT_PARAMS``: a paired coordinate search (seed 100,
+   20,000 games per candidate; a move is kept when the paired difference exceeds twice its
+   standard error) from the untuned parameters, three sweeps over the grids below, in order.
+
+``--quick`` divides every game count by 10 (for a smoke test; the figures are then noisy and
+the tuning does not reproduce the defaults). On two cores the whole run takes about 15
+minutes.
+"""
+import argparse
+import time
+
+import numpy as np
+from numba import njit
+
+from slashersim import rules
+from slashersim.config import GameConfig
+from slashersim.engine import api
+from slashersim.engine.layout import S_AREA, S_LED, S_TRICK
+from slashersim.policies import POLICIES, Policy
+from slashersim.policies import expert as E
+from slashersim.policies import heuristic as H
+from slashersim.policies import search as S
+from slashersim.runner import policy_params, simulate
+
+SEED = 7
+TUNE_SEED = 100
+WIN = rules.OUTCOME_NAMES.index("win")
+#: the expert's parameters before tuning: the heuristic's defaults and the expert's own
+UNTUNED = {"death": 60.0, "draw_over": 0.0, "cabins_gain": 0.0, "follow_weight": 1.0}
+#: the coordinate search's sweeps, in order
+SWEEPS = (
+    {"breach": [70, 150, 200], "keep_flexible": [20, 60], "wrong_winner": [15, 60],
+     "lead_weight": [0.7, 1.4], "follow_weight": [0.7, 1.4], "damage": [14, 28],
+     "death": [30, 120]},
+    {"death": [180, 250], "damage": [28, 40], "follow_weight": [2.0],
+     "lead_weight": [1.4, 2.0], "keep_flexible": [20, 30], "breach": [70, 85],
+     "wrong_winner": [15], "target_draws": [2], "draw_under": [5], "draw_over": [5]},
+    {"draw_over": [10, 20], "target_draws": [2, 0], "draw_under": [5], "death": [250],
+     "follow_weight": [2.0], "keep_flexible": [30], "aid_large_below": [4, 6],
+     "aid_small_below": [5], "cabins_gain": [-1, 0.1], "killer_cost": [0.5, 2],
+     "flashlight_risk": [0.2], "backpack_min": [0, 10]},
+)
+
+# --- search's card play in some places only ------------------------------------------------------
+N_SEARCH = len(S.DEFAULT_PARAMS)
+SEARCH_IN_NAMES = S.PARAM_NAMES + ("area_mask", "trick_from", "trick_to", "roles")
+
+
+@njit(api.POLICY_SIGNATURE, cache=True)
+def search_in(decision, player, arg, st, params):
+    """Search's card play in the areas of bitmask ``area_mask``, in tricks ``trick_from`` ..
+    ``trick_to`` (0-based) and for the roles of bitmask ``roles`` (1 lead, 2 answer); the
+    heuristic's everywhere else."""
+    if decision == api.PLAY_CARD:
+        role = 1 if st[S_LED] < 0 else 2
+        if (int(params[N_SEARCH]) >> st[S_AREA]) & 1 and \
+                params[N_SEARCH + 1] <= st[S_TRICK] <= params[N_SEARCH + 2] and \
+                int(params[N_SEARCH + 3]) & role:
+            return S.search_card(st, player, arg, params)
+        return H.choose_card(st, player, arg, params)
+    return H.decide(decision, player, arg, st, params)
+
+
+POLICIES["search_in"] = Policy("search_in", search_in,
+                               np.concatenate([S.DEFAULT_PARAMS, [127.0, 0.0, 7.0, 3.0]]),
+                               False, 0, SEARCH_IN_NAMES)
+AREAS = {a: 1 << i for i, a in enumerate(rules.AREA_NAMES)}
+
+
+def describe(label, r):
+    s = r.summary()
+    traps = " ".join(f"{a[:5]} {v:.3f}" for a, v in s["trap_rate_by_area"].items()
+                     if v is not None)
+    print(f"  {label:<38} {r.games:>7,} games  win {s['win_rate']:.4f}  loss by health "
+          f"{s['loss_health']:.3f}  by traps {s['loss_traps']:.3f}  damage/game "
+          f"{s['mean_damage']:.2f}  traps/round: {traps}  ({r.games / r.elapsed_s:,.0f} "
+          f"games/s)", flush=True)
+
+
+def wins(policy, games, seed, threads, params):
+    r = simulate(GameConfig(), policy, games=games, seed=seed, threads=threads, params=params,
+                 keep_records=True)
+    return r, r.records["outcome"].cat.codes.to_numpy() == WIN
+
+
+def paired(a, b):
+    """Mean of b - a and its standard error (a, b: per-game wins on the same games)."""
+    d = b.astype(float) - a.astype(float)
+    return d.mean(), d.std() / np.sqrt(len(d))
+
+
+def where_the_heuristic_loses(games, threads):
+    print(f"1. Where the heuristic loses (rulebook defaults, seed {SEED})", flush=True)
+    describe("heuristic", simulate(GameConfig(), "heuristic", games=20 * games, seed=SEED,
+                                   threads=threads))
+    describe("search (24 samples)", simulate(GameConfig(), "search", games=games, seed=SEED,
+                                             threads=threads))
+    describe("search, cards won valued at 0",
+             simulate(GameConfig(), "search", games=games, seed=SEED, threads=threads,
+                      params=policy_params("search", {"damage": 0, "death": 0})))
+    tent_lodge = AREAS["tent_site"] | AREAS["lodge"]
+    for label, over in (("search in Tent site / Lodge only", {"area_mask": tent_lodge}),
+                        ("search everywhere else", {"area_mask": 127 & ~tent_lodge}),
+                        ("search for leads only", {"roles": 1}),
+                        ("search for answers only", {"roles": 2}),
+                        ("search in tricks 1-4 only", {"trick_to": 3}),
+                        ("search in tricks 5-8 only", {"trick_from": 4})):
+        describe(label, simulate(GameConfig(), "search_in", games=games, seed=SEED,
+                                 threads=threads, params=policy_params("search_in", over)))
+
+
+def expert_parts(games, threads):
+    print(f"\n2. The expert's parts (seed {SEED}; paired difference from the expert as shipped, "
+          f"± its standard error)", flush=True)
+    base, base_w = wins("expert", games, SEED, threads, None)
+    describe("expert", base)
+    for label, policy, over in (
+            ("heuristic", "heuristic", None),
+            ("no rollouts for leads", "expert", {"lead_samples": 0}),
+            ("cards won not valued for answers", "expert", {"follow_weight": 0}),
+            ("no exact Tent site / Lodge checks", "expert", {"dd_from": 9}),
+            ("2 rollouts per lead class", "expert", {"lead_samples": 2}),
+            ("4 rollouts per lead class", "expert", {"lead_samples": 4}),
+            ("6 rollouts per lead class", "expert", {"lead_samples": 6}),
+            ("16 rollouts per lead class", "expert", {"lead_samples": 16}),
+            ("untuned parameters", "expert", UNTUNED)):
+        params = None if over is None else policy_params(policy, over)
+        r, w = wins(policy, games, SEED, threads, params)
+        d, se = paired(base_w, w)
+        describe(label, r)
+        print(f"  {'':<38} difference from the expert {d:+.4f} ± {se:.4f}", flush=True)
+
+
+def tune(games, threads):
+    print(f"\n3. The tuning (seed {TUNE_SEED}, {games:,} games per candidate)", flush=True)
+    current = dict(UNTUNED)
+    t0 = time.perf_counter()
+    _, best = wins("expert", games, TUNE_SEED, threads, policy_params("expert", current))
+    print(f"  start {best.mean():.4f} {current}", flush=True)
+    for k, grid in enumerate(SWEEPS):
+        for name, values in grid.items():
+            for v in values:
+                if current.get(name) == v:
+                    continue
+                candidate = dict(current, **{name: float(v)})
+                _, w = wins("expert", games, TUNE_SEED, threads,
+                            policy_params("expert", candidate))
+                d, se = paired(best, w)
+                kept = d > 2 * se
+                print(f"    {name} = {v}: {w.mean():.4f}, paired {d:+.4f} ± {se:.4f}"
+                      f"{'  kept' if kept else ''}", flush=True)
+                if kept:
+                    current, best = candidate, w
+        print(f"  after sweep {k + 1}: {best.mean():.4f} {current}", flush=True)
+    tuned = policy_params("expert", current)
+    same = np.array_equal(tuned, E.DEFAULT_PARAMS)
+    print(f"  tuned parameters {'are' if same else 'are NOT'} expert.DEFAULT_PARAMS "
+          f"({time.perf_counter() - t0:.0f} s)", flush=True)
+    if not same:
+        for name, a, b in zip(E.PARAM_NAMES, tuned, E.DEFAULT_PARAMS):
+            if a != b:
+                print(f"    {name}: tuned {a}, default {b}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--threads", type=int, default=None, help="numba threads (default: all)")
+    ap.add_argument("--quick", action="store_true", help="a tenth of the games (smoke test)")
+    args = ap.parse_args()
+    scale = 10 if args.quick else 1
+    t0 = time.perf_counter()
+    where_the_heuristic_loses(3000 // scale, args.threads)
+    expert_parts(20_000 // scale, args.threads)
+    tune(20_000 // scale, args.threads)
+    print(f"\ntotal {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

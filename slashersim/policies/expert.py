@@ -1,0 +1,883 @@
+"""The ``expert`` policy: a fair player that values the cards won at the end of the round.
+
+The heuristic (:mod:`.heuristic`) values a trick's cards by what they add to the taker's pile
+*now*; the cards still in the hands are ignored, although every one of them ends up in a pile
+too. That is where it loses most against ``search`` (measured on common random numbers by
+``experiments/derive_expert.py``: search with the item-phase terms of its cost switched off
+wins no more often than the heuristic, and the heuristic's closed-form trap terms plus the
+end-of-round value of the cards won by *random* rollouts keep most of search's lead). The
+expert keeps the heuristic's closed-form trap and plan terms and adds that value, cheaply:
+
+- **Leads** (:func:`lead_card`): for each class of equivalent legal cards
+  (:func:`representatives`), the mean item-phase cost (:func:`fast_cost`, the heuristic's
+  model) of both players' piles at the end of ``lead_samples`` rollouts, each on a partner
+  hand drawn from the player's view and played out by random priorities (:func:`rollout`,
+  branch-free, four classes at a time), the same deal and priorities for every class.
+- **Answers** (:func:`follow_card`): no sampling. The cards left in the hands go to either
+  player by rough chances of winning their tricks (:func:`win_chance`), independently, so
+  each player's future yellows and net knives have closed-form distributions
+  (:func:`future_distributions`); each answer is taken out of them (:func:`deconvolve`) and
+  its expected end-of-round cost is exact under that model (:func:`expected_cost`).
+- **Tent site / Lodge / Hideaway**: the plan wishes for a trick winner only when exactly one
+  of "the leader wins the rest" and "the follower wins the rest" ends with the right parity
+  (:func:`wanted_winner`; in the Hideaway a wrong winner after trick 1 costs the trap). From
+  trick ``dd_from`` on, each card is charged the trap cost times the share of the partner's
+  possible hands (all of them, or ``dd_hands`` samples) on which no line of play keeps the
+  area any more (:func:`parity_solvable`, :func:`one_takes_all`).
+- Tricks 7-8 are the heuristic's exact endgame; item-phase decisions are the heuristic's,
+  with the parameters tuned for the expert (``DEFAULT_PARAMS``).
+
+Everything is drawn from the player's view: the partner's hand from :func:`heuristic.
+partner_candidates` (unseen cards outside its void suits, less the hidden trump-deck cards),
+random numbers from two draws of the policy stream per decision.
+"""
+import numpy as np
+from numba import njit
+
+from ..engine import api
+from ..engine.bits import lowest_bit, nth_bit, popcount
+from ..engine.layout import (C_LAKESIDE_REMOVE, C_RED_KNIVES, C_TENT_REDUCTION,
+                             C_WHITE_RED_KNIVES, S_AREA, S_DECK_N, S_HAND, S_HEALTH, S_LED,
+                             S_PLAYED, S_TRAP_ROUND, S_TRICK, S_TRICK_LEADER, S_TRICKS, S_TRUMP,
+                             S_TRUMP_CARD, S_WON)
+from ..engine.rng import POLICY, next_u32
+from ..engine.tricks import legal_cards, trick_winner
+from ..rules import (ALL_CARDS, COLOUR_GREEN, COLOUR_YELLOW, GREEN, HIDEAWAY, LAKESIDE, LODGE,
+                     RED, SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND, WHITE, YELLOW)
+from . import heuristic as H
+
+#: the tunable numbers: the heuristic's, then the expert's own
+PARAM_NAMES = H.PARAM_NAMES + (
+    "lead_samples",     # rollouts per class of leads
+    "dd_from",          # Tent site, Lodge, Hideaway: exact check from this trick (0-based) on
+    "dd_hands",         # ... over all the partner's possible hands, or this many samples
+    "lead_weight",      # weight of the rollout value of the cards won, leads
+    "follow_weight",    # weight of the closed-form value of the cards won, answers
+    "prune_margin",     # leads whose closed-form cost is this far above the best: no rollouts
+)
+N_HEURISTIC = len(H.PARAM_NAMES)
+LEAD_SAMPLES, DD_FROM, DD_HANDS, LEAD_WEIGHT, FOLLOW_WEIGHT, PRUNE_MARGIN = \
+    range(N_HEURISTIC, N_HEURISTIC + 6)
+#: the heuristic's defaults and the expert's own, then as tuned on common random numbers by
+#: ``experiments/derive_expert.py``: death 120, draw_over 5, cabins_gain -1, follow_weight 2
+DEFAULT_PARAMS = np.concatenate([H.DEFAULT_PARAMS,
+                                 np.array([8.0, 4.0, 64.0, 1.0, 1.0, 50.0])])
+for _name, _value in (("death", 120.0), ("draw_over", 5.0), ("cabins_gain", -1.0),
+                      ("follow_weight", 2.0)):
+    DEFAULT_PARAMS[PARAM_NAMES.index(_name)] = _value
+
+#: ``BEATEN[trump, card]``: the led cards that ``card`` beats as the answer
+BEATEN = np.zeros((4, 20), dtype=np.int64)
+for _t in range(4):
+    for _led in range(20):
+        _m = int(H.BEATS[_t, _led])
+        for _c in range(20):
+            if (_m >> _c) & 1:
+                BEATEN[_t, _c] |= 1 << _led
+#: offsets of 0 yellows and of 0 net knives in the distributions (zero padding on both sides
+#: keeps the convolutions branch-free); their length
+YOFF = 8
+DOFF = 32
+NDIST = 72
+#: the per-decision scratch: float slots
+F_OUT, F_EFF, F_COUNT, F_PC, F_RS, F_DIST = 0, 20, 40, 60, 84, 124
+F_SIZE = F_DIST + 6 * NDIST
+#: ... and int slots
+I_POS, I_INV, I_SUITP, I_HANDS = 0, 20, 40, 44
+I_SIZE = I_HANDS + 128
+
+
+# --- the area plan ------------------------------------------------------------------------------
+@njit(cache=True, inline='always')
+def wanted_winner(st, leader):
+    """0 if the area wants the trick's leader to win it, 1 for the follower, -1 for no wish.
+
+    Hideaway: the leader, who won every trick so far, must win. Tent site (even counts) and
+    Lodge (odd): a wish only when exactly one of "the leader wins the rest" (the follower's
+    count stays) and "the follower wins the rest" ends right. When both or neither do, either
+    outcome of this trick leaves exactly one such plan, so there is no wish (the heuristic
+    wishes for the leader then, which in the "neither" case ends wrong).
+    """
+    area = st[S_AREA]
+    if st[S_TRAP_ROUND]:
+        return -1
+    if area == HIDEAWAY:
+        return 0
+    if area != TENT_SITE and area != LODGE:
+        return -1
+    parity = 0 if area == TENT_SITE else 1
+    lead_rest = st[S_TRICKS + 1 - leader] % 2 == parity
+    follow_rest = st[S_TRICKS + leader] % 2 == parity
+    if lead_rest and not follow_rest:
+        return 0
+    if follow_rest and not lead_rest:
+        return 1
+    return -1
+
+
+@njit(cache=True, inline='always')
+def wrong_winner_cost(st, params):
+    """The cost of a trick won by the player the plan did not want: in the Hideaway after the
+    first trick that is the trap itself, elsewhere the heuristic's ``wrong_winner``."""
+    if st[S_AREA] == HIDEAWAY and st[S_TRICK] > 0:
+        return params[H.BREACH]
+    return params[H.WRONG_WINNER]
+
+
+# --- random numbers: one draw of the policy stream per decision ----------------------------------
+@njit(cache=True, inline='always')
+def lcg_seed(st):
+    """A 64-bit generator state from two draws of ``st``'s policy stream."""
+    return np.int64((next_u32(st, POLICY) << np.uint64(32)) | next_u32(st, POLICY))
+
+
+@njit(cache=True, inline='always')
+def lcg_next(x):
+    """The next state of a 64-bit linear congruential generator (wrapping int64 arithmetic)."""
+    return x * np.int64(6364136223846793005) + np.int64(1442695040888963407)
+
+
+@njit(cache=True, inline='always')
+def lcg_below(x, n):
+    """A number in ``0..n-1`` from the high 32 bits of state ``x`` (``n`` < 2**16: the bias
+    is below 2**-16)."""
+    return (((x >> 32) & 0xFFFFFFFF) * n) >> 32
+
+
+# --- exact parity play (Tent site, Lodge) on a known deal -----------------------------------------
+@njit(cache=True)
+def parity_solvable(hl, hf, tl, tf, parity, trump):
+    """Whether some line of play of the hands ``hl`` (the trick's leader, ``tl`` tricks won)
+    and ``hf`` (the follower, ``tf``) ends with the leader's count ``% 2 == parity`` (both
+    players' counts have the same parity at the end, 8 being even)."""
+    if hl == 0:
+        return tl % 2 == parity
+    m = hl
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        a = legal_cards(hf, c)
+        while a:
+            f = lowest_bit(a)
+            a &= a - 1
+            if trick_winner(c, f, trump) == 0:
+                if parity_solvable(hl & ~(1 << c), hf & ~(1 << f), tl + 1, tf, parity, trump):
+                    return True
+            elif parity_solvable(hf & ~(1 << f), hl & ~(1 << c), tf + 1, tl, parity, trump):
+                return True
+    return False
+
+
+@njit(cache=True)
+def one_takes_all(hl, hf, tl, tf, trump):
+    """Hideaway: whether some line of play of the hands ``hl`` (the trick's leader, ``tl``
+    tricks won) and ``hf`` (the follower, ``tf``) ends with one player holding every trick."""
+    if tl > 0 and tf > 0:
+        return False
+    if hl == 0:
+        return True
+    m = hl
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        a = legal_cards(hf, c)
+        while a:
+            f = lowest_bit(a)
+            a &= a - 1
+            if trick_winner(c, f, trump) == 0:
+                if one_takes_all(hl & ~(1 << c), hf & ~(1 << f), tl + 1, tf, trump):
+                    return True
+            elif one_takes_all(hf & ~(1 << f), hl & ~(1 << c), tf + 1, tl, trump):
+                return True
+    return False
+
+
+@njit(cache=True, inline='always')
+def area_solvable(hideaway, hl, hf, tl, tf, parity, trump):
+    """:func:`one_takes_all` in the Hideaway, else :func:`parity_solvable`."""
+    if hideaway:
+        return one_takes_all(hl, hf, tl, tf, trump)
+    return parity_solvable(hl, hf, tl, tf, parity, trump)
+
+
+@njit(cache=True, inline='always')
+def planned_area(st, params):
+    """Whether the exact check of :func:`parity_failures` runs: Tent site, Lodge or Hideaway,
+    no trap yet this round, from trick ``dd_from`` on."""
+    area = st[S_AREA]
+    return (area == TENT_SITE or area == LODGE or area == HIDEAWAY) and \
+        not st[S_TRAP_ROUND] and st[S_TRICK] >= params[DD_FROM]
+
+
+@njit(cache=True)
+def partner_hands(cand, hidden, out, most, x):
+    """Fill ``out`` with the partner's possible hands, ``cand`` less ``hidden`` cards: all of
+    them if there are at most ``most``, else ``most`` uniform samples drawn from generator
+    state ``x``. Returns their number and the generator state."""
+    u = popcount(cand)
+    total = 1
+    if hidden == 1:
+        total = u
+    elif hidden == 2:
+        total = u * (u - 1) // 2
+    elif hidden >= 3:
+        total = u * (u - 1) * (u - 2) // 6
+    if hidden > 3 or total > most:
+        for i in range(most):
+            h = cand
+            for j in range(hidden):
+                x = lcg_next(x)
+                h &= ~(1 << nth_bit(h, lcg_below(x, u - j)))
+            out[i] = h
+        return most, x
+    if hidden == 0:
+        out[0] = cand
+        return 1, x
+    k = 0
+    a = cand
+    while a:
+        p = lowest_bit(a)
+        a &= a - 1
+        if hidden == 1:
+            out[k] = cand & ~(1 << p)
+            k += 1
+            continue
+        b = a
+        while b:
+            q = lowest_bit(b)
+            b &= b - 1
+            if hidden == 2:
+                out[k] = cand & ~(1 << p) & ~(1 << q)
+                k += 1
+                continue
+            c = b
+            while c:
+                r = lowest_bit(c)
+                c &= c - 1
+                out[k] = cand & ~(1 << p) & ~(1 << q) & ~(1 << r)
+                k += 1
+    return k, x
+
+
+@njit(cache=True)
+def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
+    """Add ``weight`` times the share of the partner's possible hands on which playing each
+    legal card leaves no line of play that keeps the area (Tent site / Lodge: the right
+    parity; Hideaway: one player takes every trick) to ``out``; returns the generator
+    state."""
+    cand, hidden = H.partner_candidates(st, player)
+    n, x = partner_hands(cand, hidden, hands, min(most, hands.shape[0]), x)
+    parity = 0 if st[S_AREA] == TENT_SITE else 1
+    hideaway = st[S_AREA] == HIDEAWAY
+    trump = st[S_TRUMP]
+    mine = st[S_HAND + player]
+    tp = st[S_TRICKS + player]
+    tq = st[S_TRICKS + 1 - player]
+    led = st[S_LED]
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        hm = mine & ~(1 << c)
+        bad = 0
+        for i in range(n):
+            theirs = hands[i]
+            good = False
+            if leading:
+                a = legal_cards(theirs, c)
+                while a and not good:
+                    f = lowest_bit(a)
+                    a &= a - 1
+                    if trick_winner(c, f, trump) == 0:
+                        good = area_solvable(hideaway, hm, theirs & ~(1 << f), tp + 1, tq, parity,
+                                             trump)
+                    else:
+                        good = area_solvable(hideaway, theirs & ~(1 << f), hm, tq + 1, tp, parity,
+                                             trump)
+            elif trick_winner(led, c, trump) == 0:
+                good = area_solvable(hideaway, theirs, hm, tq + 1, tp, parity, trump)
+            else:
+                good = area_solvable(hideaway, hm, theirs, tp + 1, tq, parity, trump)
+            bad += not good
+        out[c] += weight * bad / max(1, n)
+    return x
+
+
+# --- the cards won, valued ---------------------------------------------------------------------
+@njit(cache=True)
+def cost_constants(st, pc):
+    """``pc[8p:8p+7]``: player p's health, white colour, greens Lakeside removes, 1 / deck
+    size, Hideaway flag, Tent site's draw reduction, a white-red's knives; ``pc[16:21]`` the
+    knives of red 1..5."""
+    area = st[S_AREA]
+    for p in range(2):
+        pc[8 * p] = st[S_HEALTH + p]
+        pc[8 * p + 1] = H.colour_of_whites(st, p)
+        pc[8 * p + 2] = st[C_LAKESIDE_REMOVE] if area == LAKESIDE else 0
+        pc[8 * p + 3] = 1.0 / max(1, st[S_DECK_N])
+        pc[8 * p + 4] = 1.0 if area == HIDEAWAY else 0.0
+        pc[8 * p + 5] = st[C_TENT_REDUCTION] if area == TENT_SITE else 0
+        pc[8 * p + 6] = st[C_WHITE_RED_KNIVES]
+        pc[8 * p + 7] = 0.0
+    for r in range(5):
+        pc[16 + r] = st[C_RED_KNIVES + r]
+
+
+@njit(cache=True, inline='always')
+def pile_counts(won, p, pc):
+    """Greens (after Lakeside), yellows and knives of player p's pile ``won``."""
+    o = 8 * p
+    greens = popcount(won & SUIT_MASK[GREEN])
+    yellows = popcount(won & SUIT_MASK[YELLOW])
+    whites = popcount(won & SUIT_MASK[WHITE])
+    reds = won >> (5 * RED)
+    knives = (reds & 1) * pc[16] + ((reds >> 1) & 1) * pc[17] + ((reds >> 2) & 1) * pc[18] \
+        + ((reds >> 3) & 1) * pc[19] + ((reds >> 4) & 1) * pc[20]
+    colour = pc[o + 1]
+    greens += whites * (colour == COLOUR_GREEN)
+    yellows += whites * (colour == COLOUR_YELLOW)
+    knives += whites * (colour < COLOUR_YELLOW) * pc[o + 6]
+    return max(0.0, greens - pc[o + 2]), yellows, knives
+
+
+@njit(cache=True, inline='always')
+def fast_cost(won, p, pc, params):
+    """The heuristic's item-phase cost (:func:`heuristic.effects_cost`) of player p ending the
+    play phase with the pile ``won``, from the constants of :func:`cost_constants`."""
+    o = 8 * p
+    greens, yellows, knives = pile_counts(won, p, pc)
+    n = max(0.0, max(1, yellows) - pc[o + 5])
+    off = n - params[H.TARGET_DRAWS]
+    health = pc[o]
+    hit = 1.0 + max(0.0, knives - greens)
+    hit = hit + pc[o + 4] * (health - hit)
+    p_hit = min(1.0, n * pc[o + 3])
+    return max(off, 0.0) * params[H.DRAW_OVER] + max(-off, 0.0) * params[H.DRAW_UNDER] \
+        + p_hit * (min(hit, health) * params[H.DAMAGE] + (hit >= health) * params[H.DEATH])
+
+
+# --- leads: rollouts ----------------------------------------------------------------------------
+@njit(cache=True, inline='always')
+def sample_hand(cand, hidden, x):
+    """The partner's hand, ``cand`` less ``hidden`` uniformly random cards; and the state."""
+    n = popcount(cand)
+    for i in range(hidden):
+        x = lcg_next(x)
+        cand &= ~(1 << nth_bit(cand, lcg_below(x, n - i)))
+    return cand, x
+
+
+@njit(cache=True, inline='always')
+def shuffle_in_play(mine, theirs, ints, x):
+    """Random priorities for the cards in the two hands: ``ints[I_POS + card]`` its priority
+    bit, ``ints[I_INV + bit]`` the card, ``ints[I_SUITP + suit]`` the suit masks in priority
+    bits. Returns both hands in priority bits and the generator state."""
+    n = 0
+    m = mine | theirs
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        x = lcg_next(x)
+        j = lcg_below(x, n + 1)
+        ints[I_INV + n] = ints[I_INV + j]
+        ints[I_INV + j] = c
+        n += 1
+    for s in range(4):
+        ints[I_SUITP + s] = 0
+    hm = 0
+    ht = 0
+    for i in range(n):
+        c = ints[I_INV + i]
+        ints[I_POS + c] = i
+        ints[I_SUITP + c // 5] |= 1 << i
+        if (mine >> c) & 1:
+            hm |= 1 << i
+        else:
+            ht |= 1 << i
+    return hm, ht, x
+
+
+@njit(cache=True, inline='always')
+def rollout(h0, h1, w0, w1, leader, led, tricks, beats, ints):
+    """Finish the play phase on a known deal (hands ``h0``, ``h1`` in priority bits): each
+    player plays its legal card of highest priority; ``led`` is a card already led by
+    ``leader`` or -1, ``beats[card]`` the cards that beat ``card`` led. Branch-free (the
+    branches of random play mispredict). Returns the two piles."""
+    while tricks < TRICKS_PER_ROUND:
+        z = np.int64(0) - np.int64(leader == 0)
+        hl = (h0 & z) | (h1 & ~z)
+        hf = (h1 & z) | (h0 & ~z)
+        has_led = np.int64(0) - np.int64(led >= 0)
+        lp = lowest_bit(hl | (has_led & (1 << 62)))
+        lead = (led & has_led) | (ints[I_INV + (lp & 31)] & ~has_led)
+        hl &= ~((1 << lp) & ~has_led)
+        led = -1
+        fol = hf & ints[I_SUITP + lead // 5]
+        fol |= hf & (np.int64(0) - np.int64(fol == 0))
+        fp = lowest_bit(fol)
+        hf &= ~(1 << fp)
+        f = ints[I_INV + fp]
+        w = (beats[lead] >> f) & 1
+        h0 = (hl & z) | (hf & ~z)
+        h1 = (hf & z) | (hl & ~z)
+        leader ^= w
+        pair = (1 << lead) | (1 << f)
+        z = np.int64(0) - np.int64(leader == 0)
+        w0 |= pair & z
+        w1 |= pair & ~z
+        tricks += 1
+    return w0, w1
+
+
+@njit(cache=True, inline='always')
+def trick_step(h0, h1, w0, w1, leader, led, beats, ints):
+    """One trick of :func:`rollout`; returns the hands, piles and leader after it."""
+    z = np.int64(0) - np.int64(leader == 0)
+    hl = (h0 & z) | (h1 & ~z)
+    hf = (h1 & z) | (h0 & ~z)
+    has_led = np.int64(0) - np.int64(led >= 0)
+    lp = lowest_bit(hl | (has_led & (1 << 62)))
+    lead = (led & has_led) | (ints[I_INV + (lp & 31)] & ~has_led)
+    hl &= ~((1 << lp) & ~has_led)
+    fol = hf & ints[I_SUITP + lead // 5]
+    fol |= hf & (np.int64(0) - np.int64(fol == 0))
+    fp = lowest_bit(fol)
+    hf &= ~(1 << fp)
+    f = ints[I_INV + fp]
+    leader ^= (beats[lead] >> f) & 1
+    h0 = (hl & z) | (hf & ~z)
+    h1 = (hf & z) | (hl & ~z)
+    pair = (1 << lead) | (1 << f)
+    z = np.int64(0) - np.int64(leader == 0)
+    return h0, h1, w0 | (pair & z), w1 | (pair & ~z), leader
+
+
+@njit(cache=True, inline='always')
+def rollout4(hs, w0, w1, leader, leds, tricks, beats, ints, out):
+    """Four :func:`rollout` at once from the same trick, led cards ``leds[k]`` and hands
+    ``hs[2k]``, ``hs[2k+1]`` (independent chains the processor overlaps); the piles go to
+    ``out[2k]``, ``out[2k+1]``."""
+    a0, a1, b0, b1 = hs[0], hs[1], hs[2], hs[3]
+    c0, c1, d0, d1 = hs[4], hs[5], hs[6], hs[7]
+    aw0, aw1, bw0, bw1, cw0, cw1, dw0, dw1 = w0, w1, w0, w1, w0, w1, w0, w1
+    al, bl, cl, dl = leader, leader, leader, leader
+    ad, bd, cd, dd = leds[0], leds[1], leds[2], leds[3]
+    while tricks < TRICKS_PER_ROUND:
+        a0, a1, aw0, aw1, al = trick_step(a0, a1, aw0, aw1, al, ad, beats, ints)
+        b0, b1, bw0, bw1, bl = trick_step(b0, b1, bw0, bw1, bl, bd, beats, ints)
+        c0, c1, cw0, cw1, cl = trick_step(c0, c1, cw0, cw1, cl, cd, beats, ints)
+        d0, d1, dw0, dw1, dl = trick_step(d0, d1, dw0, dw1, dl, dd, beats, ints)
+        ad, bd, cd, dd = -1, -1, -1, -1
+        tricks += 1
+    out[0], out[1], out[2], out[3] = aw0, aw1, bw0, bw1
+    out[4], out[5], out[6], out[7] = cw0, cw1, dw0, dw1
+
+
+@njit(cache=True, inline='always')
+def representatives(st, player, legal):
+    """The legal cards that stand for their class: cards of one suit with the same item-phase
+    effect and no card the player has not seen (nor the led card) between them win and lose
+    alike (their trick-rule costs still differ, and are kept per card)."""
+    unseen = ALL_CARDS & ~st[S_HAND + player] & ~st[S_PLAYED] & ~(1 << st[S_TRUMP_CARD])
+    if st[S_LED] >= 0:
+        unseen |= 1 << st[S_LED]
+    reps = 0
+    prev = -1
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        if prev >= 0 and prev // 5 == c // 5 and \
+                (unseen >> (prev + 1)) & ((1 << (c - prev - 1)) - 1) == 0 and \
+                (c // 5 != RED or st[C_RED_KNIVES + c % 5] == st[C_RED_KNIVES + prev % 5]):
+            prev = c
+            continue
+        reps |= 1 << c
+        prev = c
+    return reps
+
+
+@njit(cache=True)
+def lead_costs(st, player, legal, params, out):
+    """The heuristic's closed-form lead costs other than the cards won, per legal card: the
+    chance that the partner has no answer that keeps the trick rule, or none that gives the
+    wanted winner (:func:`wanted_winner`), and the flexibility spent."""
+    area = st[S_AREA]
+    trump = st[S_TRUMP]
+    rule = H.has_trick_rule(area) and not st[S_TRAP_ROUND]
+    want = wanted_winner(st, player)
+    if planned_area(st, params):
+        want = -1
+    cand, hidden = H.partner_candidates(st, player)
+    breach = params[H.BREACH]
+    wrong = wrong_winner_cost(st, params)
+    m = legal
+    while m:
+        card = lowest_bit(m)
+        m &= m - 1
+        follow = SUIT_MASK[card // 5]
+        beats = H.BEATS[trump, card]
+        good = ALL_CARDS
+        cost = 0.0
+        if rule:
+            good = H.SAFE_ANSWERS[area, trump, card]
+            cost += breach * H.no_answer_probability(good, follow, cand, hidden) \
+                + H.FLEXIBLE[area, trump, card] * params[H.KEEP_FLEXIBLE]
+        if want == 0:
+            cost += wrong * H.no_answer_probability(good & ~beats, follow, cand, hidden)
+        elif want == 1:
+            cost += wrong * H.no_answer_probability(good & beats, follow, cand, hidden)
+        out[card] = cost
+
+
+@njit(cache=True)
+def lead_card(st, player, legal, params):
+    """The lead of least closed-form cost plus the mean end-of-round cost of both piles over
+    ``lead_samples`` sampled partner hands and random-priority rollouts."""
+    fl = np.zeros(F_SIZE)
+    ints = np.empty(I_SIZE, dtype=np.int64)
+    out = fl[F_OUT:F_OUT + 20]
+    eff = fl[F_EFF:F_EFF + 20]
+    pc = fl[F_PC:F_PC + 24]
+    area = st[S_AREA]
+    trump = st[S_TRUMP]
+    lead_costs(st, player, legal, params, out)
+    x = lcg_seed(st)
+    if planned_area(st, params):
+        x = parity_failures(st, player, legal, True, int(params[DD_HANDS]),
+                            ints[I_HANDS:I_HANDS + 128], out, x, params[H.BREACH])
+    reps = representatives(st, player, legal)
+    # classes worth sampling: some member's closed-form cost is near the best
+    best = 1e300
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        best = min(best, out[c])
+    live = 0
+    rep = -1
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        if (reps >> c) & 1:
+            rep = c
+        if out[c] <= best + params[PRUNE_MARGIN]:
+            live |= 1 << rep
+    n = int(params[LEAD_SAMPLES])
+    if not live & (live - 1):
+        n = 0
+    if n > 0:
+        cost_constants(st, pc)
+        cand, hidden = H.partner_candidates(st, player)
+        beats = H.BEATS[trump]
+        mine = st[S_HAND + player]
+        cls = ints[I_HANDS:I_HANDS + 8]
+        hs = ints[I_HANDS + 8:I_HANDS + 16]
+        leds = ints[I_HANDS + 16:I_HANDS + 20]
+        piles = ints[I_HANDS + 20:I_HANDS + 28]
+        ncls = 0
+        m = live
+        while m:
+            cls[ncls] = lowest_bit(m)
+            m &= m - 1
+            ncls += 1
+        for _ in range(n):
+            theirs, x = sample_hand(cand, hidden, x)
+            hp_me, hp_th, x = shuffle_in_play(mine, theirs, ints, x)
+            for k0 in range(0, ncls, 4):
+                for k in range(4):
+                    c = cls[min(k0 + k, ncls - 1)]
+                    hm = hp_me & ~(1 << ints[I_POS + c])
+                    hs[2 * k] = hm if player == 0 else hp_th
+                    hs[2 * k + 1] = hp_th if player == 0 else hm
+                    leds[k] = c
+                rollout4(hs, st[S_WON], st[S_WON + 1], player, leds, st[S_TRICK], beats, ints,
+                         piles)
+                for k in range(min(4, ncls - k0)):
+                    eff[cls[k0 + k]] += fast_cost(piles[2 * k], 0, pc, params) + \
+                        fast_cost(piles[2 * k + 1], 1, pc, params)
+    choice = -1
+    choice_cost = 1e300
+    rep = -1
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        if (reps >> c) & 1:
+            rep = c
+        cost = out[c]
+        if n > 0:
+            cost += params[LEAD_WEIGHT] * eff[rep] / n if (live >> rep) & 1 else 1e6
+        if cost < choice_cost:
+            choice_cost = cost
+            choice = c
+    return choice
+
+
+# --- answers: closed-form futures ------------------------------------------------------------------
+@njit(cache=True, inline='always')
+def win_chance(trump, x, opp):
+    """Rough chance that card ``x`` wins the trick it is played in against the cards ``opp``
+    (uniformly random): half the time it leads (and the answer follows suit if it can), half
+    the time it answers a random lead."""
+    n = popcount(opp)
+    if n == 0:
+        return 0.5
+    ins = opp & SUIT_MASK[x // 5]
+    beats_x = H.BEATS[trump, x]
+    if ins:
+        p_lead = 1.0 - popcount(ins & beats_x) / popcount(ins)
+    else:
+        p_lead = 1.0 - popcount(opp & beats_x) / n
+    return 0.5 * p_lead + 0.5 * popcount(opp & BEATEN[trump, x]) / n
+
+
+@njit(cache=True, inline='always')
+def card_value(st, card, colour):
+    """``(0, 1)`` for a card that adds a yellow, else ``(1, net knives it adds)`` (-1 for a
+    green) for a player whose whites take ``colour``."""
+    suit = card // 5
+    if suit == YELLOW or (suit == WHITE and colour == COLOUR_YELLOW):
+        return 0, 1
+    if suit == GREEN or (suit == WHITE and colour == COLOUR_GREEN):
+        return 1, -1
+    if suit == RED:
+        return 1, st[C_RED_KNIVES + card % 5]
+    return 1, st[C_WHITE_RED_KNIVES]
+
+
+@njit(cache=True, inline='always')
+def convolve(dist, lo, hi, v, r):
+    """Add a card worth ``v`` (!= 0, |v| <= 8), taken with chance ``r``, to the distribution
+    ``dist`` held over ``lo..hi`` (zero outside, with at least 8 slots of padding on either
+    side); returns the new bounds."""
+    q = 1.0 - r
+    if v > 0:
+        for j in range(hi + v, lo - 1, -1):
+            dist[j] = dist[j] * q + dist[j - v] * r
+        return lo, hi + v
+    for j in range(lo + v, hi + 1):
+        dist[j] = dist[j] * q + dist[j - v] * r
+    return lo + v, hi
+
+
+@njit(cache=True, inline='always')
+def deconvolve(src, dst, lo, hi, v, r):
+    """``dst`` = ``src`` less a card worth ``v`` taken with chance ``r`` (the inverse of
+    :func:`convolve`, solved from its stable end; ``dst`` is zero outside the new bounds);
+    returns the new bounds."""
+    if v > 0:
+        nlo, nhi = lo, hi - v
+    else:
+        nlo, nhi = lo - v, hi
+    for j in range(lo - 8, hi + 9):
+        dst[j] = 0.0
+    if r <= 0.5:
+        q = 1.0 - r
+        if v > 0:
+            for j in range(nlo, nhi + 1):
+                dst[j] = (src[j] - r * dst[j - v]) / q
+        else:
+            for j in range(nhi, nlo - 1, -1):
+                dst[j] = (src[j] - r * dst[j - v]) / q
+    elif v > 0:
+        for j in range(nhi, nlo - 1, -1):
+            dst[j] = (src[j + v] - (1.0 - r) * dst[j + v]) / r
+    else:
+        for j in range(nlo, nhi + 1):
+            dst[j] = (src[j + v] - (1.0 - r) * dst[j + v]) / r
+    return nlo, nhi
+
+
+@njit(cache=True)
+def expected_cost(st, p, yv, ylo, yhi, dv, dlo, dhi, add_y, add_d, pc, params):
+    """E[:func:`fast_cost`] of player p ending with its pile so far, ``add_y`` yellows and
+    ``add_d`` net knives more, and a future of yellows distributed as ``yv`` (over
+    ``ylo..yhi``, offset ``YOFF``) and net knives as ``dv`` (offset ``DOFF``), independently."""
+    o = 8 * p
+    greens, yellows, knives = pile_counts(st[S_WON + p], p, pc)
+    health = pc[o]
+    e_hit = 0.0
+    e_draw = 0.0
+    for j in range(ylo, yhi + 1):
+        n = max(0.0, max(1, yellows + add_y + j - YOFF) - pc[o + 5])
+        off = n - params[H.TARGET_DRAWS]
+        e_hit += yv[j] * min(1.0, n * pc[o + 3])
+        e_draw += yv[j] * (max(off, 0.0) * params[H.DRAW_OVER]
+                           + max(-off, 0.0) * params[H.DRAW_UNDER])
+    e_dmg = 0.0
+    base = knives - greens + add_d - DOFF
+    for j in range(dlo, dhi + 1):
+        hit = 1.0 + max(0.0, base + j)
+        hit = hit + pc[o + 4] * (health - hit)
+        e_dmg += dv[j] * (min(hit, health) * params[H.DAMAGE]
+                          + (hit >= health) * params[H.DEATH])
+    return e_draw + e_hit * e_dmg
+
+
+@njit(cache=True)
+def future_distributions(st, player, fl):
+    """The distributions of each player's future yellows and net knives: every card left in
+    the hands (the partner's as the share of the unseen cards it holds) goes to the player
+    who wins its trick, by :func:`win_chance`, independently. Writes ``fl[F_DIST:]`` (yellows
+    of player 0, 1, knives of 0, 1) and ``fl[F_RS + 2 card + p]`` (card's chance to go to
+    p); returns the bounds."""
+    trump = st[S_TRUMP]
+    unseen = ALL_CARDS & ~st[S_HAND + player] & ~st[S_PLAYED] & ~(1 << st[S_TRUMP_CARD])
+    mine = st[S_HAND + player]
+    cand, _ = H.partner_candidates(st, player)
+    held = TRICKS_PER_ROUND - st[S_TRICK] - (1 if st[S_LED] >= 0 and
+                                             st[S_TRICK_LEADER] != player else 0)
+    frac = held / max(1, popcount(unseen))
+    yd0 = fl[F_DIST:F_DIST + NDIST]
+    yd1 = fl[F_DIST + NDIST:F_DIST + 2 * NDIST]
+    dd0 = fl[F_DIST + 2 * NDIST:F_DIST + 3 * NDIST]
+    dd1 = fl[F_DIST + 3 * NDIST:F_DIST + 4 * NDIST]
+    yd0[YOFF] = 1.0
+    yd1[YOFF] = 1.0
+    dd0[DOFF] = 1.0
+    dd1[DOFF] = 1.0
+    ylo0, yhi0, ylo1, yhi1 = YOFF, YOFF, YOFF, YOFF
+    dlo0, dhi0, dlo1, dhi1 = DOFF, DOFF, DOFF, DOFF
+    col0 = H.colour_of_whites(st, 0)
+    col1 = H.colour_of_whites(st, 1)
+    m = mine | unseen
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        if (mine >> c) & 1:
+            w = win_chance(trump, c, cand)
+            r_me = w
+            r_pa = 1.0 - w
+        else:
+            w = win_chance(trump, c, mine)
+            r_me = frac * (1.0 - w)
+            r_pa = frac * w
+        r0 = r_me if player == 0 else r_pa
+        r1 = r_pa if player == 0 else r_me
+        fl[F_RS + 2 * c] = r0
+        fl[F_RS + 2 * c + 1] = r1
+        kind, v = card_value(st, c, col0)
+        if kind == 0:
+            ylo0, yhi0 = convolve(yd0, ylo0, yhi0, 1, r0)
+        else:
+            dlo0, dhi0 = convolve(dd0, dlo0, dhi0, v, r0)
+        kind, v = card_value(st, c, col1)
+        if kind == 0:
+            ylo1, yhi1 = convolve(yd1, ylo1, yhi1, 1, r1)
+        else:
+            dlo1, dhi1 = convolve(dd1, dlo1, dhi1, v, r1)
+    return ylo0, yhi0, ylo1, yhi1, dlo0, dhi0, dlo1, dhi1
+
+
+@njit(cache=True)
+def follow_card(st, player, legal, params):
+    """The answer of least cost: the heuristic's closed-form terms (the trick rule, the wanted
+    winner, flexibility) plus the expected end-of-round cost of both piles when the trick
+    goes to its winner and the rest of the cards as :func:`future_distributions` says, the
+    answer itself taken out of them (:func:`deconvolve`)."""
+    fl = np.zeros(F_SIZE)
+    lead = st[S_LED]
+    leader = 1 - player
+    area = st[S_AREA]
+    trump = st[S_TRUMP]
+    rule = H.has_trick_rule(area) and not st[S_TRAP_ROUND]
+    want = wanted_winner(st, leader)
+    out = fl[F_OUT:F_OUT + 20]
+    pc = fl[F_PC:F_PC + 24]
+    if planned_area(st, params):
+        want = -1
+        ints = np.empty(128, dtype=np.int64)
+        parity_failures(st, player, legal, False, int(params[DD_HANDS]), ints, out,
+                        lcg_seed(st), params[H.BREACH])
+    safe = H.SAFE_ANSWERS[area, trump, lead]
+    beats = H.BEATS[trump, lead]
+    breach = params[H.BREACH]
+    wrong = wrong_winner_cost(st, params)
+    reps = representatives(st, player, legal)
+    value = 0.0
+    b = (0, 0, 0, 0, 0, 0, 0, 0)
+    if reps & (reps - 1):
+        cost_constants(st, pc)
+        b = future_distributions(st, player, fl)
+    yd0 = fl[F_DIST:F_DIST + NDIST]
+    yd1 = fl[F_DIST + NDIST:F_DIST + 2 * NDIST]
+    dd0 = fl[F_DIST + 2 * NDIST:F_DIST + 3 * NDIST]
+    dd1 = fl[F_DIST + 3 * NDIST:F_DIST + 4 * NDIST]
+    ty = fl[F_DIST + 4 * NDIST:F_DIST + 5 * NDIST]
+    td = fl[F_DIST + 5 * NDIST:F_DIST + 6 * NDIST]
+    best = -1
+    best_cost = 1e300
+    m = legal
+    while m:
+        card = lowest_bit(m)
+        m &= m - 1
+        cost = out[card]
+        if rule:
+            cost += (1 - ((safe >> card) & 1)) * breach \
+                + H.FLEXIBLE[area, trump, card] * params[H.KEEP_FLEXIBLE]
+        w = (beats >> card) & 1
+        cost += (want >= 0) * (w != want) * wrong
+        taker = player if w else leader
+        if (reps >> card) & 1 and reps & (reps - 1):
+            # a new class: its members share the value of the cards won
+            value = 0.0
+            for p in range(2):
+                yd = yd0 if p == 0 else yd1
+                dd = dd0 if p == 0 else dd1
+                ylo, yhi = (b[0], b[1]) if p == 0 else (b[2], b[3])
+                dlo, dhi = (b[4], b[5]) if p == 0 else (b[6], b[7])
+                col = pc[8 * p + 1]
+                kind, v = card_value(st, card, col)
+                if kind == 0:
+                    ylo, yhi = deconvolve(yd, ty, ylo, yhi, 1, fl[F_RS + 2 * card + p])
+                    yv = ty
+                    dv = dd
+                else:
+                    dlo, dhi = deconvolve(dd, td, dlo, dhi, v, fl[F_RS + 2 * card + p])
+                    yv = yd
+                    dv = td
+                add_y = 0
+                add_d = 0
+                if p == taker:
+                    for z in (lead, card):
+                        kz, vz = card_value(st, z, col)
+                        add_y += 1 - kz
+                        add_d += kz * vz
+                value += expected_cost(st, p, yv, ylo, yhi, dv, dlo, dhi, add_y, add_d, pc,
+                                       params)
+        cost += params[FOLLOW_WEIGHT] * value
+        if cost < best_cost:
+            best_cost = cost
+            best = card
+    return best
+
+
+# --- the policy ---------------------------------------------------------------------------------
+@njit(cache=True, inline='always')
+def choose_card(st, player, legal, params):
+    """A card from ``legal``: forced, the heuristic's exact tricks 7-8, or searched."""
+    if not legal & (legal - 1):
+        return lowest_bit(legal)
+    if st[S_TRICK] == TRICKS_PER_ROUND - 2 and not st[S_TRAP_ROUND]:
+        if st[S_LED] < 0:
+            return H.endgame_lead(st, player, legal, params)
+        return H.endgame_follow(st, player, legal, params)
+    if st[S_LED] < 0:
+        return lead_card(st, player, legal, params)
+    return follow_card(st, player, legal, params)
+
+
+@njit(cache=True, inline='always')
+def decide(decision, player, arg, st, params):
+    """The expert policy: its card play, the heuristic's item-phase decisions."""
+    if decision == api.PLAY_CARD:
+        return choose_card(st, player, arg, params)
+    return H.decide(decision, player, arg, st, params)
+
+
+@njit(api.POLICY_SIGNATURE, cache=True)
+def expert(decision, player, arg, st, params):
+    """The expert policy as a first-class function."""
+    return decide(decision, player, arg, st, params)

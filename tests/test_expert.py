@@ -1,0 +1,314 @@
+"""The expert policy: its new decision rules on hand-built positions (the parity plan, the exact
+parity and Hideaway checks, card classes, the closed-form futures, the rollouts), legal games
+in both editions, thread independence and numba on/off agreement. Its information hygiene is
+checked with every fair policy in tests/test_hygiene.py."""
+import json
+
+import numpy as np
+import pytest
+
+from slashersim.config import GameConfig
+from slashersim.engine import layout as L
+from slashersim.engine import tricks
+from slashersim.policies import expert as E
+from slashersim.policies import heuristic as H
+from slashersim.rules import (CABINS, GREEN, HIDEAWAY, LODGE, RED, TENT_SITE, WHITE, YELLOW,
+                              TRICKS_PER_ROUND)
+from slashersim.runner import policy_params, simulate
+
+from helpers import c, cards, run_python
+from test_policies import play_state
+
+EP = E.DEFAULT_PARAMS
+
+
+# --- the area plan -------------------------------------------------------------------------------
+@pytest.mark.parametrize("area,t_lead,t_follow,want", [
+    (TENT_SITE, 0, 0, -1),  # both "the leader wins the rest" (8-0) and 0-8 end even
+    (TENT_SITE, 1, 1, -1),  # neither does; either winner of this trick leaves one that does
+    (TENT_SITE, 2, 3, 1),   # only "the follower wins the rest" keeps the leader's 2 even
+    (TENT_SITE, 3, 2, 0),
+    (LODGE, 2, 1, 0),       # the follower's 1 stays odd while the leader takes the rest
+    (LODGE, 1, 2, 1),
+    (LODGE, 2, 2, -1),
+    (HIDEAWAY, 3, 0, 0),
+    (CABINS, 1, 1, -1),
+])
+def test_wanted_winner_wishes_only_when_one_plan_ends_right(area, t_lead, t_follow, want):
+    st = play_state(area)
+    st[L.S_TRICKS] = t_lead
+    st[L.S_TRICKS + 1] = t_follow
+    st[L.S_TRICK] = t_lead + t_follow
+    assert E.wanted_winner(st, 0) == want
+
+
+def test_the_heuristic_wishes_for_the_leader_where_no_plan_ends_right():
+    """Tent site at 1-1: the heuristic wants the leader to win, and "the leader wins the
+    rest" would end 7-1, odd; the expert has no wish there."""
+    st = play_state(TENT_SITE)
+    st[L.S_TRICKS] = st[L.S_TRICKS + 1] = 1
+    st[L.S_TRICK] = 2
+    assert H.wanted_winner(st, 0) == 0
+    assert E.wanted_winner(st, 0) == -1
+
+
+def test_no_wish_once_a_trap_went_off():
+    st = play_state(TENT_SITE)
+    st[L.S_TRICKS] = 2
+    st[L.S_TRICKS + 1] = 3
+    st[L.S_TRAP_ROUND] = 1
+    assert E.wanted_winner(st, 0) == -1
+
+
+# --- exact checks on known deals ------------------------------------------------------------------
+def test_parity_solvable_on_a_forced_deal():
+    """The leader holds white 5 and white 1, the follower white 3 and white 2 (green trump):
+    whatever is led, the leader wins exactly one of the two tricks."""
+    hl = cards(c(WHITE, 5), c(WHITE, 1))
+    hf = cards(c(WHITE, 3), c(WHITE, 2))
+    assert not E.parity_solvable(hl, hf, 0, 0, 0, GREEN)   # Tent site needs even: impossible
+    assert E.parity_solvable(hl, hf, 0, 0, 1, GREEN)       # Lodge needs odd: always
+    assert E.parity_solvable(hl, hf, 1, 0, 0, GREEN)       # one trick already won: even
+
+
+def test_parity_solvable_uses_the_choices_of_both_players():
+    """Leader white 3 and green 1, follower white 4 and white 2, yellow trump: the leader can
+    end with 0 (white 3 taken by white 4, then white 2 beats the discarded green 1), 1 or 2
+    tricks, so both parities are reachable."""
+    hl = cards(c(WHITE, 3), c(GREEN, 1))
+    hf = cards(c(WHITE, 4), c(WHITE, 2))
+    assert E.parity_solvable(hl, hf, 0, 0, 0, YELLOW)
+    assert E.parity_solvable(hl, hf, 0, 0, 1, YELLOW)
+
+
+def test_one_takes_all():
+    assert E.one_takes_all(cards(c(WHITE, 5), c(WHITE, 4)), cards(c(WHITE, 1), c(WHITE, 2)),
+                           0, 0, GREEN)
+    assert not E.one_takes_all(cards(c(WHITE, 5), c(WHITE, 1)),
+                               cards(c(WHITE, 3), c(WHITE, 2)), 0, 0, GREEN)
+    # the follower may take everything instead when it already holds the only trick
+    assert E.one_takes_all(cards(c(WHITE, 1)), cards(c(WHITE, 2)), 0, 1, GREEN)
+    assert not E.one_takes_all(cards(c(WHITE, 1)), cards(c(WHITE, 2)), 1, 0, GREEN)
+
+
+def test_parity_failures_counts_every_partner_hand():
+    """Tent site at trick 7 (index 6) with the partner's two cards known up to the hidden
+    trump-deck cards: a lead's charge is the trap cost times the share of hands with no line
+    to an even count, checked by brute force."""
+    from itertools import combinations
+    rng = np.random.default_rng(1)
+    checked = 0
+    for seed in range(40):
+        st = play_state(TENT_SITE, seed=seed, trump=int(rng.integers(4)))
+        for _ in range(6):
+            tricks.play_trick(H.heuristic, st, H.DEFAULT_PARAMS)
+        if st[L.S_TRAP_ROUND]:
+            continue
+        player = st[L.S_TRICK_LEADER]
+        legal = int(st[L.S_HAND + player])
+        out = np.zeros(20)
+        E.parity_failures(st, player, legal, True, 64, np.zeros(128, dtype=np.int64), out,
+                          np.int64(5), 100.0)
+        cand, hidden = H.partner_candidates(st, player)
+        cand_cards = [k for k in range(20) if (cand >> k) & 1]
+        hands = [cand & ~sum(1 << k for k in hide) for hide in combinations(cand_cards, hidden)]
+        trump = int(st[L.S_TRUMP])
+        tp, tq = int(st[L.S_TRICKS + player]), int(st[L.S_TRICKS + 1 - player])
+        for card in (k for k in range(20) if (legal >> k) & 1):
+            mine = legal & ~(1 << card)
+            bad = 0
+            for theirs in hands:
+                follow = theirs & (0b11111 << (5 * (card // 5))) or theirs
+                ok = False
+                for f in (k for k in range(20) if (follow >> k) & 1):
+                    beats = (H.BEATS[trump, card] >> f) & 1
+                    if beats:
+                        ok |= E.parity_solvable(theirs & ~(1 << f), mine, tq + 1, tp, 0, trump)
+                    else:
+                        ok |= E.parity_solvable(mine, theirs & ~(1 << f), tp + 1, tq, 0, trump)
+                bad += not ok
+            assert out[card] == pytest.approx(100.0 * bad / len(hands))
+            checked += 1
+    assert checked > 20
+
+
+# --- card classes, closed-form futures, rollouts --------------------------------------------------
+def test_representatives_merge_cards_with_nothing_unseen_between():
+    st = play_state(CABINS, trump=RED,
+                    hands=(cards(c(GREEN, 1), c(GREEN, 2), c(GREEN, 4), c(RED, 1), c(RED, 2),
+                                 c(RED, 3)),
+                           cards(c(GREEN, 3), c(YELLOW, 1), c(YELLOW, 2), c(WHITE, 1))))
+    reps = E.representatives(st, 0, st[L.S_HAND])
+    # green 1 and 2 meet the unseen green 3 alike, green 4 does not; red 1 and 2 carry one
+    # knife each, red 3 two
+    assert reps == cards(c(GREEN, 1), c(GREEN, 4), c(RED, 1), c(RED, 3))
+
+
+def test_the_led_card_separates_classes():
+    """Answering white 3 with white 2 loses and with white 4 wins: never one class."""
+    st = play_state(CABINS, trump=GREEN,
+                    hands=(cards(c(WHITE, 3), c(YELLOW, 1)), cards(c(WHITE, 2), c(WHITE, 4))))
+    tricks.place_card(st, 0, c(WHITE, 3))
+    st[L.S_LED] = c(WHITE, 3)
+    reps = E.representatives(st, 1, st[L.S_HAND + 1])
+    assert reps == cards(c(WHITE, 2), c(WHITE, 4))
+
+
+def test_deconvolve_undoes_convolve():
+    rng = np.random.default_rng(2)
+    for _ in range(300):
+        dist = np.zeros(E.NDIST)
+        dist[E.DOFF] = 1.0
+        lo = hi = E.DOFF
+        for _ in range(int(rng.integers(1, 9))):
+            lo, hi = E.convolve(dist, lo, hi, int(rng.choice([-1, 1, 2, 3])), rng.random())
+        before = dist.copy()
+        v = int(rng.choice([-1, 1, 2, 3]))
+        r = float(rng.choice([0.0, 1.0, rng.random()]))
+        lo2, hi2 = E.convolve(dist, lo, hi, v, r)
+        out = np.zeros(E.NDIST)
+        lo3, hi3 = E.deconvolve(dist, out, lo2, hi2, v, r)
+        assert (lo3, hi3) == (lo, hi)
+        assert np.allclose(out, before, atol=1e-9)
+        assert dist[lo2:hi2 + 1].sum() == pytest.approx(1.0)
+
+
+def _reference_rollout(h0, h1, w0, w1, leader, led, tricks, trump, order):
+    """Plain rollout: each player plays its legal card earliest in ``order``."""
+    rank = {card: i for i, card in enumerate(order)}
+    hands = [h0, h1]
+    piles = [w0, w1]
+    while tricks < TRICKS_PER_ROUND:
+        if led < 0:
+            lead = min((k for k in range(20) if (hands[leader] >> k) & 1), key=rank.get)
+            hands[leader] &= ~(1 << lead)
+        else:
+            lead, led = led, -1
+        follower = 1 - leader
+        suit = hands[follower] & (0b11111 << (5 * (lead // 5)))
+        options = suit or hands[follower]
+        f = min((k for k in range(20) if (options >> k) & 1), key=rank.get)
+        hands[follower] &= ~(1 << f)
+        if (H.BEATS[trump, lead] >> f) & 1:
+            leader = follower
+        piles[leader] |= (1 << lead) | (1 << f)
+        tricks += 1
+    return piles[0], piles[1]
+
+
+def test_rollout_matches_a_plain_rollout():
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        deal = rng.permutation(20)
+        done = int(rng.integers(0, 7))
+        left = TRICKS_PER_ROUND - done
+        h = [int(sum(1 << int(k) for k in deal[:left])),
+             int(sum(1 << int(k) for k in deal[left:2 * left]))]
+        trump = int(rng.integers(4))
+        leader = int(rng.integers(2))
+        led = -1
+        if rng.integers(2):
+            led = int((h[leader] & -h[leader]).bit_length() - 1)
+            h[leader] &= ~(1 << led)
+        ints = np.zeros(E.I_SIZE, dtype=np.int64)
+        order = [int(k) for k in rng.permutation(20) if (h[0] | h[1]) >> int(k) & 1]
+        for i, card in enumerate(order):
+            ints[E.I_INV + i] = card
+            ints[E.I_POS + card] = i
+            ints[E.I_SUITP + card // 5] |= 1 << i
+        hp = [sum(1 << int(ints[E.I_POS + k]) for k in range(20) if (h[p] >> k) & 1)
+              for p in range(2)]
+        got = E.rollout(hp[0], hp[1], 0, 0, leader, led, done, H.BEATS[trump], ints)
+        want = _reference_rollout(h[0], h[1], 0, 0, leader, led, done, trump, order)
+        assert tuple(int(x) for x in got) == want
+        # the four-at-once rollout agrees lane by lane
+        hs = np.array([hp[0], hp[1]] * 4, dtype=np.int64)
+        leds = np.array([led] * 4, dtype=np.int64)
+        piles = np.zeros(8, dtype=np.int64)
+        E.rollout4(hs, 0, 0, leader, leds, done, H.BEATS[trump], ints, piles)
+        assert all((int(piles[2 * k]), int(piles[2 * k + 1])) == want for k in range(4))
+
+
+def test_fast_cost_is_the_heuristics_cost():
+    rng = np.random.default_rng(4)
+    for area in range(7):
+        st = play_state(area, seed=area)
+        pc = np.zeros(24)
+        for _ in range(200):
+            st[L.S_HEALTH], st[L.S_HEALTH + 1] = rng.integers(1, 8, size=2)
+            st[L.S_DECK_N] = int(rng.integers(0, 14))
+            E.cost_constants(st, pc)
+            won = int(rng.integers(0, 1 << 20))
+            p = int(rng.integers(2))
+            st[L.S_WON + p] = won
+            want = H.effects_cost(st, p, H.won_effects(st, p), EP)
+            assert E.fast_cost(won, p, pc, EP) == pytest.approx(want)
+
+
+def test_future_distributions_are_distributions():
+    from test_policies import random_positions
+    for st in random_positions(80, seed=5):
+        if st[L.S_TRICK] >= TRICKS_PER_ROUND - 1:
+            continue
+        player = st[L.S_TRICK_LEADER] if st[L.S_LED] < 0 else 1 - st[L.S_TRICK_LEADER]
+        fl = np.zeros(E.F_SIZE)
+        b = E.future_distributions(st, player, fl)
+        for k in range(4):  # yellows of players 0 and 1, then net knives of 0 and 1
+            dist = fl[E.F_DIST + k * E.NDIST:E.F_DIST + (k + 1) * E.NDIST]
+            lo, hi = b[2 * k], b[2 * k + 1]
+            assert dist.sum() == pytest.approx(1.0)
+            assert dist[lo:hi + 1].sum() == pytest.approx(1.0)
+            assert (dist > -1e-12).all()
+
+
+def test_follower_answers_with_a_legal_card_of_least_cost():
+    st = play_state(CABINS, hands=(cards(c(RED, 5), c(WHITE, 2)),
+                                   cards(c(RED, 2), c(RED, 4), c(WHITE, 1))))
+    tricks.place_card(st, 0, c(RED, 5))
+    st[L.S_LED] = c(RED, 5)
+    # red 4 would breach Cabins (5 + 4 > 7): the expert keeps the area as the heuristic does
+    assert E.follow_card(st, 1, cards(c(RED, 2), c(RED, 4)), EP) == c(RED, 2)
+
+
+# --- whole games ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("edition", ["rulebook", "instructions"])
+def test_expert_plays_legal_games_that_keep_every_invariant(edition):
+    cfg = GameConfig(edition=edition, hideaway=True, check_invariants=True)
+    r = simulate(cfg, "expert", games=1500, seed=5, threads=1)
+    assert r.summary()["invariant_violations"] == 0
+    assert r.outcome("running") == 0
+
+
+def test_expert_gives_the_same_games_on_one_and_two_threads():
+    for edition in ("rulebook", "instructions"):
+        cfg = GameConfig(edition=edition)
+        a = simulate(cfg, "expert", games=600, seed=2, threads=1, keep_records=True,
+                     chunk_size=257)
+        b = simulate(cfg, "expert", games=600, seed=2, threads=2, keep_records=True)
+        assert a.records.equals(b.records), edition
+
+
+_JIT_SCRIPT = """
+import json
+from slashersim.config import GameConfig
+from slashersim.runner import policy_params, simulate
+out = {}
+for edition in ("rulebook", "instructions"):
+    r = simulate(GameConfig(edition=edition, hideaway=True, check_invariants=True), "expert",
+                 games=2, seed=13, keep_records=True,
+                 params=policy_params("expert", {"lead_samples": 2, "dd_hands": 4}))
+    out[edition] = r.records.drop(columns=["outcome"]).to_numpy().tolist()
+print(json.dumps(out))
+"""
+
+
+def test_numba_on_and_off_play_the_same_expert_games():
+    jit, py = (json.loads(run_python(_JIT_SCRIPT, off)) for off in (False, True))
+    assert jit == py
+
+
+def test_parameter_names_match_the_vector():
+    assert len(E.PARAM_NAMES) == len(E.DEFAULT_PARAMS)
+    p = policy_params("expert", {"lead_samples": 4})
+    assert p[E.LEAD_SAMPLES] == 4
+    assert p[:len(H.PARAM_NAMES)].shape == H.DEFAULT_PARAMS.shape
