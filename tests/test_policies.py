@@ -307,7 +307,9 @@ def test_numba_on_and_off_play_the_same_policy_games():
 
 
 @pytest.mark.parametrize("module", ["slashersim.engine.tricks", "slashersim.engine.items",
-                                    "slashersim.policies", "slashersim.engine.luck"])
+                                    "slashersim.policies", "slashersim.engine.luck",
+                                    "slashersim.policies.heuristic",
+                                    "slashersim.policies.expert", "slashersim.engine.predicates"])
 def test_every_module_imports_first(module):
     """The engine and the policies import each other; any of them may be imported first."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))

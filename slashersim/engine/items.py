@@ -1,20 +1,23 @@
-"""The item phase (RULES.md §4): colours, nullifying, draws, the Killer, keeping, items."""
+"""The item phase (RULES.md §4): sorting the cards won, nullifying, windows and items, draws,
+the Killer, keeping, gifts; the colour of whites, Lakeside and the draw count are in
+:mod:`.predicates`."""
 from numba import njit
 
 from ..rules import (AID_EITHER, BACKPACK, CABINS, DRAW_LAST_TRICK_WINNER, GIFTS_NONE,
-                     ITEM_TIMING_ANY_TIME, COLOUR_GREEN, COLOUR_RED, COLOUR_YELLOW, CURSED_OBJECT,
+                     ITEM_TIMING_ANY_TIME, COLOUR_GREEN, COLOUR_YELLOW, CURSED_OBJECT,
                      ESCAPE_MASK, FIRE_PIT, FIRST_AID_LARGE, FIRST_AID_SMALL, FLASHLIGHT, GREEN,
-                     HIDEAWAY, JUNK, KILLER, KILLER_RESHUFFLE_AT_ONCE, LAKESIDE, LODGE,
-                     LOSS_HEALTH, LUCKY_CHARM, RED, SUIT_MASK, TENT_SITE,
-                     USED_TO_DISCARD, WALKIE_TALKIE, WHITE, WIN, WOODLAND, YELLOW)
+                     HIDEAWAY, JUNK, KILLER, KILLER_RESHUFFLE_AT_ONCE, LAKESIDE,
+                     LOSS_HEALTH, LUCKY_CHARM, RED, SUIT_MASK,
+                     USED_TO_DISCARD, WALKIE_TALKIE, WHITE, WIN, YELLOW)
 from . import api
 from .api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, keepable
 from .bits import popcount
+from .predicates import draw_count, lakeside_removal, white_colour  # noqa: F401
 from .layout import (C_AID_TARGET, C_DRAW_ORDER, C_GIFTS, C_ITEM_TIMING, C_KEEP_OPTIONAL,
                      S_CABINS_EXTRA, S_DECK_SEEN, S_GIFTS, S_KEPT_ITEM, S_TRICK_LEADER, S_USED,
                      C_CURSED_EXTRA, C_ESCAPES_NEEDED, C_JUNK, C_KILLER_RESHUFFLE,
-                     C_LAKESIDE_REMOVE, C_MAX_HEALTH, C_RED_GREENS, C_RED_KNIVES,
-                     C_TENT_REDUCTION, C_USED_ITEMS, C_WALKIE_WITHOUT_DRAW, C_WHITE_COLOUR,
+                     C_MAX_HEALTH, C_RED_GREENS, C_RED_KNIVES,
+                     C_USED_ITEMS, C_WALKIE_WITHOUT_DRAW,
                      C_WHITE_RED_GREENS, C_WHITE_RED_KNIVES, S_AREA, S_CHARMS_ROUND, S_DAMAGE,
                      S_DECK, S_DECK_N, S_DISCARD, S_DISCARD_N, S_DRAWN, S_DRAWN_N, S_GREENS,
                      S_HEALTH, S_HELD, S_JUNK_ASIDE, S_KEPT, S_KILLER_DRAWN, S_KILLER_DRAWS,
@@ -31,23 +34,6 @@ USABLE_BEFORE_DRAW = (1 << FIRST_AID_SMALL) | (1 << FIRST_AID_LARGE) | (1 << LUC
 
 
 # --- step 1-4: colours, Lakeside, nullify, draw count --------------------------------------
-@njit(cache=True, inline='always')
-def white_colour(st, health, area):
-    """Colour a white card takes at ``health`` in ``area`` (Lodge one step down, Woodland up)."""
-    c = st[C_WHITE_COLOUR + health]
-    if area == LODGE:
-        c = max(COLOUR_RED, c - 1)
-    elif area == WOODLAND:
-        c = min(COLOUR_GREEN, c + 1)
-    return c
-
-
-@njit(cache=True, inline='always')
-def lakeside_removal(st, greens):
-    """Greens left after Lakeside removes ``C_LAKESIDE_REMOVE`` of them (all if fewer)."""
-    return max(0, greens - st[C_LAKESIDE_REMOVE])
-
-
 @njit(cache=True, inline='always')
 def nullify(st, red_mask, red_whites, greens):
     """Knives left after spending ``greens`` optimally on the reds (§4 step 3).
@@ -82,16 +68,6 @@ def nullify(st, red_mask, red_whites, greens):
             if v > st[best + g]:
                 st[best + g] = v
     return total - st[best + cap]
-
-
-@njit(cache=True, inline='always')
-def draw_count(st, yellows, area):
-    """Cards to draw (step 4): one per yellow, one with no yellow; Tent site takes
-    ``C_TENT_REDUCTION`` of them away (never below 0), so 0 takes nothing away."""
-    n = yellows if yellows > 0 else 1
-    if area == TENT_SITE:
-        return max(0, n - st[C_TENT_REDUCTION])
-    return n
 
 
 @njit(cache=True, inline='always')

@@ -1,72 +1,15 @@
-"""The play phase (RULES.md §3): legal cards, trick winners, area rules and traps."""
+"""The play phase (RULES.md §3): choosing cards, tricks, traps; the rule predicates (legal
+cards, trick winner, area breaches) are in :mod:`.predicates`."""
 from numba import njit
 
-from ..rules import (CABINS, FIRE_PIT, HIDEAWAY, LAKESIDE, LODGE, LOSS_TRAPS, RED, SUIT_MASK,
-                     TENT_SITE, TRICKS_PER_ROUND, WHITE, WOODLAND)
+from ..rules import LOSS_TRAPS, TRICKS_PER_ROUND
 from . import api
 from .bits import lowest_bit
+from .predicates import (area_breached_by_trick, area_breached_by_tricks_won,  # noqa: F401
+                         legal_cards, trick_winner)
 from .layout import (C_TRAPS, S_AREA, S_HAND, S_LED, S_OUTCOME, S_PLAYED, S_PLAY_LOG,
                      S_ROUND_LEADER, S_TRAP_ROUND, S_TRAPS, S_TRAPS_AREA, S_TRICK,
                      S_TRICK_LEADER, S_TRICKS, S_TRUMP, S_VIOLATIONS, S_WON, V_POLICY)
-
-
-@njit(cache=True, inline='always')
-def legal_cards(hand, led):
-    """Bitmask of the cards of ``hand`` that may be played; ``led`` is the led card or -1."""
-    if led < 0:
-        return hand
-    follow = hand & SUIT_MASK[led // 5]
-    return follow if follow else hand
-
-
-@njit(cache=True, inline='always')
-def trick_winner(lead, follow, trump):
-    """0 if the leader's card ``lead`` wins against ``follow`` under trump suit ``trump``, else 1.
-
-    The highest trump wins; without trumps the higher card of the led suit; a card of another
-    suit never wins.
-    """
-    ls = lead // 5
-    fs = follow // 5
-    if fs == ls:
-        return 1 if follow > lead else 0
-    return 1 if fs == trump else 0
-
-
-@njit(cache=True, inline='always')
-def area_breached_by_trick(area, lead, follow, winning_card):
-    """Whether one trick breaks the area's rule (Lakeside, Cabins, Woodland, Fire pit)."""
-    r1 = lead % 5 + 1
-    r2 = follow % 5 + 1
-    if area == LAKESIDE:
-        return abs(r1 - r2) > 2
-    if area == CABINS:
-        return r1 + r2 > 7
-    if area == WOODLAND:
-        s1 = lead // 5
-        s2 = follow // 5
-        return (s1 == WHITE and s2 == RED) or (s1 == RED and s2 == WHITE)
-    if area == FIRE_PIT:
-        return winning_card % 5 + 1 == 4
-    return False
-
-
-@njit(cache=True, inline='always')
-def area_breached_by_tricks_won(area, tricks0, tricks1, tricks_played):
-    """Whether the tricks won so far break the area's rule (Tent site, Lodge, Hideaway).
-
-    Hideaway breaks as soon as both players have won a trick; Tent site (odd) and Lodge (even)
-    are judged after the last trick.
-    """
-    if area == HIDEAWAY:
-        return tricks0 > 0 and tricks1 > 0
-    if tricks_played < TRICKS_PER_ROUND:
-        return False
-    if area == TENT_SITE:
-        return tricks0 % 2 == 1
-    if area == LODGE:
-        return tricks0 % 2 == 0
-    return False
 
 
 @njit(cache=True, inline='always')

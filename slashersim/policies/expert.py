@@ -41,7 +41,7 @@ from ..engine.layout import (C_LAKESIDE_REMOVE, C_RED_KNIVES, C_TENT_REDUCTION,
                              S_PLAYED, S_TRAP_ROUND, S_TRICK, S_TRICK_LEADER, S_TRICKS, S_TRUMP,
                              S_TRUMP_CARD, S_WON)
 from ..engine.rng import POLICY, next_u32
-from ..engine.tricks import legal_cards, trick_winner
+from ..engine.predicates import legal_cards, trick_winner
 from ..rules import (ALL_CARDS, COLOUR_GREEN, COLOUR_YELLOW, GREEN, HIDEAWAY, LAKESIDE, LODGE,
                      RED, SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND, WHITE, YELLOW)
 from . import heuristic as H
@@ -539,7 +539,6 @@ def lead_card(st, player, legal, params):
     out = fl[F_OUT:F_OUT + 20]
     eff = fl[F_EFF:F_EFF + 20]
     pc = fl[F_PC:F_PC + 24]
-    area = st[S_AREA]
     trump = st[S_TRUMP]
     lead_costs(st, player, legal, params, out)
     x = lcg_seed(st)

@@ -36,9 +36,9 @@ from ..rules import (AID_EITHER, ALL_CARDS, BACKPACK, MAX_HEALTH, CABINS, COLOUR
                      FLASHLIGHT, GREEN, HIDEAWAY, KILLER, LAKESIDE, LODGE, LUCKY_CHARM,
                      N_ESCAPES, RED, SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND, WALKIE_TALKIE,
                      WHITE, WOODLAND, YELLOW)
-from ..engine.items import draw_count, white_colour
+from ..engine.predicates import (area_breached_by_trick, area_breached_by_tricks_won, draw_count,
+                                 trick_winner, white_colour)
 from .baseline import first_aid_below, lucky_charm_now
-from ..engine.tricks import area_breached_by_trick, area_breached_by_tricks_won, trick_winner
 
 #: the tunable numbers, in the order of the parameter vector
 PARAM_NAMES = (
