@@ -11,7 +11,7 @@ import pytest
 
 from slashersim import rules as R
 from slashersim.config import GameConfig
-from slashersim.engine import api, game, items
+from slashersim.engine import api, game, steps
 from slashersim.engine import layout as L
 from slashersim.policies.baseline import baseline
 from helpers import discard, held, hold, make_state, set_discard, set_drawn
@@ -77,7 +77,7 @@ def test_backpack_used_with_two_keepable_keeping_best_two():
     set_discard(st, [])
     set_drawn(st, [FLASHLIGHT, MAP, FIRST_AID_SMALL])
     assert baseline(api.USE_BACKPACK, 0, 3, st, P) == 1
-    items.keep_items(baseline, 0, st, P)
+    steps.keep_items(baseline, 0, st, P)
     assert held(st, 0) == {MAP, FIRST_AID_SMALL}
     assert sorted(discard(st)) == sorted([BACKPACK, FLASHLIGHT])
 
@@ -86,7 +86,7 @@ def test_backpack_not_used_with_one_keepable():
     st = make_state("instructions")
     hold(st, 0, BACKPACK)
     set_drawn(st, [JUNK, FLASHLIGHT])
-    items.keep_items(baseline, 0, st, P)
+    steps.keep_items(baseline, 0, st, P)
     assert held(st, 0) == {BACKPACK, FLASHLIGHT}
     assert discard(st) == [JUNK]
 
@@ -101,7 +101,7 @@ def test_walkie_talkie_takes_earliest_missing_escape_from_discard():
     st[L.S_PICK] = 0
     assert baseline(api.WALKIE_TALKIE, 0, 0, st, P) == 1
     set_drawn(st, [FIRST_AID_LARGE])
-    items.keep_items(baseline, 0, st, P)
+    steps.keep_items(baseline, 0, st, P)
     assert held(st, 0) == {GASOLINE}             # replaces the First Aid pick
     assert sorted(discard(st)) == sorted([FLASHLIGHT, MAP, WALKIE_TALKIE, FIRST_AID_LARGE])
 
@@ -111,7 +111,7 @@ def test_walkie_talkie_not_used_when_pick_is_escape_item():
     hold(st, 0, WALKIE_TALKIE)
     set_discard(st, [GASOLINE])
     set_drawn(st, [FIRST_AID_LARGE, BASEBALL_BAT])
-    items.keep_items(baseline, 0, st, P)
+    steps.keep_items(baseline, 0, st, P)
     assert held(st, 0) == {WALKIE_TALKIE, BASEBALL_BAT}
     assert discard(st) == [GASOLINE, FIRST_AID_LARGE]
 
@@ -121,7 +121,7 @@ def test_walkie_talkie_not_used_without_missing_escape_in_discard():
     hold(st, 0, WALKIE_TALKIE)
     set_discard(st, [FLASHLIGHT, BACKPACK])
     set_drawn(st, [FIRST_AID_SMALL])
-    items.keep_items(baseline, 0, st, P)
+    steps.keep_items(baseline, 0, st, P)
     assert held(st, 0) == {WALKIE_TALKIE, FIRST_AID_SMALL}
 
 
@@ -130,7 +130,7 @@ def test_walkie_talkie_with_backpack_replaces_first_pick():
     hold(st, 0, WALKIE_TALKIE, BACKPACK)
     set_discard(st, [MAP])
     set_drawn(st, [FLASHLIGHT, FIRST_AID_SMALL])
-    items.keep_items(baseline, 0, st, P)         # picks: First Aid Small, then Flashlight
+    steps.keep_items(baseline, 0, st, P)         # picks: First Aid Small, then Flashlight
     assert held(st, 0) == {MAP, FLASHLIGHT}
 
 
@@ -163,7 +163,7 @@ def test_first_aid_large_then_small(health, after, left):
     st = make_state()
     hold(st, 0, FIRST_AID_LARGE, FIRST_AID_SMALL)
     st[L.S_HEALTH] = health
-    items.use_items(baseline, api.BEFORE_DRAW, 0, st, P)
+    steps.use_items(baseline, api.BEFORE_DRAW, 0, st, P)
     assert st[L.S_HEALTH] == after
     assert held(st, 0) == left
 
@@ -185,7 +185,7 @@ def test_lucky_charm_used_by_either_holder():
     st = make_state()
     hold(st, 1, LUCKY_CHARM)
     st[L.S_TRAPS] = 2
-    items.use_items(baseline, api.PHASE_START, 1, st, P)
+    steps.use_items(baseline, api.PHASE_START, 1, st, P)
     assert st[L.S_TRAPS] == 1
     assert held(st, 1) == set()
 

@@ -9,6 +9,7 @@ import pytest
 
 from slashersim.config import GameConfig
 from slashersim.engine import layout as L
+from slashersim.engine import steps
 from slashersim.engine import tricks
 from slashersim.policies import expert as E
 from slashersim.policies import heuristic as H
@@ -101,7 +102,7 @@ def test_parity_failures_counts_every_partner_hand():
     for seed in range(40):
         st = play_state(TENT_SITE, seed=seed, trump=int(rng.integers(4)))
         for _ in range(6):
-            tricks.play_trick(H.heuristic, st, H.DEFAULT_PARAMS)
+            steps.play_trick(H.heuristic, st, H.DEFAULT_PARAMS)
         if st[L.S_TRAP_ROUND]:
             continue
         player = st[L.S_TRICK_LEADER]

@@ -10,12 +10,11 @@ test can check who was asked what, and when.
 are also the codes of the new windows PLAY_START (9) and AFTER_TRICK (10).
 """
 import numba
-from numba import types
 import numpy as np
 import pytest
 
 from slashersim import rules as R
-from slashersim.engine import api, deal, game, items, tricks
+from slashersim.engine import api, deal, game, items, steps
 from slashersim.engine import layout as L
 from slashersim.policies.exerciser import exerciser
 from slashersim.rules import (BACKPACK, BOLT_CUTTERS, CABINS, CAR_KEY,
@@ -81,46 +80,10 @@ def scripted(decision, player, arg, st, params):
     return a
 
 
-# --- the kernels under test, taking the policy as a first-class function ------------------
-# Like the engine's chunk driver, these take the policy as ``api.POLICY_TYPE``: compiled once
-# for every policy (scripted and exerciser alike) and cached on disk, instead of once per
-# policy in every run.
-_P, _ST, _PAR, _I = api.POLICY_TYPE, types.int64[::1], types.float64[::1], types.int64
-
-
-@numba.njit(types.void(_P, _ST, _PAR), cache=True)
-def item_phase(policy, st, params):
-    items.item_phase(policy, st, params)
-
-
-@numba.njit(types.void(_P, _ST, _PAR), cache=True)
-def item_phase_start(policy, st, params):
-    items.item_phase_start(policy, st, params)
-
-
-@numba.njit(types.void(_P, _I, _ST, _PAR), cache=True)
-def item_turn(policy, player, st, params):
-    items.item_turn(policy, player, st, params)
-
-
-@numba.njit(types.void(_P, _I, _ST, _PAR), cache=True)
-def keep_items(policy, player, st, params):
-    items.keep_items(policy, player, st, params)
-
-
-@numba.njit(types.void(_P, _I, _I, _ST, _PAR), cache=True)
-def use_items(policy, decision, player, st, params):
-    items.use_items(policy, decision, player, st, params)
-
-
-@numba.njit(types.boolean(_P, _I, _ST, _PAR), cache=True)
-def draw_items(policy, player, st, params):
-    return items.draw_items(policy, player, st, params)
-
-
-@numba.njit(types.void(_P, _ST, _PAR), cache=True)
-def play_phase(policy, st, params):
-    tricks.play_phase(policy, st, params)
+# the kernels under test take the policy as a first-class function (engine.steps)
+item_phase, item_phase_start, item_turn, keep_items, use_items, draw_items, play_phase = (
+    steps.item_phase, steps.item_phase_start, steps.item_turn, steps.keep_items,
+    steps.use_items, steps.draw_items, steps.play_phase)
 
 
 _DEFAULTS = dict(phase_start=-1, before_draw=-1, flashlight=0, cabins=0, backpack=0,

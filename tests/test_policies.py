@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from slashersim.config import GameConfig
-from slashersim.engine import deal, tricks
+from slashersim.engine import deal, steps, tricks
 from slashersim.engine import layout as L
 from slashersim.policies import heuristic as H
 from slashersim.policies import search as S
@@ -238,7 +238,7 @@ def random_positions(n, seed=0):
         area = int(rng.integers(0, 7))
         st = play_state(area, seed=i, trump=int(rng.integers(0, 4)), leader=int(rng.integers(2)))
         for _ in range(int(rng.integers(0, 8))):
-            tricks.play_trick(H.heuristic, st, HP)
+            steps.play_trick(H.heuristic, st, HP)
         if rng.integers(2):
             tricks.place_card(st, st[L.S_TRICK_LEADER],
                               H.choose_card(st, st[L.S_TRICK_LEADER], st[L.S_HAND +

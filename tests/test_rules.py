@@ -16,7 +16,7 @@ import pytest
 
 from slashersim import rules as R
 from slashersim.config import ConfigError, GameConfig
-from slashersim.engine import api, deal, game, items, tricks
+from slashersim.engine import api, deal, game, items, steps, tricks
 from slashersim.engine import layout as L
 from slashersim.rules import (BACKPACK, BASEBALL_BAT, BOLT_CUTTERS, CABINS, CAR_KEY,
                               CURSED_OBJECT, FIRE_PIT, FIRST_AID_LARGE, FIRST_AID_SMALL,
@@ -120,7 +120,7 @@ def test_trick_winner_takes_both_cards_and_leads_next():
     st[L.S_HAND + 1] = cards(c(GREEN, 1), c(YELLOW, 2))
     st[L.S_HAND + 0] = cards(c(GREEN, 3), c(RED, 5))
     # scripted plays the lowest legal card: player 1 leads green 1, player 0 must follow green
-    assert tricks.play_trick(scripted, st, script()) == 0
+    assert steps.play_trick(scripted, st, script()) == 0
     assert st[L.S_WON + 0] == cards(c(GREEN, 1), c(GREEN, 3))
     assert st[L.S_WON + 1] == 0
     assert st[L.S_TRICKS + 0] == 1 and st[L.S_TRICKS + 1] == 0
@@ -198,7 +198,7 @@ def test_fire_pit_trick_played_uses_the_winning_card(lead, follow, trump, trappe
     st[L.S_TRICK_LEADER] = 0
     st[L.S_HAND + 0] = cards(lead)
     st[L.S_HAND + 1] = cards(follow)
-    tricks.play_trick(scripted, st, script())
+    steps.play_trick(scripted, st, script())
     assert st[L.S_TRAPS] == int(trapped)
 
 
@@ -242,7 +242,7 @@ def _play_round(deal_, area, traps_before=0):
     st[L.S_ROUND_LEADER] = 0
     st[L.S_HAND], st[L.S_HAND + 1] = deal_
     st[L.S_TRAPS] = traps_before
-    tricks.play_phase(scripted, st, script())
+    steps.play_phase(scripted, st, script())
     return st
 
 
@@ -311,7 +311,7 @@ def test_whites_coloured_by_health_before_items_are_used():
     hold(st, 0, FIRST_AID_LARGE)
     st[L.S_WON] = cards(c(WHITE, 1), c(WHITE, 2))
     set_deck(st, [FLASHLIGHT, BACKPACK, MAP, CAR_KEY])
-    items.item_phase(scripted, st, script(players=(0,), phase_start=FIRST_AID_LARGE))
+    steps.item_phase(scripted, st, script(players=(0,), phase_start=FIRST_AID_LARGE))
     assert st[L.S_HEALTH] == 7
     assert st[L.S_WHITE_COLOUR] == COL_Y
     assert st[L.S_DRAWS] == 2
@@ -459,7 +459,7 @@ def test_junk_is_drawn_but_not_keepable():
     items.draw_cards(st, 1)
     assert drawn(st) == [JUNK]
     assert not items.keepable(JUNK) and not items.keepable(JUNK + 4)
-    items.keep_items(scripted, 0, st, script(keep=(0, 1)))   # nothing keepable: not even asked
+    steps.keep_items(scripted, 0, st, script(keep=(0, 1)))   # nothing keepable: not even asked
     assert held(st, 0) == set()
     assert discard(st) == [JUNK]
 
@@ -467,7 +467,7 @@ def test_junk_is_drawn_but_not_keepable():
 def test_junk_pick_is_refused():
     st = make_state("instructions", keep_optional=True)
     set_drawn(st, [JUNK, FLASHLIGHT])
-    items.keep_items(scripted, 0, st, script(keep=(0, 1)))   # index 0 is the Junk
+    steps.keep_items(scripted, 0, st, script(keep=(0, 1)))   # index 0 is the Junk
     assert held(st, 0) == set()
     assert st[L.S_VIOLATIONS] & L.V_POLICY
     assert sorted(discard(st)) == sorted([JUNK, FLASHLIGHT])
@@ -476,7 +476,7 @@ def test_junk_pick_is_refused():
 def test_junk_pick_under_mandatory_keep_becomes_the_first_keepable_card():
     st = make_state("instructions")
     set_drawn(st, [JUNK, FLASHLIGHT])
-    items.keep_items(scripted, 0, st, script(keep=(0, 1)))   # index 0 is the Junk
+    steps.keep_items(scripted, 0, st, script(keep=(0, 1)))   # index 0 is the Junk
     assert held(st, 0) == {FLASHLIGHT}
     assert st[L.S_VIOLATIONS] & L.V_POLICY
     assert discard(st) == [JUNK]
@@ -487,7 +487,7 @@ def test_cabins_extra_draw(answer, expect_drawn):
     st = make_state(area=CABINS)
     set_deck(st, [MAP, CAR_KEY, GASOLINE])
     st[L.S_DRAWS] = 1
-    assert not items.draw_items(scripted, 0, st, script(cabins=answer))
+    assert not steps.draw_items(scripted, 0, st, script(cabins=answer))
     assert drawn(st) == expect_drawn
 
 
@@ -495,7 +495,7 @@ def test_no_extra_draw_outside_cabins():
     st = make_state(area=WOODLAND)
     set_deck(st, [MAP, CAR_KEY, GASOLINE])
     st[L.S_DRAWS] = 1
-    items.draw_items(scripted, 0, st, script(cabins=1))
+    steps.draw_items(scripted, 0, st, script(cabins=1))
     assert drawn(st) == [MAP]
 
 
@@ -544,7 +544,7 @@ def test_killer_damage_uses_knives_left_after_nullify():
                         c(YELLOW, 1), c(YELLOW, 2))
     set_deck(st, [MAP, KILLER, CAR_KEY])
     set_discard(st, [])
-    items.item_turn(scripted, 0, st, script())
+    steps.item_turn(scripted, 0, st, script())
     assert st[L.S_HEALTH] == 3
     assert MAP not in held(st, 0)
     assert discard(st) == [MAP, KILLER]
@@ -606,7 +606,7 @@ def test_instructions_second_killer_adds_a_different_junk():
 def test_keep_one_card_rest_to_discard():
     st = make_state()
     set_drawn(st, [MAP, FLASHLIGHT, CAR_KEY])
-    items.keep_items(scripted, 0, st, script(keep=(1, 2)))
+    steps.keep_items(scripted, 0, st, script(keep=(1, 2)))
     assert held(st, 0) == {FLASHLIGHT}
     assert discard(st) == [MAP, CAR_KEY]
     assert st[L.S_KEPT] == 1
@@ -617,7 +617,7 @@ def test_backpack_keeps_two():
     st = make_state()
     hold(st, 0, BACKPACK)
     set_drawn(st, [MAP, CAR_KEY, FLASHLIGHT])
-    items.keep_items(scripted, 0, st, script(backpack=1, keep=(0, 2)))
+    steps.keep_items(scripted, 0, st, script(backpack=1, keep=(0, 2)))
     assert held(st, 0) == {MAP, FLASHLIGHT}
     assert sorted(discard(st)) == sorted([BACKPACK, CAR_KEY])
 
@@ -626,7 +626,7 @@ def test_backpack_not_used_keeps_one():
     st = make_state()
     hold(st, 0, BACKPACK)
     set_drawn(st, [MAP, CAR_KEY])
-    items.keep_items(scripted, 0, st, script(backpack=0, keep=(0, 1)))
+    steps.keep_items(scripted, 0, st, script(backpack=0, keep=(0, 1)))
     assert held(st, 0) == {BACKPACK, MAP}
     assert discard(st) == [CAR_KEY]
 
@@ -636,7 +636,7 @@ def test_walkie_talkie_pick_from_discard_replaces_first_pick():
     hold(st, 0, WALKIE_TALKIE)
     set_discard(st, [GASOLINE, BASEBALL_BAT])
     set_drawn(st, [FLASHLIGHT])
-    items.keep_items(scripted, 0, st, script(keep=(0, 1), walkie=1))
+    steps.keep_items(scripted, 0, st, script(keep=(0, 1), walkie=1))
     assert held(st, 0) == {BASEBALL_BAT}
     assert sorted(discard(st)) == sorted([GASOLINE, WALKIE_TALKIE, FLASHLIGHT])
 
@@ -646,7 +646,7 @@ def test_walkie_talkie_with_backpack_replaces_only_first_pick():
     hold(st, 0, WALKIE_TALKIE, BACKPACK)
     set_discard(st, [GASOLINE])
     set_drawn(st, [FLASHLIGHT, MAP, CAR_KEY])
-    items.keep_items(scripted, 0, st, script(backpack=1, keep=(1, 2), walkie=0))
+    steps.keep_items(scripted, 0, st, script(backpack=1, keep=(1, 2), walkie=0))
     assert held(st, 0) == {GASOLINE, CAR_KEY}
     assert sorted(discard(st)) == sorted([BACKPACK, WALKIE_TALKIE, FLASHLIGHT, MAP])
 
@@ -659,7 +659,7 @@ def test_walkie_talkie_after_drawing_nothing_is_a_parameter(allowed):
     hold(st, 0, WALKIE_TALKIE)
     set_discard(st, [GASOLINE])
     set_drawn(st, [])
-    items.keep_items(scripted, 0, st, script(walkie=0))
+    steps.keep_items(scripted, 0, st, script(walkie=0))
     if allowed:
         assert held(st, 0) == {GASOLINE} and discard(st) == [WALKIE_TALKIE]
     else:
@@ -671,7 +671,7 @@ def test_cabins_extra_card_can_be_the_cursed_object():
     st = make_state(area=CABINS)
     set_deck(st, [MAP, CURSED_OBJECT, CAR_KEY, GASOLINE, FLASHLIGHT, BACKPACK])
     st[L.S_DRAWS] = 1
-    assert not items.draw_items(scripted, 0, st, script(cabins=1))
+    assert not steps.draw_items(scripted, 0, st, script(cabins=1))
     assert drawn(st) == [MAP, CAR_KEY, GASOLINE, FLASHLIGHT]
     assert deck(st) == [BACKPACK] and is_out(st, CURSED_OBJECT)
 
@@ -695,7 +695,7 @@ def test_instructions_used_backpack_and_walkie_talkie_leave_game():
     hold(st, 0, BACKPACK, WALKIE_TALKIE)
     set_discard(st, [MAP])
     set_drawn(st, [FLASHLIGHT, CAR_KEY])
-    items.keep_items(scripted, 0, st, script(backpack=1, keep=(0, 1), walkie=0))
+    steps.keep_items(scripted, 0, st, script(backpack=1, keep=(0, 1), walkie=0))
     assert held(st, 0) == {MAP, CAR_KEY}
     assert is_out(st, BACKPACK) and is_out(st, WALKIE_TALKIE)
     assert discard(st) == [FLASHLIGHT]
@@ -754,7 +754,7 @@ def test_flashlight_reorders_top_three(order, bottom, expected):
     st = make_state()
     set_deck(st, FIVE)
     hold(st, 0, FLASHLIGHT)
-    items.use_items(scripted, api.BEFORE_DRAW, 0, st,
+    steps.use_items(scripted, api.BEFORE_DRAW, 0, st,
                     script(before_draw=FLASHLIGHT, flashlight=order + 6 * bottom))
     assert st[L.S_VIOLATIONS] == 0
     assert deck(st) == expected
@@ -768,7 +768,7 @@ def test_flashlight_with_two_cards_left():
     st = make_state()
     set_deck(st, [MAP, CAR_KEY])
     hold(st, 0, FLASHLIGHT)
-    items.use_items(scripted, api.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=1))
+    steps.use_items(scripted, api.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=1))
     assert deck(st) == [CAR_KEY, MAP]
     assert [int(x) for x in st[L.S_DECK_SEEN:L.S_DECK_SEEN + 2]] == [1, 1]
 
@@ -777,7 +777,7 @@ def test_fire_pit_trade_moves_an_item():
     st = make_state(area=FIRE_PIT)
     st[L.S_ROUND_LEADER] = 0
     hold(st, 0, MAP, FLASHLIGHT)
-    items.fire_pit_gifts(scripted, st, script(players=(0,), trade=MAP))
+    steps.fire_pit_gifts(scripted, st, script(players=(0,), trade=MAP))
     assert held(st, 0) == {FLASHLIGHT}
     assert held(st, 1) == {MAP}
 
@@ -789,7 +789,7 @@ def test_trades_only_in_fire_pit_item_phase(area, traded):
     hold(st, 0, LUCKY_CHARM)
     set_deck(st, [FLASHLIGHT, BACKPACK, FIRST_AID_SMALL])
     set_discard(st, [])
-    items.item_phase(scripted, st, script(players=(0,), trade=LUCKY_CHARM))
+    steps.item_phase(scripted, st, script(players=(0,), trade=LUCKY_CHARM))
     assert (LUCKY_CHARM in held(st, 1)) == traded
     assert (LUCKY_CHARM in held(st, 0)) != traded
 
@@ -798,7 +798,7 @@ def test_item_phase_draw_order_round_leader_first():
     st = make_state(area=CABINS)
     st[L.S_ROUND_LEADER] = 1
     set_deck(st, [FLASHLIGHT, BACKPACK, FIRST_AID_SMALL])
-    items.item_phase(scripted, st, script())     # no cards won: 1 draw each, keep it
+    steps.item_phase(scripted, st, script())     # no cards won: 1 draw each, keep it
     assert held(st, 1) == {FLASHLIGHT}
     assert held(st, 0) == {BACKPACK}
     assert deck(st) == [FIRST_AID_SMALL]
@@ -809,7 +809,7 @@ def test_win_when_team_holds_escapes_needed():
     hold(st, 0, MAP, CAR_KEY)
     hold(st, 1, GASOLINE)
     set_drawn(st, [BOLT_CUTTERS])
-    items.keep_items(scripted, 1, st, script())
+    steps.keep_items(scripted, 1, st, script())
     assert st[L.S_OUTCOME] == R.WIN
 
 
@@ -818,14 +818,14 @@ def test_no_win_with_fewer_escapes():
     hold(st, 0, MAP, FIRST_AID_LARGE)
     hold(st, 1, GASOLINE)
     set_drawn(st, [BOLT_CUTTERS])
-    items.keep_items(scripted, 1, st, script())
+    steps.keep_items(scripted, 1, st, script())
     assert st[L.S_OUTCOME] == R.RUNNING
 
 
 def test_escapes_needed_is_a_parameter():
     st = make_state(escapes_needed=1)
     set_drawn(st, [BASEBALL_BAT])
-    items.keep_items(scripted, 0, st, script())
+    steps.keep_items(scripted, 0, st, script())
     assert st[L.S_OUTCOME] == R.WIN
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from .params import EXPERT, HEURISTIC, OMNISCIENT, Param, SEARCH
 
 #: fast-path ids of :mod:`.dispatch` (0: the engine calls the policy's function pointer)
-FAST_NONE, FAST_BASELINE, FAST_HEURISTIC, FAST_EXPERT = 0, 1, 2, 3
+FAST_NONE, FAST_BASELINE, FAST_HEURISTIC = 0, 1, 2
 
 
 class PolicySpec(NamedTuple):
@@ -43,7 +43,7 @@ POLICIES = {
     "baseline": PolicySpec(".baseline", "baseline", fast=FAST_BASELINE),
     "exerciser": PolicySpec(".exerciser", "exerciser"),
     "heuristic": PolicySpec(".heuristic", "heuristic", HEURISTIC, fast=FAST_HEURISTIC),
-    "expert": PolicySpec(".expert", "expert", EXPERT, fast=FAST_EXPERT),
+    "expert": PolicySpec(".expert", "expert", EXPERT),
     "search": PolicySpec(".search", "search", SEARCH),
     "omniscient": PolicySpec(".omniscient", "omniscient", OMNISCIENT, omniscient=True),
 }
