@@ -79,9 +79,17 @@ def _float(name):
     return parse
 
 
-def _add_policy_option(parser):
-    parser.add_argument("--policy", default="baseline",
-                        help=f"player policy: {', '.join(policy_names())} (default baseline)")
+def _add_policy_option(parser, default="baseline"):
+    """``--policy NAME`` and its alias ``--skill LEVEL`` (novice, casual, expert)."""
+    from .policies import SKILLS
+    who = parser.add_mutually_exclusive_group()
+    who.add_argument("--policy", default=default,
+                     help=f"player policy: {', '.join(policy_names())}, or a skill level "
+                          f"(default {default})")
+    who.add_argument("--skill", choices=tuple(SKILLS), default=None,
+                     help="the player by skill: " + ", ".join(
+                         f"{level} = {p}" for level, p in SKILLS.items())
+                     + " (the same as --policy NAME)")
 
 
 def _add_output_options(parser, progress=True):
@@ -94,7 +102,7 @@ def _add_output_options(parser, progress=True):
 
 
 def add_run_options(parser, games_help="games to play (default 100000)", policy=True,
-                    games_type=None):
+                    games_type=None, policy_default="baseline"):
     """Add the configuration, policy, games, seed and threads options shared by the commands
     that play games, so that ``simulate``, ``luck`` and ``compare`` read the same configuration
     alike. ``policy=False`` leaves out ``--policy``; ``games_type`` parses ``--games``."""
@@ -117,7 +125,7 @@ def add_run_options(parser, games_help="games to play (default 100000)", policy=
     parser.add_argument("--max-rounds", type=_int, default=200,
                         help="rounds before a game ends as a timeout (default 200)")
     if policy:
-        _add_policy_option(parser)
+        _add_policy_option(parser, policy_default)
         parser.add_argument("--policy-param", action="append", default=[], metavar="NAME=VALUE",
                             help="set one of the policy's parameters (repeatable), "
                                  "e.g. samples=64")
@@ -223,7 +231,8 @@ def build_parser():
     luck_sub = luck.add_subparsers(dest="luck_command", required=True, parser_class=_Parser)
     killer = luck_sub.add_parser("killer", help="win rate and effect of the Killer's starting "
                                                 "position in the first item deck")
-    add_run_options(killer, games_help="games per position (default 100000)")
+    add_run_options(killer, games_help="games per position (default 100000)",
+                    policy_default="expert")
     where = killer.add_mutually_exclusive_group(required=True)
     where.add_argument("--position", type=_int, metavar="K",
                        help="one position, 1 = top (the average still plays every position)")
@@ -232,7 +241,8 @@ def build_parser():
     _add_png_option(killer, "the effects with their intervals")
     for fact, what in (("area", "the first area card"), ("trump", "round 1's trump suit")):
         fp = luck_sub.add_parser(fact, help=f"win rate and effect of {what}")
-        add_run_options(fp, games_help="games per value (default 100000)")
+        add_run_options(fp, games_help="games per value (default 100000)",
+                        policy_default="expert")
         where = fp.add_mutually_exclusive_group(required=True)
         where.add_argument("--value", metavar="NAME",
                            help="one value (the average still plays every value)")
@@ -241,7 +251,8 @@ def build_parser():
         _add_png_option(fp, "the effects with their intervals")
     yellows = luck_sub.add_parser("yellows", help="win rate and effect of the number of "
                                                   "yellows in a player's first hand")
-    add_run_options(yellows, games_help="games per value (default 100000)")
+    add_run_options(yellows, games_help="games per value (default 100000)",
+                    policy_default="expert")
     where = yellows.add_mutually_exclusive_group(required=True)
     where.add_argument("--value", metavar="Y", help="one count 0..5 (the average still plays "
                                                     "every count)")
@@ -263,7 +274,8 @@ def build_parser():
 
     sources = luck_sub.add_parser("sources", help="share of the outcome variance due to each "
                                                   "random stream")
-    add_run_options(sources, games_help="games per stream (default 160000)")
+    add_run_options(sources, games_help="games per stream (default 160000)",
+                    policy_default="expert")
     sources.set_defaults(games=160_000)
     sources.add_argument("--repeats", type=_positive("repeats"), default=8,
                          help="games per group sharing the held stream (default 8)")
@@ -302,7 +314,7 @@ def build_parser():
     tune = sub.add_parser("tune", help="find knob settings whose win rate meets a target")
     tune.add_argument("--target", type=_float("target"), required=True,
                       help="wanted win rate, e.g. 0.30")
-    tune.add_argument("--policy", default="baseline")
+    _add_policy_option(tune, "expert")
     tune.add_argument("--edition", default="rulebook", choices=rules.EDITION_NAMES)
     tune.add_argument("--knobs", default=",".join(DEFAULT_TUNE_KNOBS),
                       help=f"comma-separated knobs to search (default: "
@@ -359,10 +371,10 @@ def _save_png(path, fig):
 
 
 def _add_rollout_options(parser, games, policy=True):
-    """``--policy``, ``--games`` (play-outs per position), ``--seed``, ``--threads``,
-    ``--json`` of the commands that play positions out."""
+    """``--policy`` (default expert), ``--games`` (play-outs per position), ``--seed``,
+    ``--threads``, ``--json`` of the commands that play positions out."""
     if policy:
-        _add_policy_option(parser)
+        _add_policy_option(parser, "expert")
         parser.add_argument("--policy-param", action="append", default=[], metavar="NAME=VALUE",
                             help="set one of the policy's parameters (repeatable)")
     parser.add_argument("--games", type=_positive("games"), default=games,
@@ -690,7 +702,7 @@ def cmd_sweep(args):
         _distributed()
     _start(args, list(spec.policies), ["engine"] if name == "local" else (), spec.notes())
     backend = sweep_backend(args)
-    total = spec.n_cells * len(spec.policies) * spec.games
+    total = spec.n_cells * sum(spec.games_of(p) for p in spec.policies)
     with _bar(args, total) as b:
         def progress(cells_done, cells_total, games_done, games_total):
             if b.n < games_done:
@@ -710,8 +722,10 @@ def cmd_sweep(args):
             print(f"slashersim: interrupted; {kept} finished chunks kept in "
                   f"{checkpoint_dir(out)}: run the same command to resume", file=sys.stderr)
             return 130
+    each = ", ".join(f"{p} {spec.games_of(p):,}" for p in spec.policies) \
+        if spec.policy_games else f"{spec.games:,}"
     print(f"{len(df)} rows ({spec.n_cells} cells x {len(spec.policies)} policies, "
-          f"{spec.games:,} games each) written to {Path(args.out)}")
+          f"{each} games each) written to {Path(args.out)}")
     bad = df[df["invariant_violations"] > 0]
     return _violations(int(bad["invariant_violations"].sum()), int(df["games"].sum()))
 
@@ -803,6 +817,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv)
     args.command_line = "slashersim " + shlex.join(argv)
+    _resolve_skills(args)
     try:
         return COMMANDS[args.command](args) or 0
     except (ConfigError, ValueError) as e:
@@ -821,6 +836,17 @@ def main(argv=None):
         return 2
     finally:
         compiling.enable(False)
+
+
+def _resolve_skills(args):
+    """``--skill LEVEL`` and skill levels named as policies become the policies they stand for."""
+    from .policies import SKILLS, resolve
+    if getattr(args, "skill", None):
+        args.policy = SKILLS[args.skill]
+    if getattr(args, "policy", None):
+        args.policy = resolve(args.policy)
+    if getattr(args, "policies", None) and args.policies != "all":
+        args.policies = ",".join(resolve(p.strip()) for p in args.policies.split(","))
 
 
 def _silence_stdout():

@@ -22,14 +22,14 @@ import pandas as pd
 from .config import ConfigError, GameConfig
 from .engine import layout as L
 from .inputs import OutputLock, check_seed
-from .policies import is_omniscient, param_specs, policy_names
+from .policies import SKILLS, is_omniscient, param_specs, policy_names, resolve
 from .presets import overrides as preset_overrides
 from .provenance import now, software
 from .tables import (FORMAT, ITEM_COLUMNS, TABLE_COLUMNS, derive_rates,  # noqa: F401
                      row_from_counts, write_table)
 
 DEFAULT_CHUNK_GAMES = 1_048_576
-SWEEP_KEYS = ("games", "seed", "policies", "chunk_games")
+SWEEP_KEYS = ("games", "seed", "policies", "chunk_games", "policy_games")
 TABLES = ("sweep", "base", "axes")
 #: the columns after the knobs (see :mod:`slashersim.tables`)
 COUNT_COLUMNS = TABLE_COLUMNS
@@ -45,6 +45,12 @@ class SweepSpec:
     chunk_games: int = DEFAULT_CHUNK_GAMES
     base: dict = field(default_factory=dict)
     axes: dict = field(default_factory=dict)
+    #: games per cell of the policies named here (the others play ``games``)
+    policy_games: dict = field(default_factory=dict)
+
+    def games_of(self, policy):
+        """Games per cell that ``policy`` plays: the first that many games of the seed."""
+        return self.policy_games.get(policy, self.games)
 
     @property
     def n_cells(self):
@@ -67,6 +73,7 @@ class SweepSpec:
     def fingerprint(self):
         """The spec as canonical JSON text; checkpoints of another fingerprint are refused."""
         return json.dumps({"format": 1, "games": self.games, "seed": self.seed,
+                           "policy_games": self.policy_games,
                            "policies": list(self.policies), "chunk_games": self.chunk_games,
                            "base": self.base, "axes": [[k, v] for k, v in self.axes.items()],
                            "counts_size": L.counts_size(0)},
@@ -122,9 +129,20 @@ def parse_spec(data):
     if not isinstance(policies, list) or not policies \
             or not all(isinstance(p, str) for p in policies):
         raise ConfigError(f"policies must be a non-empty list of names, got {policies!r}")
+    policies = [resolve(p) for p in policies]
+    policy_games = sweep.get("policy_games", {})
+    if not isinstance(policy_games, dict):
+        raise ConfigError(f"policy_games must be a table of policy = games, got {policy_games!r}")
+    policy_games = {resolve(k): _int_key(f"policy_games.{k}", v, 1)
+                    for k, v in policy_games.items()}
+    for p in policy_games:
+        if p not in policies:
+            raise ConfigError(f"policy_games names {p!r}, which is not in policies "
+                              f"{', '.join(policies)}")
     for p in policies:
         if p not in policy_names():
-            raise ConfigError(f"unknown policy {p!r}; expected one of: {', '.join(policy_names())}")
+            raise ConfigError(f"unknown policy {p!r}; expected one of: {', '.join(policy_names())}"
+                              f", or a skill level: {', '.join(SKILLS)}")
     if len(set(policies)) != len(policies):
         raise ConfigError(f"policies lists a policy twice: {policies!r}")
     known = ("difficulty",) + GameConfig.knob_names()
@@ -146,6 +164,7 @@ def parse_spec(data):
             seen.add(marker)
     _cell_config(base, "[base]")
     spec = SweepSpec(games=games, seed=seed, policies=tuple(policies), chunk_games=chunk_games,
+                     policy_games=policy_games,
                      base=dict(base), axes=dict(axes))
     list(cells(spec))
     return spec
@@ -224,17 +243,17 @@ def _open_checkpoints(spec, ckpt):
 def spec_dict(spec):
     """The spec as plain data, ``{"sweep": {...}, "base": {...}, "axes": {...}}``, axes in order."""
     return {"sweep": {"games": spec.games, "seed": spec.seed, "policies": list(spec.policies),
-                      "chunk_games": spec.chunk_games},
+                      "chunk_games": spec.chunk_games, "policy_games": dict(spec.policy_games)},
             "base": dict(spec.base), "axes": dict(spec.axes)}
 
 
 def table_provenance(spec, grid, command=None, spec_file=None):
     """How a sweep table is made, JSON-ready (the ``slashersim`` metadata of the table): the
     table ``format``, ``software`` (:func:`slashersim.provenance.software`), ``created``,
-    ``command`` and ``spec_file`` (when known), the ``spec``, ``seed``, ``games`` per cell and
-    policy, ``policies`` (each with its parameters and whether it is omniscient) and ``cells``:
-    per cell its number, its axis knobs and its full resolved configuration, every knob
-    included, set or not (:meth:`GameConfig.describe`)."""
+    ``command`` and ``spec_file`` (when known), the ``spec``, ``seed``, ``games`` per cell
+    (``games_by_policy`` per player), ``policies`` (each with its parameters and whether it
+    is omniscient) and ``cells``: per cell its number, its axis knobs and its full resolved
+    configuration, every knob included, set or not (:meth:`GameConfig.describe`)."""
     return {
         "format": FORMAT,
         "kind": "sweep",
@@ -245,6 +264,7 @@ def table_provenance(spec, grid, command=None, spec_file=None):
         "spec": json.loads(json.dumps(spec_dict(spec), default=str)),
         "seed": spec.seed,
         "games": spec.games,
+        "games_by_policy": {p: spec.games_of(p) for p in spec.policies},
         "policies": [{"name": p, "omniscient": is_omniscient(p),
                       "params": {q.name: q.default for q in param_specs(p)}}
                      for p in spec.policies],
@@ -307,7 +327,6 @@ def _run_locked(spec, out, grid, backend, progress, csv, step, provenance):
     from .backends import Unit
     ckpt = checkpoint_dir(out)
     _open_checkpoints(spec, ckpt)
-    n_chunks = -(-spec.games // spec.chunk_games)
     units = [(i, knobs, config, policy) for i, (knobs, config) in enumerate(grid)
              for policy in spec.policies]
     plan = {}
@@ -315,15 +334,16 @@ def _run_locked(spec, out, grid, backend, progress, csv, step, provenance):
     for i, knobs, config, policy in units:
         size = L.counts_size(config.resolved()["max_rounds"])
         chunks = []
-        for j in range(n_chunks):
+        games = spec.games_of(policy)
+        for j in range(-(-games // spec.chunk_games)):
             first = j * spec.chunk_games
-            n = min(spec.chunk_games, spec.games - first)
+            n = min(spec.chunk_games, games - first)
             counts = _load_chunk(_chunk_path(ckpt, i, policy, j), size, n)
             chunks.append(counts)
             if counts is None:
                 pending.append(Unit(i, policy, j, first, n, spec.seed, config))
         plan[i, policy] = chunks
-    total_games = len(units) * spec.games
+    total_games = sum(spec.games_of(policy) for *_, policy in units)
     done_games = total_games - sum(u.games for u in pending)
     done_cells = sum(all(c is not None for c in chunks) for chunks in plan.values())
     if progress is not None and done_cells < len(units):

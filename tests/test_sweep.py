@@ -18,7 +18,7 @@ from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
 from slashersim.runner import simulate
 from slashersim import __version__
-from slashersim.sweep import SweepSpec, cells, checkpoint_dir, load_spec, run_sweep
+from slashersim.sweep import SweepSpec, cells, checkpoint_dir, load_spec, parse_spec, run_sweep
 from slashersim.tables import FORMAT, TABLE_COLUMNS, load_table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -326,3 +326,19 @@ def test_progress_counts_every_game_once(tmp_path, monkeypatch):
     out = tmp_path / "out.parquet"
     assert main(["sweep", str(_spec(tmp_path, SMALL)), "--out", str(out)]) == 0
     assert seen[-1] == 12000 and seen == sorted(seen) and len(seen) > 4
+
+
+def test_policy_games_give_a_player_its_own_game_count(tmp_path):
+    """``policy_games`` lets a slow player play fewer games per cell: its rows hold exactly the
+    first games of the seed, the same as a plain run of that many."""
+    spec = parse_spec({"sweep": {"games": 3000, "seed": 4, "policies": ["novice", "casual"],
+                                 "policy_games": {"casual": 1000}, "chunk_games": 700},
+                       "axes": {"health": [7, 3]}})
+    assert spec.games_of("baseline") == 3000 and spec.games_of("heuristic") == 1000
+    df = run_sweep(spec, tmp_path / "out.parquet")
+    assert list(df["games"]) == [3000, 1000, 3000, 1000]
+    for row, (_, config) in zip(df[df["policy"] == "heuristic"].itertuples(),
+                                list(cells(spec))):
+        assert row.wins == simulate(config, "heuristic", games=1000, seed=4).wins
+    with pytest.raises(ConfigError, match="policy_games names 'search', which is not in"):
+        parse_spec({"sweep": {"games": 10, "policy_games": {"search": 5}}})

@@ -50,6 +50,19 @@ POLICIES = {
 
 _compiled = {}
 
+#: the skill ladder: the level a designer asks for, and the player that plays it
+SKILLS = {"novice": "baseline", "casual": "heuristic", "expert": "expert"}
+
+
+def resolve(name):
+    """The policy a name stands for: a skill level (:data:`SKILLS`) or a policy name."""
+    return SKILLS.get(name, name)
+
+
+def skill_of(policy):
+    """The skill level ``policy`` plays, or ``None``."""
+    return next((level for level, p in SKILLS.items() if p == policy), None)
+
 
 def policy_names():
     return tuple(POLICIES)

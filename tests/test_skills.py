@@ -1,0 +1,51 @@
+"""The skill ladder: novice = baseline, casual = heuristic, expert = expert, wherever a player
+is named; the expert is the default of luck and tune."""
+import pytest
+
+from slashersim.cli import _resolve_skills, build_parser
+from slashersim.policies import SKILLS, policy_names, resolve, skill_of
+from slashersim.sweep import parse_spec
+
+
+def parsed(*argv):
+    args = build_parser().parse_args(list(argv))
+    _resolve_skills(args)
+    return args
+
+
+def test_every_level_names_a_registered_policy():
+    assert SKILLS == {"novice": "baseline", "casual": "heuristic", "expert": "expert"}
+    for level, policy in SKILLS.items():
+        assert policy in policy_names() and resolve(level) == policy
+        assert skill_of(policy) == level
+    assert resolve("search") == "search" and skill_of("search") is None
+
+
+@pytest.mark.parametrize("argv, policy", [
+    (("simulate",), "baseline"),
+    (("simulate", "--skill", "casual"), "heuristic"),
+    (("simulate", "--policy", "novice"), "baseline"),
+    (("luck", "killer", "--all"), "expert"),
+    (("luck", "area", "--all"), "expert"),
+    (("luck", "yellows", "--all"), "expert"),
+    (("luck", "sources"), "expert"),
+    (("luck", "state", "x.json"), "expert"),
+    (("luck", "killer", "--all", "--skill", "novice"), "baseline"),
+    (("tune", "--target", "0.3"), "expert"),
+    (("tune", "--target", "0.3", "--skill", "casual"), "heuristic"),
+])
+def test_skill_options_and_defaults(argv, policy):
+    assert parsed(*argv).policy == policy
+
+
+def test_compare_and_sweep_take_levels():
+    assert parsed("compare", "--policies", "novice,casual,expert").policies == \
+        "baseline,heuristic,expert"
+    spec = parse_spec({"sweep": {"games": 10, "policies": ["novice", "expert"]}})
+    assert spec.policies == ("baseline", "expert")
+
+
+def test_help_says_the_default_is_the_expert(capsys):
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["luck", "killer", "--help"])
+    assert "(default expert)" in " ".join(capsys.readouterr().out.split())
