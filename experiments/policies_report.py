@@ -23,14 +23,19 @@ from slashersim.policies import get_policy, policy_names
 from slashersim.rules import EDITION_NAMES
 
 #: the nominal strength order; other registered policies follow in registry order
-STRENGTH_ORDER = ("baseline", "heuristic", "expert", "search", "omniscient")
+STRENGTH_ORDER = ("baseline", "exerciser", "heuristic", "expert", "search", "omniscient")
 HEALTHS = (7, 5, 3)
-DEFAULT_GAMES = "1000000,search=4000,omniscient=4000"
+DEFAULT_GAMES = "1000000,expert=100000,search=20000,omniscient=4000"
 DEFAULT_SEED = 2026
 #: (stronger, weaker, margin): the stronger's win rate must reach the weaker's + margin on the
 #: rulebook defaults
 TARGETS = (("heuristic", "baseline", 0.25), ("search", "heuristic", 0.03),
            ("omniscient", "search", 0.0))
+#: the expert must stay within this of the best fair yardstick (search) in these configurations
+EXPERT_MARGIN = -0.02
+EXPERT_CONFIGS = (("rulebook defaults", GameConfig()),
+                  ("health 5", GameConfig(health=5)),
+                  ("instructions defaults", GameConfig(edition="instructions")))
 
 
 def strength_sorted(names):
@@ -92,17 +97,80 @@ def targets_section(r):
     return lines + [""]
 
 
+def expert_section(results):
+    """The expert against search on the same games in :data:`EXPERT_CONFIGS`."""
+    lines = ["## The expert against search (same games)", "",
+             f"Target: expert − search ≥ {EXPERT_MARGIN:+.2f} in each configuration.", "",
+             "| configuration | paired games | expert | search | expert − search | 95 % CI "
+             "| verdict |", "| --- | ---: | ---: | ---: | ---: | --- | --- |"]
+    for title, config in EXPERT_CONFIGS:
+        r = results.get(config)
+        p = None if r is None else pair(r, "search", "expert")
+        if p is None:
+            lines.append(f"| {title} | - | - | - | - | - | not run |")
+            continue
+        ci = p["difference_ci"]
+        verdict = ("met" if ci[0] >= EXPERT_MARGIN else "met (the interval reaches below)") \
+            if p["difference"] >= EXPERT_MARGIN else "**not met**"
+        if p["difference"] > 0:
+            verdict += "; the expert is ahead"
+        lines.append(f"| {title} | {p['games']:,} | {p['win_rate_b']:.4f} | "
+                     f"{p['win_rate_a']:.4f} | {p['difference']:+.4f} | "
+                     f"{format_ci(ci, True)} | {verdict} |")
+    return lines + [""]
+
+
+def hidden_information_section(results):
+    """Per configuration: omniscient − the best fair player, on the games both played."""
+    lines = ["## What hidden information costs", "",
+             "Per configuration, the upper bound (`omniscient`, which sees the partner's hand and "
+             "the item deck) against the fair player with the best win rate there, on the games "
+             "both played.", "",
+             "| configuration | best fair player | its win rate | omniscient | cost | 95 % CI |",
+             "| --- | --- | ---: | ---: | ---: | --- |"]
+    for config, r in results.items():
+        fair = [row for row in r["policies"] if not row["omniscient"]]
+        upper = [row for row in r["policies"] if row["omniscient"]]
+        if not fair or not upper:
+            continue
+        best = max(fair, key=lambda row: row["win_rate"])
+        p = pair(r, best["label"], upper[0]["label"])
+        lines.append(f"| {config.edition}, health {config.health} | {best['label']} | "
+                     f"{p['win_rate_a']:.4f} | {p['win_rate_b']:.4f} | {p['difference']:+.4f} | "
+                     f"{format_ci(p['difference_ci'], True)} |")
+    return lines + [""]
+
+
+def speed_section(results, threads):
+    """Games per second of each player in this very run (all configurations pooled)."""
+    games, seconds = {}, {}
+    for r in results.values():
+        for row in r["policies"]:
+            games[row["label"]] = games.get(row["label"], 0) + row["games"]
+            seconds[row["label"]] = seconds.get(row["label"], 0.0) + row["elapsed_s"]
+    lines = ["## Speed in this run", "",
+             f"Games per second of each player over all the configurations above, on "
+             f"{threads} thread{'s' * (threads != 1)} of this 2-core machine (the same run as "
+             "the figures; `slashersim bench --policies all` measures one and two threads "
+             "alone).", "", "| player | games | seconds | games/s |", "| --- | ---: | ---: | ---: |"]
+    for name in games:
+        lines.append(f"| {name} | {games[name]:,} | {seconds[name]:,.1f} | "
+                     f"{games[name] / max(seconds[name], 1e-9):,.0f} |")
+    return lines + [""]
+
+
 def build_report(policies, games, seed, threads=None, params=None,
                  command="python experiments/policies_report.py", log=None):
     """The report's markdown; ``log`` (e.g. ``print``) is told about each configuration."""
     t0 = time.perf_counter()
     policies = strength_sorted(policies)
-    sections, targets = [], None
+    sections, targets, results = [], None, {}
     for edition in EDITION_NAMES:
         for health in HEALTHS:
             config = GameConfig(edition=edition, health=health)
             t = time.perf_counter()
-            r = compare_policies(config, policies, games, seed, threads, params)
+            r = results[config] = compare_policies(config, policies, games, seed, threads,
+                                                   params)
             if log:
                 log(f"{edition} health {health}: {time.perf_counter() - t:.1f} s")
             if config == GameConfig():
@@ -125,7 +193,11 @@ def build_report(policies, games, seed, threads=None, params=None,
             "played in the area."
             + (f" {', '.join(upper)} sees hidden cards: an upper bound, not a fair player."
                if upper else ""), ""]
-    return "\n".join(head + targets_section(targets) + ["## By configuration", ""] + sections)
+    import numba
+    used = threads or numba.config.NUMBA_NUM_THREADS
+    return "\n".join(head + targets_section(targets) + expert_section(results)
+                     + hidden_information_section(results) + speed_section(results, used)
+                     + ["## By configuration", ""] + sections)
 
 
 def main(argv=None):

@@ -179,6 +179,10 @@ def test_policies_report_end_to_end(tmp_path, capsys, nocharm):
     assert "heuristic ≥ baseline + 0.25 | - | - | - | not checked: not run" in md
     assert "| baseline | 200 |" in md and "| nocharm | 150 |" in md
     assert "| baseline | 150 |" in md
+    assert "| rulebook defaults | - | - | - | - | - | not run |" in md
+    assert "## What hidden information costs" in md
+    speed = md.split("## Speed in this run")[1].split("##")[0]
+    assert "| baseline | 1,200 |" in speed and "| nocharm | 900 |" in speed
     assert "report written to" in capsys.readouterr().out
 
 
