@@ -147,8 +147,8 @@ def sources_section(policies, difficulties, games, repeats, seed, threads, summa
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--policies", default="baseline,heuristic",
-                        help="comma-separated policies (default baseline,heuristic; missing "
+    parser.add_argument("--policies", default="baseline,heuristic,expert",
+                        help="comma-separated policies (default baseline,heuristic,expert; missing "
                              "ones are left out with a note)")
     parser.add_argument("--games", type=int, default=200_000,
                         help="games per Killer position (default 200000)")
