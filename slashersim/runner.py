@@ -8,7 +8,10 @@ and Ctrl-C is honoured within a second, while fast runs soon reach full-size chu
 ``g`` depends only on ``(seed, g)``: results are bit-identical for any number of threads and
 any chunk size. The engine's kernels are imported (compiled or loaded) on the first run.
 """
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+import signal
+import threading
 import time
 
 import numba
@@ -25,6 +28,26 @@ from .policies import check_param_vector, get_policy, param_vector
 DEFAULT_CHUNK = 1 << 16
 #: a kernel call aims at this many seconds (Ctrl-C waits for the call to end)
 CALL_SECONDS = 0.2
+
+
+@contextmanager
+def held_interrupt():
+    """Hold a Ctrl-C that arrives during a kernel call until the call has returned, then raise
+    ``KeyboardInterrupt``: numba turns an interrupt raised while it dispatches a call with
+    function arguments into a ``TypeError``. Outside the main thread, or when SIGINT is not
+    Python's default handler, nothing changes."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    caught = []
+    signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if caught:
+        raise KeyboardInterrupt
 
 
 @dataclass
@@ -240,14 +263,15 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
             n = min(step, games - done)
             rec = buf[:n]
             t_call = time.perf_counter()
-            if hold is None:
-                simulate_chunk(entry.decide, entry.fast, cfg, params, int(seed),
-                               int(first_game + done), rec)
-            else:
-                from .engine.luck import simulate_chunk_held
-                simulate_chunk_held(entry.decide, entry.fast, cfg, params, int(seed),
-                                    int(first_game + done), rec,
-                                    sum(1 << int(k) for k in set(hold[0])), int(hold[1]))
+            with held_interrupt():
+                if hold is None:
+                    simulate_chunk(entry.decide, entry.fast, cfg, params, int(seed),
+                                   int(first_game + done), rec)
+                else:
+                    from .engine.luck import simulate_chunk_held
+                    simulate_chunk_held(entry.decide, entry.fast, cfg, params, int(seed),
+                                        int(first_game + done), rec,
+                                        sum(1 << int(k) for k in set(hold[0])), int(hold[1]))
             step = next_chunk(n, time.perf_counter() - t_call, chunk)
             aggregate(rec, counts)
             if keep_records:

@@ -458,3 +458,19 @@ def test_atomic_writes_get_the_usual_file_permissions(tmp_path):
     finally:
         os.umask(umask)
     assert (tmp_path / "out.txt").stat().st_mode & 0o777 == 0o644
+
+
+def test_ctrl_c_during_a_kernel_call_is_held_until_it_returns():
+    """numba turns an interrupt raised while it dispatches into a TypeError: the runner holds
+    Ctrl-C until the kernel call has returned and raises KeyboardInterrupt then."""
+    import signal
+    from slashersim.runner import held_interrupt
+    finished = False
+    with pytest.raises(KeyboardInterrupt):
+        with held_interrupt():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            finished = True
+    assert finished and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with held_interrupt():
+        pass

@@ -272,7 +272,7 @@ def test_killed_or_interrupted_then_rerun_gives_the_same_table(tmp_path, sig):
     if sig == signal.SIGKILL:
         assert p.returncode == -signal.SIGKILL
     else:
-        assert p.returncode == 130 and stopped - sent < 1.5, (p.returncode, stopped - sent)
+        assert p.returncode == 130 and stopped - sent < 1.5, (p.returncode, stopped - sent, err)
         assert "interrupted" in err and "resume" in err and "Traceback" not in err
     assert not out.exists()
     assert any(ckpt.glob("*.npy"))

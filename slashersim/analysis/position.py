@@ -22,7 +22,7 @@ from ..engine import layout as L
 from ..engine import positions as _positions
 from ..inputs import check_seed
 from ..policies import get_policy
-from ..runner import policy_params
+from ..runner import held_interrupt, policy_params
 from ..stats import wilson_interval
 
 
@@ -436,8 +436,9 @@ def _outcomes(position, policy, games, seed, threads, first=0, params=None, step
         while done < games:
             n = min(n, games - done)
             t0 = time.perf_counter()
-            K.rollouts(entry.decide, entry.fast, base, params, known, int(seed),
-                       int(first + done), out[done:done + n])
+            with held_interrupt():
+                K.rollouts(entry.decide, entry.fast, base, params, known, int(seed),
+                           int(first + done), out[done:done + n])
             done += n
             if step is not None:
                 step(n)
