@@ -19,7 +19,8 @@ from slashersim.tables import (FORMAT, TableError, load_table, read_provenance, 
 from test_report import make_table
 
 ROOT = Path(__file__).resolve().parents[1]
-OLD = ROOT / "results" / "difficulty.parquet"
+#: a copy of the difficulty table as committed before table format 2
+OLD = ROOT / "tests" / "data" / "difficulty.parquet"
 
 PROVENANCE = {"format": FORMAT, "kind": "sweep", "created": "2026-12-03T00:00:00+00:00",
               "software": {"slashersim": "0.1.0", "git": {"commit": "a" * 40, "dirty": False},
@@ -106,7 +107,7 @@ def test_a_newer_format_is_refused(tmp_path):
 # --- the old format: rates, no provenance --------------------------------------------------------
 
 def test_the_committed_old_table_loads_its_counts():
-    """The committed difficulty table predates format 2: its outcome counts are exact and load;
+    """The old difficulty table predates format 2: its outcome counts are exact and load;
     rounds come back from rounds_hist; its trap rates cannot become counts, so they are
     dropped and the trap figure is refused with the command that regenerates the table."""
     raw = pd.read_parquet(OLD)
@@ -114,7 +115,7 @@ def test_the_committed_old_table_loads_its_counts():
     df = load_table(OLD)
     assert df.attrs["format"] == 1 and df.attrs["slashersim"] is None
     assert "regenerate it with: slashersim sweep experiments/difficulty.toml --out " \
-           "results/difficulty.parquet" in df.attrs["missing"].replace(str(ROOT) + "/", "")
+           "tests/data/difficulty.parquet" in df.attrs["missing"].replace(str(ROOT) + "/", "")
     assert (df["wins"] == raw["wins"]).all()
     assert np.allclose(df["mean_rounds"], raw["mean_rounds"], rtol=0, atol=1e-12)
     assert np.allclose(df["win_rate"], raw["win_rate"], rtol=0, atol=1e-15)
