@@ -38,6 +38,7 @@ COMMANDS = {
     "luck sources": ["luck", "sources", "--games", "32", "--repeats", "4"],
     "simulate search": ["simulate", "--games", "2", "--policy", "search"],
     "simulate omniscient": ["simulate", "--games", "2", "--policy", "omniscient"],
+    "simulate expert": ["simulate", "--games", "20", "--policy", "expert"],
 }
 
 
