@@ -17,6 +17,7 @@ PARTS = {
     "record": ("luck", "record_game", "the game recorder", 75),
     "held": ("luck", "simulate_chunk_held", "the held-stream games", 60),
     "exerciser": ("exerciser", "exerciser", "the exerciser player", 5),
+    "expert": ("expert", "expert", "the expert player", 40),
     "search": ("search", "search", "the search player", 70),
     "omniscient": ("omniscient", "omniscient", "the omniscient player", 70),
 }

@@ -474,3 +474,9 @@ def test_ctrl_c_during_a_kernel_call_is_held_until_it_returns():
     assert finished and signal.getsignal(signal.SIGINT) is signal.default_int_handler
     with held_interrupt():
         pass
+
+
+def test_every_policy_compiled_apart_from_the_engine_is_announced():
+    """The engine has baseline and heuristic built in; every other registered policy is a
+    kernel of its own whose first compilation is announced."""
+    assert set(policies.policy_names()) - {"baseline", "heuristic"} <= set(compiling.PARTS)
