@@ -1,5 +1,5 @@
-"""Why can health 3 beat health 4 under the instructions, and why do the instructions presets
-go 3, 2, 3, 1? Two small sweeps and the doc that reads them.
+"""Why can health 3 beat health 4 under the instructions, and why does the instructions presets'
+health not fall with the difficulty? Two small sweeps and the doc that reads them.
 
     python experiments/health_and_presets.py [--games 40000] [--seed 3]
 
@@ -160,7 +160,8 @@ def main():
                f"draw that finds the Killer keeps nothing. A Killer drawn "
                f"in the Hideaway takes all health, so extra draws cost most with the Hideaway "
                f"in. The win-rate change from health 3 to 4: {diffs}.", ""]
-    md += ["## Why the instructions presets go 3, 2, 3, 1", "",
+    healths = ", ".join(str(presets[n]["health"]) for n in TARGETS)
+    md += [f"## Why the instructions presets' health reads {healths}", "",
            f"The presets (`slashersim/presets/difficulty.toml`, derived for the player "
            f"`{player}` by `experiments/derive_presets.py`) are, for the instructions:", "",
            "| difficulty | target | health | escapes needed | Hideaway | Cursed Object | traps |",
@@ -199,24 +200,30 @@ def main():
                   f"{r['win_ci_high']:.3f}])" + (f"; also meeting it: {others}" if others else "")
                   + (". The preset is the same." if same else
                      f". The preset is health {k['health']} with {k['escapes_needed']} escapes, "
-                     f"derived with 1,000,000 games per setting and an earlier version of the "
-                     f"player, where the win rates differed slightly."))
+                     f"chosen by the tuner on its own games (`results/presets.md`), where the "
+                     f"win rates differed slightly."))
     escapes = sorted({e for _, e in rates})
     pairs = "; ".join(f"{e} escapes {rates[3, e]['win_rate']:.3f} against "
                       f"{rates[4, e]['win_rate']:.3f}" for e in escapes)
     not_better = [e for e in escapes if rates[4, e]["win_ci_low"] <= rates[3, e]["win_ci_high"]]
     hard = tomllib.loads(PRESETS_FILE.read_text())["instructions"]["hard"]
+    changed = [n for n in TARGETS if presets[n]["escapes_needed"] != 4]
+    kept = [n for n in TARGETS if presets[n]["escapes_needed"] == 4]
+    levers = []
+    if changed:
+        levers.append(" and ".join(changed) + " also change the escapes needed (to "
+                      + " and ".join(str(presets[n]["escapes_needed"]) for n in changed)
+                      + ") and health then brings the win rate back to the target")
+    if kept:
+        levers.append(" and ".join(kept) + " keep 4 escapes and change health alone")
     md += ["", f"Health 4 wins no more than health 3 (their intervals overlap, or 3 is above) "
                f"at {len(not_better)} of the {len(escapes)} escape counts of the grid (health 3 "
-               f"against 4: {pairs}). So the health of the presets reads 3, 2, 3, 1: easy and "
-               f"normal also lower the escapes needed (to {presets['easy']['escapes_needed']} "
-               f"and {presets['normal']['escapes_needed']}) and health then brings the win "
-               f"rate back down to the target, while hard and nightmare keep 4 escapes and "
-               f"change health alone; and wherever the target lies near health 3 or 4, the two "
-               f"compete as equals, so a few thousandths decide which is closer. The hard preset "
-               f"took health 3 at {hard['win_rate']:.4f} over {hard['games']:,} games with the "
-               f"player of the time; on this grid the rule's first pick for hard is health "
-               f"{choices['hard'][0][0][0] if choices['hard'] else '-'}, by a hair."]
+               f"against 4: {pairs}). So the health of the presets reads {healths}: "
+               + "; ".join(levers) + "; and wherever the target lies near health 3 or 4, the "
+               f"two compete as equals, so a few thousandths decide which is closer. The hard "
+               f"preset took health {hard['health']} at {hard['win_rate']:.4f} over "
+               f"{hard['games']:,} games; on this grid the rule's first pick for hard is health "
+               f"{choices['hard'][0][0][0] if choices['hard'] else '-'}."]
     md += ["", f"Total time: {time.perf_counter() - t0:.0f} s on this 2-core machine.", ""]
     args.out.write_text("\n".join(md), encoding="utf-8")
     print(f"written {args.out}")
