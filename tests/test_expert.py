@@ -313,3 +313,15 @@ def test_parameter_names_match_the_vector():
     p = policy_params("expert", {"lead_samples": 4})
     assert p[E.LEAD_SAMPLES] == 4
     assert p[:len(H.PARAM_NAMES)].shape == H.DEFAULT_PARAMS.shape
+
+
+def test_expert_plays_the_pinned_games():
+    """Speed work must not change a decision: 300 games at the rulebook defaults, seed 7, as
+    the expert of commit a5575eb played them (wins, and the sum and a column-weighted sum of
+    the records with the outcome as its code)."""
+    r = simulate(GameConfig(), "expert", games=300, seed=7, keep_records=True)
+    rec = r.records.drop(columns=["game"]).assign(outcome=r.records["outcome"].cat.codes)
+    a = rec.to_numpy(np.int64)
+    assert r.wins == 214
+    assert int(a.sum()) == 16959
+    assert int((a * np.arange(1, a.shape[1] + 1)).sum()) == 275351
