@@ -213,21 +213,33 @@ def test_rollout_matches_a_plain_rollout():
             h[leader] &= ~(1 << led)
         ints = np.zeros(E.I_SIZE, dtype=np.int64)
         order = [int(k) for k in rng.permutation(20) if (h[0] | h[1]) >> int(k) & 1]
+        if led >= 0:
+            order.insert(int(rng.integers(len(order) + 1)), led)
         for i, card in enumerate(order):
             ints[E.I_INV + i] = card
             ints[E.I_POS + card] = i
             ints[E.I_SUITP + card // 5] |= 1 << i
+        for i, card in enumerate(order):
+            ints[E.I_PSUIT + i] = ints[E.I_SUITP + card // 5]
         hp = [sum(1 << int(ints[E.I_POS + k]) for k in range(20) if (h[p] >> k) & 1)
               for p in range(2)]
-        got = E.rollout(hp[0], hp[1], 0, 0, leader, led, done, H.BEATS[trump], ints)
+        hl, hf = hp[leader], hp[1 - leader]
+        if led >= 0:
+            lp = int(ints[E.I_POS + led])
+        else:
+            lp = (hl & -hl).bit_length() - 1
+            hl &= ~(1 << lp)
+        beats = H.BEATS[trump]
         want = _reference_rollout(h[0], h[1], 0, 0, leader, led, done, trump, order)
-        assert tuple(int(x) for x in got) == want
-        # the four-at-once rollout agrees lane by lane
-        hs = np.array([hp[0], hp[1]] * 4, dtype=np.int64)
-        leds = np.array([led] * 4, dtype=np.int64)
-        piles = np.zeros(8, dtype=np.int64)
-        E.rollout4(hs, 0, 0, leader, leds, done, H.BEATS[trump], ints, piles)
-        assert all((int(piles[2 * k]), int(piles[2 * k + 1])) == want for k in range(4))
+        both = h[0] | h[1] | (1 << led if led >= 0 else 0)
+        won0 = int(E.rollout(hl, hf, lp, leader, done, beats, ints))
+        assert (won0, both & ~won0) == want
+        # two and four at once agree lane by lane
+        h_lead = hl | (1 << lp)
+        assert all(int(w) == won0 for w in E.rollout2(h_lead, hf, lp, lp, leader, done, beats,
+                                                      ints))
+        assert all(int(w) == won0 for w in E.rollout4(h_lead, hf, lp, lp, lp, lp, leader, done,
+                                                      beats, ints))
 
 
 def test_fast_cost_is_the_heuristics_cost():

@@ -12,7 +12,7 @@ expert keeps the heuristic's closed-form trap and plan terms and adds that value
   (:func:`representatives`), the mean item-phase cost (:func:`fast_cost`, the heuristic's
   model) of both players' piles at the end of ``lead_samples`` rollouts, each on a partner
   hand drawn from the player's view and played out by random priorities (:func:`rollout`,
-  branch-free, four classes at a time), the same deal and priorities for every class.
+  branch-free, up to four classes at a time), the same deal and priorities for every class.
 - **Answers** (:func:`follow_card`): no sampling. The cards left in the hands go to either
   player by rough chances of winning their tricks (:func:`win_chance`), independently, so
   each player's future yellows and net knives have closed-form distributions
@@ -83,7 +83,7 @@ NDIST = 72
 F_OUT, F_EFF, F_COUNT, F_PC, F_RS, F_DIST = 0, 20, 40, 60, 84, 124
 F_SIZE = F_DIST + 6 * NDIST
 #: ... and int slots
-I_POS, I_INV, I_SUITP, I_HANDS = 0, 20, 40, 44
+I_POS, I_INV, I_SUITP, I_PSUIT, I_HANDS = 0, 20, 40, 44, 64
 I_SIZE = I_HANDS + 128
 
 
@@ -371,7 +371,8 @@ def sample_hand(cand, hidden, x):
 def shuffle_in_play(mine, theirs, ints, x):
     """Random priorities for the cards in the two hands: ``ints[I_POS + card]`` its priority
     bit, ``ints[I_INV + bit]`` the card, ``ints[I_SUITP + suit]`` the suit masks in priority
-    bits. Returns both hands in priority bits and the generator state."""
+    bits and ``ints[I_PSUIT + bit]`` the mask of the suit of that bit's card. Returns both
+    hands in priority bits and the generator state."""
     n = 0
     m = mine | theirs
     while m:
@@ -394,83 +395,77 @@ def shuffle_in_play(mine, theirs, ints, x):
             hm |= 1 << i
         else:
             ht |= 1 << i
+    for i in range(n):
+        ints[I_PSUIT + i] = ints[I_SUITP + ints[I_INV + i] // 5]
     return hm, ht, x
 
 
 @njit(cache=True, inline='always')
-def rollout(h0, h1, w0, w1, leader, led, tricks, beats, ints):
-    """Finish the play phase on a known deal (hands ``h0``, ``h1`` in priority bits): each
-    player plays its legal card of highest priority; ``led`` is a card already led by
-    ``leader`` or -1, ``beats[card]`` the cards that beat ``card`` led. Branch-free (the
-    branches of random play mispredict). Returns the two piles."""
-    while tricks < TRICKS_PER_ROUND:
-        z = np.int64(0) - np.int64(leader == 0)
-        hl = (h0 & z) | (h1 & ~z)
-        hf = (h1 & z) | (h0 & ~z)
-        has_led = np.int64(0) - np.int64(led >= 0)
-        lp = lowest_bit(hl | (has_led & (1 << 62)))
-        lead = (led & has_led) | (ints[I_INV + (lp & 31)] & ~has_led)
-        hl &= ~((1 << lp) & ~has_led)
-        led = -1
-        fol = hf & ints[I_SUITP + lead // 5]
-        fol |= hf & (np.int64(0) - np.int64(fol == 0))
-        fp = lowest_bit(fol)
-        hf &= ~(1 << fp)
-        f = ints[I_INV + fp]
-        w = (beats[lead] >> f) & 1
-        h0 = (hl & z) | (hf & ~z)
-        h1 = (hf & z) | (hl & ~z)
-        leader ^= w
-        pair = (1 << lead) | (1 << f)
-        z = np.int64(0) - np.int64(leader == 0)
-        w0 |= pair & z
-        w1 |= pair & ~z
-        tricks += 1
-    return w0, w1
-
-
-@njit(cache=True, inline='always')
-def trick_step(h0, h1, w0, w1, leader, led, beats, ints):
-    """One trick of :func:`rollout`; returns the hands, piles and leader after it."""
-    z = np.int64(0) - np.int64(leader == 0)
-    hl = (h0 & z) | (h1 & ~z)
-    hf = (h1 & z) | (h0 & ~z)
-    has_led = np.int64(0) - np.int64(led >= 0)
-    lp = lowest_bit(hl | (has_led & (1 << 62)))
-    lead = (led & has_led) | (ints[I_INV + (lp & 31)] & ~has_led)
-    hl &= ~((1 << lp) & ~has_led)
-    fol = hf & ints[I_SUITP + lead // 5]
+def trick(hl, hf, lp, leader, won0, beats, ints):
+    """One trick of a rollout (hands in priority bits): player ``leader``, holding ``hl``
+    besides it, leads its card of priority bit ``lp``; the follower (``hf``) answers with its
+    legal card of highest priority. ``beats[card]`` are the cards that beat ``card`` led.
+    Branch-free (the branches of random play mispredict). Returns the next leader's and
+    follower's hands, the next leader and ``won0`` with the trick's cards if player 0 took
+    them."""
+    lead = ints[I_INV + lp]
+    fol = hf & ints[I_PSUIT + lp]
     fol |= hf & (np.int64(0) - np.int64(fol == 0))
     fp = lowest_bit(fol)
     hf &= ~(1 << fp)
     f = ints[I_INV + fp]
-    leader ^= (beats[lead] >> f) & 1
-    h0 = (hl & z) | (hf & ~z)
-    h1 = (hf & z) | (hl & ~z)
-    pair = (1 << lead) | (1 << f)
-    z = np.int64(0) - np.int64(leader == 0)
-    return h0, h1, w0 | (pair & z), w1 | (pair & ~z), leader
+    w = (beats[lead] >> f) & 1
+    leader ^= w
+    won0 |= ((1 << lead) | (1 << f)) & (np.int64(leader) - 1)
+    z = np.int64(0) - w
+    return (hf & z) | (hl & ~z), (hl & z) | (hf & ~z), leader, won0
 
 
 @njit(cache=True, inline='always')
-def rollout4(hs, w0, w1, leader, leds, tricks, beats, ints, out):
-    """Four :func:`rollout` at once from the same trick, led cards ``leds[k]`` and hands
-    ``hs[2k]``, ``hs[2k+1]`` (independent chains the processor overlaps); the piles go to
-    ``out[2k]``, ``out[2k+1]``."""
-    a0, a1, b0, b1 = hs[0], hs[1], hs[2], hs[3]
-    c0, c1, d0, d1 = hs[4], hs[5], hs[6], hs[7]
-    aw0, aw1, bw0, bw1, cw0, cw1, dw0, dw1 = w0, w1, w0, w1, w0, w1, w0, w1
-    al, bl, cl, dl = leader, leader, leader, leader
-    ad, bd, cd, dd = leds[0], leds[1], leds[2], leds[3]
-    while tricks < TRICKS_PER_ROUND:
-        a0, a1, aw0, aw1, al = trick_step(a0, a1, aw0, aw1, al, ad, beats, ints)
-        b0, b1, bw0, bw1, bl = trick_step(b0, b1, bw0, bw1, bl, bd, beats, ints)
-        c0, c1, cw0, cw1, cl = trick_step(c0, c1, cw0, cw1, cl, cd, beats, ints)
-        d0, d1, dw0, dw1, dl = trick_step(d0, d1, dw0, dw1, dl, dd, beats, ints)
-        ad, bd, cd, dd = -1, -1, -1, -1
-        tricks += 1
-    out[0], out[1], out[2], out[3] = aw0, aw1, bw0, bw1
-    out[4], out[5], out[6], out[7] = cw0, cw1, dw0, dw1
+def rollout(hl, hf, lp, leader, tricks, beats, ints):
+    """Finish the play phase on a known deal from trick ``tricks``: the leader ``leader``
+    (holding ``hl`` besides it) leads its card of priority bit ``lp``, then each player plays
+    its legal card of highest priority (:func:`trick`). Returns the cards player 0 won."""
+    hl, hf, leader, won0 = trick(hl, hf, lp, leader, 0, beats, ints)
+    for _ in range(tricks + 1, TRICKS_PER_ROUND):
+        lp = lowest_bit(hl)
+        hl &= hl - 1
+        hl, hf, leader, won0 = trick(hl, hf, lp, leader, won0, beats, ints)
+    return won0
+
+
+@njit(cache=True, inline='always')
+def rollout2(h, hf, lp0, lp1, leader, tricks, beats, ints):
+    """Two :func:`rollout` at once from the same hands ``h`` (the leader's, holding the led
+    cards of priority bits ``lp0``, ``lp1``) and ``hf`` (independent chains the processor
+    overlaps)."""
+    a0, a1, al, aw = trick(h & ~(1 << lp0), hf, lp0, leader, 0, beats, ints)
+    b0, b1, bl, bw = trick(h & ~(1 << lp1), hf, lp1, leader, 0, beats, ints)
+    for _ in range(tricks + 1, TRICKS_PER_ROUND):
+        ap = lowest_bit(a0)
+        bp = lowest_bit(b0)
+        a0, a1, al, aw = trick(a0 & (a0 - 1), a1, ap, al, aw, beats, ints)
+        b0, b1, bl, bw = trick(b0 & (b0 - 1), b1, bp, bl, bw, beats, ints)
+    return aw, bw
+
+
+@njit(cache=True, inline='always')
+def rollout4(h, hf, lp0, lp1, lp2, lp3, leader, tricks, beats, ints):
+    """Four :func:`rollout` at once, as :func:`rollout2`."""
+    a0, a1, al, aw = trick(h & ~(1 << lp0), hf, lp0, leader, 0, beats, ints)
+    b0, b1, bl, bw = trick(h & ~(1 << lp1), hf, lp1, leader, 0, beats, ints)
+    c0, c1, cl, cw = trick(h & ~(1 << lp2), hf, lp2, leader, 0, beats, ints)
+    d0, d1, dl, dw = trick(h & ~(1 << lp3), hf, lp3, leader, 0, beats, ints)
+    for _ in range(tricks + 1, TRICKS_PER_ROUND):
+        ap = lowest_bit(a0)
+        bp = lowest_bit(b0)
+        cp = lowest_bit(c0)
+        dp = lowest_bit(d0)
+        a0, a1, al, aw = trick(a0 & (a0 - 1), a1, ap, al, aw, beats, ints)
+        b0, b1, bl, bw = trick(b0 & (b0 - 1), b1, bp, bl, bw, beats, ints)
+        c0, c1, cl, cw = trick(c0 & (c0 - 1), c1, cp, cl, cw, beats, ints)
+        d0, d1, dl, dw = trick(d0 & (d0 - 1), d1, dp, dl, dw, beats, ints)
+    return aw, bw, cw, dw
 
 
 @njit(cache=True, inline='always')
@@ -572,30 +567,51 @@ def lead_card(st, player, legal, params):
         beats = H.BEATS[trump]
         mine = st[S_HAND + player]
         cls = ints[I_HANDS:I_HANDS + 8]
-        hs = ints[I_HANDS + 8:I_HANDS + 16]
-        leds = ints[I_HANDS + 16:I_HANDS + 20]
-        piles = ints[I_HANDS + 20:I_HANDS + 28]
         ncls = 0
         m = live
         while m:
             cls[ncls] = lowest_bit(m)
             m &= m - 1
             ncls += 1
+        w0 = st[S_WON]
+        w1 = st[S_WON + 1]
+        tricks = st[S_TRICK]
         for _ in range(n):
             theirs, x = sample_hand(cand, hidden, x)
             hp_me, hp_th, x = shuffle_in_play(mine, theirs, ints, x)
-            for k0 in range(0, ncls, 4):
-                for k in range(4):
-                    c = cls[min(k0 + k, ncls - 1)]
-                    hm = hp_me & ~(1 << ints[I_POS + c])
-                    hs[2 * k] = hm if player == 0 else hp_th
-                    hs[2 * k + 1] = hp_th if player == 0 else hm
-                    leds[k] = c
-                rollout4(hs, st[S_WON], st[S_WON + 1], player, leds, st[S_TRICK], beats, ints,
-                         piles)
-                for k in range(min(4, ncls - k0)):
-                    eff[cls[k0 + k]] += fast_cost(piles[2 * k], 0, pc, params) + \
-                        fast_cost(piles[2 * k + 1], 1, pc, params)
+            both = mine | theirs
+            k = 0
+            while k < ncls:
+                left = ncls - k
+                if left >= 3:
+                    r0, r1, r2, r3 = rollout4(hp_me, hp_th, ints[I_POS + cls[k]],
+                                              ints[I_POS + cls[k + 1]], ints[I_POS + cls[k + 2]],
+                                              ints[I_POS + cls[min(k + 3, ncls - 1)]], player,
+                                              tricks, beats, ints)
+                    eff[cls[k]] += fast_cost(w0 | r0, 0, pc, params) + \
+                        fast_cost(w1 | (both & ~r0), 1, pc, params)
+                    eff[cls[k + 1]] += fast_cost(w0 | r1, 0, pc, params) + \
+                        fast_cost(w1 | (both & ~r1), 1, pc, params)
+                    eff[cls[k + 2]] += fast_cost(w0 | r2, 0, pc, params) + \
+                        fast_cost(w1 | (both & ~r2), 1, pc, params)
+                    if left >= 4:
+                        eff[cls[k + 3]] += fast_cost(w0 | r3, 0, pc, params) + \
+                            fast_cost(w1 | (both & ~r3), 1, pc, params)
+                    k += 4
+                elif left == 2:
+                    r0, r1 = rollout2(hp_me, hp_th, ints[I_POS + cls[k]], ints[I_POS + cls[k + 1]],
+                                      player, tricks, beats, ints)
+                    eff[cls[k]] += fast_cost(w0 | r0, 0, pc, params) + \
+                        fast_cost(w1 | (both & ~r0), 1, pc, params)
+                    eff[cls[k + 1]] += fast_cost(w0 | r1, 0, pc, params) + \
+                        fast_cost(w1 | (both & ~r1), 1, pc, params)
+                    k += 2
+                else:
+                    lp = ints[I_POS + cls[k]]
+                    r0 = rollout(hp_me & ~(1 << lp), hp_th, lp, player, tricks, beats, ints)
+                    eff[cls[k]] += fast_cost(w0 | r0, 0, pc, params) + \
+                        fast_cost(w1 | (both & ~r0), 1, pc, params)
+                    k += 1
     choice = -1
     choice_cost = 1e300
     rep = -1
