@@ -337,3 +337,40 @@ def test_expert_plays_the_pinned_games():
     assert r.wins == 214
     assert int(a.sum()) == 16959
     assert int((a * np.arange(1, a.shape[1] + 1)).sum()) == 275351
+
+
+def _plain_search(hl, hf, tl, tf, parity, trump, hideaway):
+    """Every line of play, as the expert searched before it tried equivalent cards once."""
+    if hideaway and tl > 0 and tf > 0:
+        return False
+    if hl == 0:
+        return True if hideaway else tl % 2 == parity
+    for c in (k for k in range(20) if (hl >> k) & 1):
+        suit = hf & (0b11111 << (5 * (c // 5)))
+        for f in (k for k in range(20) if ((suit or hf) >> k) & 1):
+            if (H.BEATS[trump, c] >> f) & 1:
+                ok = _plain_search(hf & ~(1 << f), hl & ~(1 << c), tf + 1, tl, parity, trump,
+                                   hideaway)
+            else:
+                ok = _plain_search(hl & ~(1 << c), hf & ~(1 << f), tl + 1, tf, parity, trump,
+                                   hideaway)
+            if ok:
+                return True
+    return False
+
+
+def test_the_exact_checks_agree_with_a_plain_search():
+    rng = np.random.default_rng(11)
+    for _ in range(3000):
+        deal = rng.permutation(20)
+        left = int(rng.integers(1, 5))
+        hl = int(sum(1 << int(k) for k in deal[:left]))
+        hf = int(sum(1 << int(k) for k in deal[left:2 * left]))
+        tl = int(rng.integers(0, 3))
+        tf = int(rng.integers(0, 3))
+        trump = int(rng.integers(4))
+        parity = int(rng.integers(2))
+        assert E.parity_solvable(hl, hf, tl, tf, parity, trump) == \
+            _plain_search(hl, hf, tl, tf, parity, trump, False)
+        assert E.one_takes_all(hl, hf, tl, tf, trump) == \
+            _plain_search(hl, hf, tl, tf, parity, trump, True)

@@ -145,18 +145,44 @@ def lcg_below(x, n):
 
 
 # --- exact parity play (Tent site, Lodge) on a known deal -----------------------------------------
+#: ``RANKS_FROM[k]``: the cards of rank ``k`` (0-based, within the suit) or higher
+RANKS_FROM = tuple(sum(1 << (5 * s + r) for s in range(4) for r in range(k, 5)) for k in range(5))
+RANKS_FROM_1, RANKS_FROM_2, RANKS_FROM_3, RANKS_FROM_4 = RANKS_FROM[1:]
+
+
+@njit(cache=True, inline='always')
+def distinct(h, occ):
+    """``h`` less each card whose next lower card of its suit in ``occ`` is in ``h`` too: one
+    card of each run of cards of ``h`` with nothing of ``occ`` between them (``h`` within
+    ``occ``), which win and lose alike against every card of ``occ``."""
+    gap = ~(occ << 1)
+    same = h & (h << 1) & RANKS_FROM_1
+    same |= h & (h << 2) & gap & RANKS_FROM_2
+    gap &= ~(occ << 2)
+    same |= h & (h << 3) & gap & RANKS_FROM_3
+    gap &= ~(occ << 3)
+    same |= h & (h << 4) & gap & RANKS_FROM_4
+    return h & ~same
+
+
 @njit(cache=True)
 def parity_solvable(hl, hf, tl, tf, parity, trump):
     """Whether some line of play of the hands ``hl`` (the trick's leader, ``tl`` tricks won)
     and ``hf`` (the follower, ``tf``) ends with the leader's count ``% 2 == parity`` (both
-    players' counts have the same parity at the end, 8 being even)."""
+    players' counts have the same parity at the end, 8 being even). Equivalent cards
+    (:func:`distinct`) are tried once, and the last trick is played out directly."""
     if hl == 0:
         return tl % 2 == parity
-    m = hl
+    if hf and not hl & (hl - 1) and not hf & (hf - 1):
+        if trick_winner(lowest_bit(hl), lowest_bit(hf), trump) == 0:
+            return (tl + 1) % 2 == parity
+        return (tf + 1) % 2 == parity
+    occ = hl | hf
+    m = distinct(hl, occ)
     while m:
         c = lowest_bit(m)
         m &= m - 1
-        a = legal_cards(hf, c)
+        a = distinct(legal_cards(hf, c), occ)
         while a:
             f = lowest_bit(a)
             a &= a - 1
@@ -171,16 +197,22 @@ def parity_solvable(hl, hf, tl, tf, parity, trump):
 @njit(cache=True)
 def one_takes_all(hl, hf, tl, tf, trump):
     """Hideaway: whether some line of play of the hands ``hl`` (the trick's leader, ``tl``
-    tricks won) and ``hf`` (the follower, ``tf``) ends with one player holding every trick."""
+    tricks won) and ``hf`` (the follower, ``tf``) ends with one player holding every trick
+    (searched as :func:`parity_solvable`)."""
     if tl > 0 and tf > 0:
         return False
     if hl == 0:
         return True
-    m = hl
+    if hf and not hl & (hl - 1) and not hf & (hf - 1):
+        if trick_winner(lowest_bit(hl), lowest_bit(hf), trump) == 0:
+            return tf == 0
+        return tl == 0
+    occ = hl | hf
+    m = distinct(hl, occ)
     while m:
         c = lowest_bit(m)
         m &= m - 1
-        a = legal_cards(hf, c)
+        a = distinct(legal_cards(hf, c), occ)
         while a:
             f = lowest_bit(a)
             a &= a - 1
