@@ -165,18 +165,48 @@ def distinct(h, occ):
     return h & ~same
 
 
+@njit(cache=True, inline='always')
+def parity_last(hl, hf, tl, tf, parity, trump):
+    """:func:`parity_solvable` when each hand holds one card."""
+    if trick_winner(lowest_bit(hl), lowest_bit(hf), trump) == 0:
+        return (tl + 1) % 2 == parity
+    return (tf + 1) % 2 == parity
+
+
+@njit(cache=True, inline='always')
+def parity_two(hl, hf, tl, tf, parity, trump):
+    """:func:`parity_solvable` when each hand holds two cards (no call)."""
+    m = hl
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        a = legal_cards(hf, c)
+        while a:
+            f = lowest_bit(a)
+            a &= a - 1
+            if trick_winner(c, f, trump) == 0:
+                if parity_last(hl & ~(1 << c), hf & ~(1 << f), tl + 1, tf, parity, trump):
+                    return True
+            elif parity_last(hf & ~(1 << f), hl & ~(1 << c), tf + 1, tl, parity, trump):
+                return True
+    return False
+
+
 @njit(cache=True)
 def parity_solvable(hl, hf, tl, tf, parity, trump):
     """Whether some line of play of the hands ``hl`` (the trick's leader, ``tl`` tricks won)
     and ``hf`` (the follower, ``tf``) ends with the leader's count ``% 2 == parity`` (both
     players' counts have the same parity at the end, 8 being even). Equivalent cards
-    (:func:`distinct`) are tried once, and the last trick is played out directly."""
+    (:func:`distinct`) are tried once; the last two tricks are played out without a call."""
     if hl == 0:
         return tl % 2 == parity
-    if hf and not hl & (hl - 1) and not hf & (hf - 1):
-        if trick_winner(lowest_bit(hl), lowest_bit(hf), trump) == 0:
-            return (tl + 1) % 2 == parity
-        return (tf + 1) % 2 == parity
+    nl = popcount(hl)
+    nf = popcount(hf)
+    if nl == 1 and nf == 1:
+        return parity_last(hl, hf, tl, tf, parity, trump)
+    if nl == 2 and nf == 2:
+        return parity_two(hl, hf, tl, tf, parity, trump)
+    short = nl == 3 and nf == 3
     occ = hl | hf
     m = distinct(hl, occ)
     while m:
@@ -187,9 +217,16 @@ def parity_solvable(hl, hf, tl, tf, parity, trump):
             f = lowest_bit(a)
             a &= a - 1
             if trick_winner(c, f, trump) == 0:
-                if parity_solvable(hl & ~(1 << c), hf & ~(1 << f), tl + 1, tf, parity, trump):
-                    return True
-            elif parity_solvable(hf & ~(1 << f), hl & ~(1 << c), tf + 1, tl, parity, trump):
+                if short:
+                    ok = parity_two(hl & ~(1 << c), hf & ~(1 << f), tl + 1, tf, parity, trump)
+                else:
+                    ok = parity_solvable(hl & ~(1 << c), hf & ~(1 << f), tl + 1, tf, parity,
+                                         trump)
+            elif short:
+                ok = parity_two(hf & ~(1 << f), hl & ~(1 << c), tf + 1, tl, parity, trump)
+            else:
+                ok = parity_solvable(hf & ~(1 << f), hl & ~(1 << c), tf + 1, tl, parity, trump)
+            if ok:
                 return True
     return False
 
