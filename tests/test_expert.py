@@ -157,21 +157,22 @@ def test_the_led_card_separates_classes():
 
 def test_deconvolve_undoes_convolve():
     rng = np.random.default_rng(2)
+    n = E.NDIST
     for _ in range(300):
-        dist = np.zeros(E.NDIST)
-        dist[E.DOFF] = 1.0
+        a = np.zeros(3 * n)
+        a[n + E.DOFF] = 1.0
         lo = hi = E.DOFF
         for _ in range(int(rng.integers(1, 9))):
-            lo, hi = E.convolve(dist, lo, hi, int(rng.choice([-1, 1, 2, 3])), rng.random())
-        before = dist.copy()
+            lo, hi = E.convolve(a, n, lo, hi, int(rng.choice([-1, 1, 2, 3])), rng.random())
+        before = a[n:2 * n].copy()
         v = int(rng.choice([-1, 1, 2, 3]))
         r = float(rng.choice([0.0, 1.0, rng.random()]))
-        lo2, hi2 = E.convolve(dist, lo, hi, v, r)
-        out = np.zeros(E.NDIST)
-        lo3, hi3 = E.deconvolve(dist, out, lo2, hi2, v, r)
+        lo2, hi2 = E.convolve(a, n, lo, hi, v, r)
+        dst = int(rng.choice([0, 2 * n]))
+        lo3, hi3 = E.deconvolve(a, n, dst, lo2, hi2, v, r)
         assert (lo3, hi3) == (lo, hi)
-        assert np.allclose(out, before, atol=1e-9)
-        assert dist[lo2:hi2 + 1].sum() == pytest.approx(1.0)
+        assert np.allclose(a[dst:dst + n], before, atol=1e-9)
+        assert a[n + lo2:n + hi2 + 1].sum() == pytest.approx(1.0)
 
 
 def _reference_rollout(h0, h1, w0, w1, leader, led, tricks, trump, order):

@@ -79,8 +79,11 @@ for _t in range(4):
 YOFF = 8
 DOFF = 32
 NDIST = 72
-#: the per-decision scratch: float slots
+#: the per-decision scratch: float slots (``F_DIST``: the yellows of players 0 and 1, their net
+#: knives, then the yellows and knives less an answer)
 F_OUT, F_EFF, F_COUNT, F_PC, F_RS, F_DIST = 0, 20, 40, 60, 84, 124
+F_TY = F_DIST + 4 * NDIST
+F_TD = F_DIST + 5 * NDIST
 F_SIZE = F_DIST + 6 * NDIST
 #: ... and int slots
 I_POS, I_INV, I_SUITP, I_PSUIT, I_HANDS = 0, 20, 40, 44, 64
@@ -732,53 +735,55 @@ def card_value(st, card, colour):
 
 
 @njit(cache=True, inline='always')
-def convolve(dist, lo, hi, v, r):
+def convolve(a, o, lo, hi, v, r):
     """Add a card worth ``v`` (!= 0, |v| <= 8), taken with chance ``r``, to the distribution
-    ``dist`` held over ``lo..hi`` (zero outside, with at least 8 slots of padding on either
-    side); returns the new bounds."""
+    ``a[o:o + NDIST]`` held over ``lo..hi`` (zero outside, with at least 8 slots of padding on
+    either side); returns the new bounds."""
     q = 1.0 - r
     if v > 0:
-        for j in range(hi + v, lo - 1, -1):
-            dist[j] = dist[j] * q + dist[j - v] * r
+        for j in range(o + hi + v, o + lo - 1, -1):
+            a[j] = a[j] * q + a[j - v] * r
         return lo, hi + v
-    for j in range(lo + v, hi + 1):
-        dist[j] = dist[j] * q + dist[j - v] * r
+    for j in range(o + lo + v, o + hi + 1):
+        a[j] = a[j] * q + a[j - v] * r
     return lo + v, hi
 
 
 @njit(cache=True, inline='always')
-def deconvolve(src, dst, lo, hi, v, r):
-    """``dst`` = ``src`` less a card worth ``v`` taken with chance ``r`` (the inverse of
-    :func:`convolve`, solved from its stable end; ``dst`` is zero outside the new bounds);
-    returns the new bounds."""
+def deconvolve(a, src, dst, lo, hi, v, r):
+    """``a[dst:dst + NDIST]`` = the distribution ``a[src:src + NDIST]`` less a card worth ``v``
+    taken with chance ``r`` (the inverse of :func:`convolve`, solved from its stable end; the
+    result is zero outside the new bounds); returns the new bounds."""
     if v > 0:
         nlo, nhi = lo, hi - v
     else:
         nlo, nhi = lo - v, hi
-    for j in range(lo - 8, hi + 9):
-        dst[j] = 0.0
+    for j in range(dst + lo - 8, dst + hi + 9):
+        a[j] = 0.0
+    s = src - dst
     if r <= 0.5:
         q = 1.0 - r
         if v > 0:
-            for j in range(nlo, nhi + 1):
-                dst[j] = (src[j] - r * dst[j - v]) / q
+            for j in range(dst + nlo, dst + nhi + 1):
+                a[j] = (a[j + s] - r * a[j - v]) / q
         else:
-            for j in range(nhi, nlo - 1, -1):
-                dst[j] = (src[j] - r * dst[j - v]) / q
+            for j in range(dst + nhi, dst + nlo - 1, -1):
+                a[j] = (a[j + s] - r * a[j - v]) / q
     elif v > 0:
-        for j in range(nhi, nlo - 1, -1):
-            dst[j] = (src[j + v] - (1.0 - r) * dst[j + v]) / r
+        for j in range(dst + nhi, dst + nlo - 1, -1):
+            a[j] = (a[j + s + v] - (1.0 - r) * a[j + v]) / r
     else:
-        for j in range(nlo, nhi + 1):
-            dst[j] = (src[j + v] - (1.0 - r) * dst[j + v]) / r
+        for j in range(dst + nlo, dst + nhi + 1):
+            a[j] = (a[j + s + v] - (1.0 - r) * a[j + v]) / r
     return nlo, nhi
 
 
 @njit(cache=True)
-def expected_cost(st, p, yv, ylo, yhi, dv, dlo, dhi, add_y, add_d, pc, params):
+def expected_cost(st, p, a, yo, ylo, yhi, do, dlo, dhi, add_y, add_d, pc, params):
     """E[:func:`fast_cost`] of player p ending with its pile so far, ``add_y`` yellows and
-    ``add_d`` net knives more, and a future of yellows distributed as ``yv`` (over
-    ``ylo..yhi``, offset ``YOFF``) and net knives as ``dv`` (offset ``DOFF``), independently."""
+    ``add_d`` net knives more, and a future of yellows distributed as ``a[yo:yo + NDIST]``
+    (over ``ylo..yhi``, offset ``YOFF``) and net knives as ``a[do:do + NDIST]`` (offset
+    ``DOFF``), independently."""
     o = 8 * p
     greens, yellows, knives = pile_counts(st[S_WON + p], p, pc)
     health = pc[o]
@@ -787,15 +792,15 @@ def expected_cost(st, p, yv, ylo, yhi, dv, dlo, dhi, add_y, add_d, pc, params):
     for j in range(ylo, yhi + 1):
         n = max(0.0, max(1, yellows + add_y + j - YOFF) - pc[o + 5])
         off = n - params[H.TARGET_DRAWS]
-        e_hit += yv[j] * min(1.0, n * pc[o + 3])
-        e_draw += yv[j] * (max(off, 0.0) * params[H.DRAW_OVER]
+        e_hit += a[yo + j] * min(1.0, n * pc[o + 3])
+        e_draw += a[yo + j] * (max(off, 0.0) * params[H.DRAW_OVER]
                            + max(-off, 0.0) * params[H.DRAW_UNDER])
     e_dmg = 0.0
     base = knives - greens + add_d - DOFF
     for j in range(dlo, dhi + 1):
         hit = 1.0 + max(0.0, base + j)
         hit = hit + pc[o + 4] * (health - hit)
-        e_dmg += dv[j] * (min(hit, health) * params[H.DAMAGE]
+        e_dmg += a[do + j] * (min(hit, health) * params[H.DAMAGE]
                           + (hit >= health) * params[H.DEATH])
     return e_draw + e_hit * e_dmg
 
@@ -814,14 +819,14 @@ def future_distributions(st, player, fl):
     held = TRICKS_PER_ROUND - st[S_TRICK] - (1 if st[S_LED] >= 0 and
                                              st[S_TRICK_LEADER] != player else 0)
     frac = held / max(1, popcount(unseen))
-    yd0 = fl[F_DIST:F_DIST + NDIST]
-    yd1 = fl[F_DIST + NDIST:F_DIST + 2 * NDIST]
-    dd0 = fl[F_DIST + 2 * NDIST:F_DIST + 3 * NDIST]
-    dd1 = fl[F_DIST + 3 * NDIST:F_DIST + 4 * NDIST]
-    yd0[YOFF] = 1.0
-    yd1[YOFF] = 1.0
-    dd0[DOFF] = 1.0
-    dd1[DOFF] = 1.0
+    yd0 = F_DIST
+    yd1 = F_DIST + NDIST
+    dd0 = F_DIST + 2 * NDIST
+    dd1 = F_DIST + 3 * NDIST
+    fl[yd0 + YOFF] = 1.0
+    fl[yd1 + YOFF] = 1.0
+    fl[dd0 + DOFF] = 1.0
+    fl[dd1 + DOFF] = 1.0
     ylo0, yhi0, ylo1, yhi1 = YOFF, YOFF, YOFF, YOFF
     dlo0, dhi0, dlo1, dhi1 = DOFF, DOFF, DOFF, DOFF
     col0 = H.colour_of_whites(st, 0)
@@ -844,14 +849,14 @@ def future_distributions(st, player, fl):
         fl[F_RS + 2 * c + 1] = r1
         kind, v = card_value(st, c, col0)
         if kind == 0:
-            ylo0, yhi0 = convolve(yd0, ylo0, yhi0, 1, r0)
+            ylo0, yhi0 = convolve(fl, yd0, ylo0, yhi0, 1, r0)
         else:
-            dlo0, dhi0 = convolve(dd0, dlo0, dhi0, v, r0)
+            dlo0, dhi0 = convolve(fl, dd0, dlo0, dhi0, v, r0)
         kind, v = card_value(st, c, col1)
         if kind == 0:
-            ylo1, yhi1 = convolve(yd1, ylo1, yhi1, 1, r1)
+            ylo1, yhi1 = convolve(fl, yd1, ylo1, yhi1, 1, r1)
         else:
-            dlo1, dhi1 = convolve(dd1, dlo1, dhi1, v, r1)
+            dlo1, dhi1 = convolve(fl, dd1, dlo1, dhi1, v, r1)
     return ylo0, yhi0, ylo1, yhi1, dlo0, dhi0, dlo1, dhi1
 
 
@@ -885,12 +890,6 @@ def follow_card(st, player, legal, params):
     if reps & (reps - 1):
         cost_constants(st, pc)
         b = future_distributions(st, player, fl)
-    yd0 = fl[F_DIST:F_DIST + NDIST]
-    yd1 = fl[F_DIST + NDIST:F_DIST + 2 * NDIST]
-    dd0 = fl[F_DIST + 2 * NDIST:F_DIST + 3 * NDIST]
-    dd1 = fl[F_DIST + 3 * NDIST:F_DIST + 4 * NDIST]
-    ty = fl[F_DIST + 4 * NDIST:F_DIST + 5 * NDIST]
-    td = fl[F_DIST + 5 * NDIST:F_DIST + 6 * NDIST]
     best = -1
     best_cost = 1e300
     m = legal
@@ -908,20 +907,18 @@ def follow_card(st, player, legal, params):
             # a new class: its members share the value of the cards won
             value = 0.0
             for p in range(2):
-                yd = yd0 if p == 0 else yd1
-                dd = dd0 if p == 0 else dd1
+                yo = F_DIST + p * NDIST
+                do = F_DIST + (2 + p) * NDIST
                 ylo, yhi = (b[0], b[1]) if p == 0 else (b[2], b[3])
                 dlo, dhi = (b[4], b[5]) if p == 0 else (b[6], b[7])
                 col = pc[8 * p + 1]
                 kind, v = card_value(st, card, col)
                 if kind == 0:
-                    ylo, yhi = deconvolve(yd, ty, ylo, yhi, 1, fl[F_RS + 2 * card + p])
-                    yv = ty
-                    dv = dd
+                    ylo, yhi = deconvolve(fl, yo, F_TY, ylo, yhi, 1, fl[F_RS + 2 * card + p])
+                    yo = F_TY
                 else:
-                    dlo, dhi = deconvolve(dd, td, dlo, dhi, v, fl[F_RS + 2 * card + p])
-                    yv = yd
-                    dv = td
+                    dlo, dhi = deconvolve(fl, do, F_TD, dlo, dhi, v, fl[F_RS + 2 * card + p])
+                    do = F_TD
                 add_y = 0
                 add_d = 0
                 if p == taker:
@@ -929,7 +926,7 @@ def follow_card(st, player, legal, params):
                         kz, vz = card_value(st, z, col)
                         add_y += 1 - kz
                         add_d += kz * vz
-                value += expected_cost(st, p, yv, ylo, yhi, dv, dlo, dhi, add_y, add_d, pc,
+                value += expected_cost(st, p, fl, yo, ylo, yhi, do, dlo, dhi, add_y, add_d, pc,
                                        params)
         cost += params[FOLLOW_WEIGHT] * value
         if cost < best_cost:
