@@ -247,7 +247,7 @@ def test_fast_cost_is_the_heuristics_cost():
     rng = np.random.default_rng(4)
     for area in range(7):
         st = play_state(area, seed=area)
-        pc = np.zeros(24)
+        pc = np.zeros(E.PC_SIZE)
         for _ in range(200):
             st[L.S_HEALTH], st[L.S_HEALTH + 1] = rng.integers(1, 8, size=2)
             st[L.S_DECK_N] = int(rng.integers(0, 14))

@@ -79,9 +79,11 @@ for _t in range(4):
 YOFF = 8
 DOFF = 32
 NDIST = 72
+#: the slots of the constants of :func:`cost_constants`
+PC_SIZE = 56
 #: the per-decision scratch: float slots (``F_DIST``: the yellows of players 0 and 1, their net
 #: knives, then the yellows and knives less an answer)
-F_OUT, F_EFF, F_COUNT, F_PC, F_RS, F_DIST = 0, 20, 40, 60, 84, 124
+F_OUT, F_EFF, F_PC, F_RS, F_DIST = 0, 20, 40, 96, 136
 F_TY = F_DIST + 4 * NDIST
 F_TD = F_DIST + 5 * NDIST
 F_SIZE = F_DIST + 6 * NDIST
@@ -380,7 +382,7 @@ def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
 def cost_constants(st, pc):
     """``pc[8p:8p+7]``: player p's health, white colour, greens Lakeside removes, 1 / deck
     size, Hideaway flag, Tent site's draw reduction, a white-red's knives; ``pc[16:21]`` the
-    knives of red 1..5."""
+    knives of red 1..5, ``pc[24 + m]`` those of the reds in the 5-bit mask ``m``."""
     area = st[S_AREA]
     for p in range(2):
         pc[8 * p] = st[S_HEALTH + p]
@@ -393,6 +395,9 @@ def cost_constants(st, pc):
         pc[8 * p + 7] = 0.0
     for r in range(5):
         pc[16 + r] = st[C_RED_KNIVES + r]
+    for m in range(32):
+        pc[24 + m] = (m & 1) * pc[16] + ((m >> 1) & 1) * pc[17] + ((m >> 2) & 1) * pc[18] \
+            + ((m >> 3) & 1) * pc[19] + ((m >> 4) & 1) * pc[20]
 
 
 @njit(cache=True, inline='always')
@@ -402,9 +407,7 @@ def pile_counts(won, p, pc):
     greens = popcount(won & SUIT_MASK[GREEN])
     yellows = popcount(won & SUIT_MASK[YELLOW])
     whites = popcount(won & SUIT_MASK[WHITE])
-    reds = won >> (5 * RED)
-    knives = (reds & 1) * pc[16] + ((reds >> 1) & 1) * pc[17] + ((reds >> 2) & 1) * pc[18] \
-        + ((reds >> 3) & 1) * pc[19] + ((reds >> 4) & 1) * pc[20]
+    knives = pc[24 + ((won >> (5 * RED)) & 31)]
     colour = pc[o + 1]
     greens += whites * (colour == COLOUR_GREEN)
     yellows += whites * (colour == COLOUR_YELLOW)
@@ -601,11 +604,11 @@ def lead_costs(st, player, legal, params, out):
 def lead_card(st, player, legal, params):
     """The lead of least closed-form cost plus the mean end-of-round cost of both piles over
     ``lead_samples`` sampled partner hands and random-priority rollouts."""
-    fl = np.zeros(F_SIZE)
+    fl = np.zeros(F_RS)
     ints = np.empty(I_SIZE, dtype=np.int64)
     out = fl[F_OUT:F_OUT + 20]
     eff = fl[F_EFF:F_EFF + 20]
-    pc = fl[F_PC:F_PC + 24]
+    pc = fl[F_PC:F_PC + PC_SIZE]
     trump = st[S_TRUMP]
     lead_costs(st, player, legal, params, out)
     x = lcg_seed(st)
@@ -874,7 +877,7 @@ def follow_card(st, player, legal, params):
     rule = H.has_trick_rule(area) and not st[S_TRAP_ROUND]
     want = wanted_winner(st, leader)
     out = fl[F_OUT:F_OUT + 20]
-    pc = fl[F_PC:F_PC + 24]
+    pc = fl[F_PC:F_PC + PC_SIZE]
     if planned_area(st, params):
         want = -1
         ints = np.empty(128, dtype=np.int64)
