@@ -337,8 +337,8 @@ def partner_hands(cand, hidden, out, most, x):
 def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
     """Add ``weight`` times the share of the partner's possible hands on which playing each
     legal card leaves no line of play that keeps the area (Tent site / Lodge: the right
-    parity; Hideaway: one player takes every trick) to ``out``; returns the generator
-    state."""
+    parity; Hideaway: one player takes every trick) to ``out`` (equivalent answers tried once,
+    :func:`distinct`); returns the generator state."""
     cand, hidden = H.partner_candidates(st, player)
     n, x = partner_hands(cand, hidden, hands, min(most, hands.shape[0]), x)
     parity = 0 if st[S_AREA] == TENT_SITE else 1
@@ -358,7 +358,7 @@ def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
             theirs = hands[i]
             good = False
             if leading:
-                a = legal_cards(theirs, c)
+                a = distinct(legal_cards(theirs, c), mine | theirs)
                 while a and not good:
                     f = lowest_bit(a)
                     a &= a - 1
