@@ -89,7 +89,9 @@ F_TD = F_DIST + 5 * NDIST
 F_SIZE = F_DIST + 6 * NDIST
 #: ... and int slots
 I_POS, I_INV, I_SUITP, I_PSUIT, I_HANDS = 0, 20, 40, 44, 64
-I_SIZE = I_HANDS + 128
+I_SIZE = I_HANDS + 8
+#: the partner's possible hands of the exact checks
+MOST_HANDS = 128
 
 
 # --- the area plan ------------------------------------------------------------------------------
@@ -614,7 +616,7 @@ def lead_card(st, player, legal, params):
     x = lcg_seed(st)
     if planned_area(st, params):
         x = parity_failures(st, player, legal, True, int(params[DD_HANDS]),
-                            ints[I_HANDS:I_HANDS + 128], out, x, params[H.BREACH])
+                            np.empty(MOST_HANDS, dtype=np.int64), out, x, params[H.BREACH])
     reps = representatives(st, player, legal)
     # classes worth sampling: some member's closed-form cost is near the best
     best = 1e300
@@ -869,7 +871,8 @@ def follow_card(st, player, legal, params):
     winner, flexibility) plus the expected end-of-round cost of both piles when the trick
     goes to its winner and the rest of the cards as :func:`future_distributions` says, the
     answer itself taken out of them (:func:`deconvolve`)."""
-    fl = np.zeros(F_SIZE)
+    reps = representatives(st, player, legal)
+    fl = np.zeros(F_SIZE if reps & (reps - 1) else F_RS)
     lead = st[S_LED]
     leader = 1 - player
     area = st[S_AREA]
@@ -880,14 +883,13 @@ def follow_card(st, player, legal, params):
     pc = fl[F_PC:F_PC + PC_SIZE]
     if planned_area(st, params):
         want = -1
-        ints = np.empty(128, dtype=np.int64)
-        parity_failures(st, player, legal, False, int(params[DD_HANDS]), ints, out,
+        parity_failures(st, player, legal, False, int(params[DD_HANDS]),
+                        np.empty(MOST_HANDS, dtype=np.int64), out,
                         lcg_seed(st), params[H.BREACH])
     safe = H.SAFE_ANSWERS[area, trump, lead]
     beats = H.BEATS[trump, lead]
     breach = params[H.BREACH]
     wrong = wrong_winner_cost(st, params)
-    reps = representatives(st, player, legal)
     value = 0.0
     b = (0, 0, 0, 0, 0, 0, 0, 0)
     if reps & (reps - 1):
