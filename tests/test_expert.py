@@ -157,21 +157,22 @@ def test_the_led_card_separates_classes():
 
 def test_deconvolve_undoes_convolve():
     rng = np.random.default_rng(2)
+    n = E.NDIST
     for _ in range(300):
-        dist = np.zeros(E.NDIST)
-        dist[E.DOFF] = 1.0
+        a = np.zeros(3 * n)
+        a[n + E.DOFF] = 1.0
         lo = hi = E.DOFF
         for _ in range(int(rng.integers(1, 9))):
-            lo, hi = E.convolve(dist, lo, hi, int(rng.choice([-1, 1, 2, 3])), rng.random())
-        before = dist.copy()
+            lo, hi = E.convolve(a, n, lo, hi, int(rng.choice([-1, 1, 2, 3])), rng.random())
+        before = a[n:2 * n].copy()
         v = int(rng.choice([-1, 1, 2, 3]))
         r = float(rng.choice([0.0, 1.0, rng.random()]))
-        lo2, hi2 = E.convolve(dist, lo, hi, v, r)
-        out = np.zeros(E.NDIST)
-        lo3, hi3 = E.deconvolve(dist, out, lo2, hi2, v, r)
+        lo2, hi2 = E.convolve(a, n, lo, hi, v, r)
+        dst = int(rng.choice([0, 2 * n]))
+        lo3, hi3 = E.deconvolve(a, n, dst, lo2, hi2, v, r)
         assert (lo3, hi3) == (lo, hi)
-        assert np.allclose(out, before, atol=1e-9)
-        assert dist[lo2:hi2 + 1].sum() == pytest.approx(1.0)
+        assert np.allclose(a[dst:dst + n], before, atol=1e-9)
+        assert a[n + lo2:n + hi2 + 1].sum() == pytest.approx(1.0)
 
 
 def _reference_rollout(h0, h1, w0, w1, leader, led, tricks, trump, order):
@@ -213,28 +214,40 @@ def test_rollout_matches_a_plain_rollout():
             h[leader] &= ~(1 << led)
         ints = np.zeros(E.I_SIZE, dtype=np.int64)
         order = [int(k) for k in rng.permutation(20) if (h[0] | h[1]) >> int(k) & 1]
+        if led >= 0:
+            order.insert(int(rng.integers(len(order) + 1)), led)
         for i, card in enumerate(order):
             ints[E.I_INV + i] = card
             ints[E.I_POS + card] = i
             ints[E.I_SUITP + card // 5] |= 1 << i
+        for i, card in enumerate(order):
+            ints[E.I_PSUIT + i] = ints[E.I_SUITP + card // 5]
         hp = [sum(1 << int(ints[E.I_POS + k]) for k in range(20) if (h[p] >> k) & 1)
               for p in range(2)]
-        got = E.rollout(hp[0], hp[1], 0, 0, leader, led, done, H.BEATS[trump], ints)
+        hl, hf = hp[leader], hp[1 - leader]
+        if led >= 0:
+            lp = int(ints[E.I_POS + led])
+        else:
+            lp = (hl & -hl).bit_length() - 1
+            hl &= ~(1 << lp)
+        beats = H.BEATS[trump]
         want = _reference_rollout(h[0], h[1], 0, 0, leader, led, done, trump, order)
-        assert tuple(int(x) for x in got) == want
-        # the four-at-once rollout agrees lane by lane
-        hs = np.array([hp[0], hp[1]] * 4, dtype=np.int64)
-        leds = np.array([led] * 4, dtype=np.int64)
-        piles = np.zeros(8, dtype=np.int64)
-        E.rollout4(hs, 0, 0, leader, leds, done, H.BEATS[trump], ints, piles)
-        assert all((int(piles[2 * k]), int(piles[2 * k + 1])) == want for k in range(4))
+        both = h[0] | h[1] | (1 << led if led >= 0 else 0)
+        won0 = int(E.rollout(hl, hf, lp, leader, done, beats, ints))
+        assert (won0, both & ~won0) == want
+        # two and four at once agree lane by lane
+        h_lead = hl | (1 << lp)
+        assert all(int(w) == won0 for w in E.rollout2(h_lead, hf, lp, lp, leader, done, beats,
+                                                      ints))
+        assert all(int(w) == won0 for w in E.rollout4(h_lead, hf, lp, lp, lp, lp, leader, done,
+                                                      beats, ints))
 
 
 def test_fast_cost_is_the_heuristics_cost():
     rng = np.random.default_rng(4)
     for area in range(7):
         st = play_state(area, seed=area)
-        pc = np.zeros(24)
+        pc = np.zeros(E.PC_SIZE)
         for _ in range(200):
             st[L.S_HEALTH], st[L.S_HEALTH + 1] = rng.integers(1, 8, size=2)
             st[L.S_DECK_N] = int(rng.integers(0, 14))
@@ -313,3 +326,52 @@ def test_parameter_names_match_the_vector():
     p = policy_params("expert", {"lead_samples": 4})
     assert p[E.LEAD_SAMPLES] == 4
     assert p[:len(H.PARAM_NAMES)].shape == H.DEFAULT_PARAMS.shape
+
+
+def test_expert_plays_the_pinned_games():
+    """Speed work must not change a decision: 300 games at the rulebook defaults, seed 7, as
+    the expert of commit a5575eb played them (wins, and the sum and a column-weighted sum of
+    the records with the outcome as its code)."""
+    r = simulate(GameConfig(), "expert", games=300, seed=7, keep_records=True)
+    rec = r.records.drop(columns=["game"]).assign(outcome=r.records["outcome"].cat.codes)
+    a = rec.to_numpy(np.int64)
+    assert r.wins == 214
+    assert int(a.sum()) == 16959
+    assert int((a * np.arange(1, a.shape[1] + 1)).sum()) == 275351
+
+
+def _plain_search(hl, hf, tl, tf, parity, trump, hideaway):
+    """Every line of play, as the expert searched before it tried equivalent cards once."""
+    if hideaway and tl > 0 and tf > 0:
+        return False
+    if hl == 0:
+        return True if hideaway else tl % 2 == parity
+    for c in (k for k in range(20) if (hl >> k) & 1):
+        suit = hf & (0b11111 << (5 * (c // 5)))
+        for f in (k for k in range(20) if ((suit or hf) >> k) & 1):
+            if (H.BEATS[trump, c] >> f) & 1:
+                ok = _plain_search(hf & ~(1 << f), hl & ~(1 << c), tf + 1, tl, parity, trump,
+                                   hideaway)
+            else:
+                ok = _plain_search(hl & ~(1 << c), hf & ~(1 << f), tl + 1, tf, parity, trump,
+                                   hideaway)
+            if ok:
+                return True
+    return False
+
+
+def test_the_exact_checks_agree_with_a_plain_search():
+    rng = np.random.default_rng(11)
+    for _ in range(3000):
+        deal = rng.permutation(20)
+        left = int(rng.integers(1, 5))
+        hl = int(sum(1 << int(k) for k in deal[:left]))
+        hf = int(sum(1 << int(k) for k in deal[left:2 * left]))
+        tl = int(rng.integers(0, 3))
+        tf = int(rng.integers(0, 3))
+        trump = int(rng.integers(4))
+        parity = int(rng.integers(2))
+        assert E.parity_solvable(hl, hf, tl, tf, parity, trump) == \
+            _plain_search(hl, hf, tl, tf, parity, trump, False)
+        assert E.one_takes_all(hl, hf, tl, tf, trump) == \
+            _plain_search(hl, hf, tl, tf, parity, trump, True)

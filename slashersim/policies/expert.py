@@ -12,7 +12,7 @@ expert keeps the heuristic's closed-form trap and plan terms and adds that value
   (:func:`representatives`), the mean item-phase cost (:func:`fast_cost`, the heuristic's
   model) of both players' piles at the end of ``lead_samples`` rollouts, each on a partner
   hand drawn from the player's view and played out by random priorities (:func:`rollout`,
-  branch-free, four classes at a time), the same deal and priorities for every class.
+  branch-free, up to four classes at a time), the same deal and priorities for every class.
 - **Answers** (:func:`follow_card`): no sampling. The cards left in the hands go to either
   player by rough chances of winning their tricks (:func:`win_chance`), independently, so
   each player's future yellows and net knives have closed-form distributions
@@ -79,12 +79,19 @@ for _t in range(4):
 YOFF = 8
 DOFF = 32
 NDIST = 72
-#: the per-decision scratch: float slots
-F_OUT, F_EFF, F_COUNT, F_PC, F_RS, F_DIST = 0, 20, 40, 60, 84, 124
+#: the slots of the constants of :func:`cost_constants`
+PC_SIZE = 56
+#: the per-decision scratch: float slots (``F_DIST``: the yellows of players 0 and 1, their net
+#: knives, then the yellows and knives less an answer)
+F_OUT, F_EFF, F_PC, F_RS, F_DIST = 0, 20, 40, 96, 136
+F_TY = F_DIST + 4 * NDIST
+F_TD = F_DIST + 5 * NDIST
 F_SIZE = F_DIST + 6 * NDIST
 #: ... and int slots
-I_POS, I_INV, I_SUITP, I_HANDS = 0, 20, 40, 44
-I_SIZE = I_HANDS + 128
+I_POS, I_INV, I_SUITP, I_PSUIT, I_HANDS = 0, 20, 40, 44, 64
+I_SIZE = I_HANDS + 8
+#: the partner's possible hands of the exact checks
+MOST_HANDS = 128
 
 
 # --- the area plan ------------------------------------------------------------------------------
@@ -145,13 +152,37 @@ def lcg_below(x, n):
 
 
 # --- exact parity play (Tent site, Lodge) on a known deal -----------------------------------------
-@njit(cache=True)
-def parity_solvable(hl, hf, tl, tf, parity, trump):
-    """Whether some line of play of the hands ``hl`` (the trick's leader, ``tl`` tricks won)
-    and ``hf`` (the follower, ``tf``) ends with the leader's count ``% 2 == parity`` (both
-    players' counts have the same parity at the end, 8 being even)."""
-    if hl == 0:
-        return tl % 2 == parity
+#: ``RANKS_FROM[k]``: the cards of rank ``k`` (0-based, within the suit) or higher
+RANKS_FROM = tuple(sum(1 << (5 * s + r) for s in range(4) for r in range(k, 5)) for k in range(5))
+RANKS_FROM_1, RANKS_FROM_2, RANKS_FROM_3, RANKS_FROM_4 = RANKS_FROM[1:]
+
+
+@njit(cache=True, inline='always')
+def distinct(h, occ):
+    """``h`` less each card whose next lower card of its suit in ``occ`` is in ``h`` too: one
+    card of each run of cards of ``h`` with nothing of ``occ`` between them (``h`` within
+    ``occ``), which win and lose alike against every card of ``occ``."""
+    gap = ~(occ << 1)
+    same = h & (h << 1) & RANKS_FROM_1
+    same |= h & (h << 2) & gap & RANKS_FROM_2
+    gap &= ~(occ << 2)
+    same |= h & (h << 3) & gap & RANKS_FROM_3
+    gap &= ~(occ << 3)
+    same |= h & (h << 4) & gap & RANKS_FROM_4
+    return h & ~same
+
+
+@njit(cache=True, inline='always')
+def parity_last(hl, hf, tl, tf, parity, trump):
+    """:func:`parity_solvable` when each hand holds one card."""
+    if trick_winner(lowest_bit(hl), lowest_bit(hf), trump) == 0:
+        return (tl + 1) % 2 == parity
+    return (tf + 1) % 2 == parity
+
+
+@njit(cache=True, inline='always')
+def parity_two(hl, hf, tl, tf, parity, trump):
+    """:func:`parity_solvable` when each hand holds two cards (no call)."""
     m = hl
     while m:
         c = lowest_bit(m)
@@ -161,9 +192,48 @@ def parity_solvable(hl, hf, tl, tf, parity, trump):
             f = lowest_bit(a)
             a &= a - 1
             if trick_winner(c, f, trump) == 0:
-                if parity_solvable(hl & ~(1 << c), hf & ~(1 << f), tl + 1, tf, parity, trump):
+                if parity_last(hl & ~(1 << c), hf & ~(1 << f), tl + 1, tf, parity, trump):
                     return True
-            elif parity_solvable(hf & ~(1 << f), hl & ~(1 << c), tf + 1, tl, parity, trump):
+            elif parity_last(hf & ~(1 << f), hl & ~(1 << c), tf + 1, tl, parity, trump):
+                return True
+    return False
+
+
+@njit(cache=True)
+def parity_solvable(hl, hf, tl, tf, parity, trump):
+    """Whether some line of play of the hands ``hl`` (the trick's leader, ``tl`` tricks won)
+    and ``hf`` (the follower, ``tf``) ends with the leader's count ``% 2 == parity`` (both
+    players' counts have the same parity at the end, 8 being even). Equivalent cards
+    (:func:`distinct`) are tried once; the last two tricks are played out without a call."""
+    if hl == 0:
+        return tl % 2 == parity
+    nl = popcount(hl)
+    nf = popcount(hf)
+    if nl == 1 and nf == 1:
+        return parity_last(hl, hf, tl, tf, parity, trump)
+    if nl == 2 and nf == 2:
+        return parity_two(hl, hf, tl, tf, parity, trump)
+    short = nl == 3 and nf == 3
+    occ = hl | hf
+    m = distinct(hl, occ)
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        a = distinct(legal_cards(hf, c), occ)
+        while a:
+            f = lowest_bit(a)
+            a &= a - 1
+            if trick_winner(c, f, trump) == 0:
+                if short:
+                    ok = parity_two(hl & ~(1 << c), hf & ~(1 << f), tl + 1, tf, parity, trump)
+                else:
+                    ok = parity_solvable(hl & ~(1 << c), hf & ~(1 << f), tl + 1, tf, parity,
+                                         trump)
+            elif short:
+                ok = parity_two(hf & ~(1 << f), hl & ~(1 << c), tf + 1, tl, parity, trump)
+            else:
+                ok = parity_solvable(hf & ~(1 << f), hl & ~(1 << c), tf + 1, tl, parity, trump)
+            if ok:
                 return True
     return False
 
@@ -171,16 +241,22 @@ def parity_solvable(hl, hf, tl, tf, parity, trump):
 @njit(cache=True)
 def one_takes_all(hl, hf, tl, tf, trump):
     """Hideaway: whether some line of play of the hands ``hl`` (the trick's leader, ``tl``
-    tricks won) and ``hf`` (the follower, ``tf``) ends with one player holding every trick."""
+    tricks won) and ``hf`` (the follower, ``tf``) ends with one player holding every trick
+    (searched as :func:`parity_solvable`)."""
     if tl > 0 and tf > 0:
         return False
     if hl == 0:
         return True
-    m = hl
+    if hf and not hl & (hl - 1) and not hf & (hf - 1):
+        if trick_winner(lowest_bit(hl), lowest_bit(hf), trump) == 0:
+            return tf == 0
+        return tl == 0
+    occ = hl | hf
+    m = distinct(hl, occ)
     while m:
         c = lowest_bit(m)
         m &= m - 1
-        a = legal_cards(hf, c)
+        a = distinct(legal_cards(hf, c), occ)
         while a:
             f = lowest_bit(a)
             a &= a - 1
@@ -263,8 +339,8 @@ def partner_hands(cand, hidden, out, most, x):
 def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
     """Add ``weight`` times the share of the partner's possible hands on which playing each
     legal card leaves no line of play that keeps the area (Tent site / Lodge: the right
-    parity; Hideaway: one player takes every trick) to ``out``; returns the generator
-    state."""
+    parity; Hideaway: one player takes every trick) to ``out`` (equivalent answers tried once,
+    :func:`distinct`); returns the generator state."""
     cand, hidden = H.partner_candidates(st, player)
     n, x = partner_hands(cand, hidden, hands, min(most, hands.shape[0]), x)
     parity = 0 if st[S_AREA] == TENT_SITE else 1
@@ -284,7 +360,7 @@ def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
             theirs = hands[i]
             good = False
             if leading:
-                a = legal_cards(theirs, c)
+                a = distinct(legal_cards(theirs, c), mine | theirs)
                 while a and not good:
                     f = lowest_bit(a)
                     a &= a - 1
@@ -308,7 +384,7 @@ def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
 def cost_constants(st, pc):
     """``pc[8p:8p+7]``: player p's health, white colour, greens Lakeside removes, 1 / deck
     size, Hideaway flag, Tent site's draw reduction, a white-red's knives; ``pc[16:21]`` the
-    knives of red 1..5."""
+    knives of red 1..5, ``pc[24 + m]`` those of the reds in the 5-bit mask ``m``."""
     area = st[S_AREA]
     for p in range(2):
         pc[8 * p] = st[S_HEALTH + p]
@@ -321,6 +397,9 @@ def cost_constants(st, pc):
         pc[8 * p + 7] = 0.0
     for r in range(5):
         pc[16 + r] = st[C_RED_KNIVES + r]
+    for m in range(32):
+        pc[24 + m] = (m & 1) * pc[16] + ((m >> 1) & 1) * pc[17] + ((m >> 2) & 1) * pc[18] \
+            + ((m >> 3) & 1) * pc[19] + ((m >> 4) & 1) * pc[20]
 
 
 @njit(cache=True, inline='always')
@@ -330,9 +409,7 @@ def pile_counts(won, p, pc):
     greens = popcount(won & SUIT_MASK[GREEN])
     yellows = popcount(won & SUIT_MASK[YELLOW])
     whites = popcount(won & SUIT_MASK[WHITE])
-    reds = won >> (5 * RED)
-    knives = (reds & 1) * pc[16] + ((reds >> 1) & 1) * pc[17] + ((reds >> 2) & 1) * pc[18] \
-        + ((reds >> 3) & 1) * pc[19] + ((reds >> 4) & 1) * pc[20]
+    knives = pc[24 + ((won >> (5 * RED)) & 31)]
     colour = pc[o + 1]
     greens += whites * (colour == COLOUR_GREEN)
     yellows += whites * (colour == COLOUR_YELLOW)
@@ -371,7 +448,8 @@ def sample_hand(cand, hidden, x):
 def shuffle_in_play(mine, theirs, ints, x):
     """Random priorities for the cards in the two hands: ``ints[I_POS + card]`` its priority
     bit, ``ints[I_INV + bit]`` the card, ``ints[I_SUITP + suit]`` the suit masks in priority
-    bits. Returns both hands in priority bits and the generator state."""
+    bits and ``ints[I_PSUIT + bit]`` the mask of the suit of that bit's card. Returns both
+    hands in priority bits and the generator state."""
     n = 0
     m = mine | theirs
     while m:
@@ -394,83 +472,77 @@ def shuffle_in_play(mine, theirs, ints, x):
             hm |= 1 << i
         else:
             ht |= 1 << i
+    for i in range(n):
+        ints[I_PSUIT + i] = ints[I_SUITP + ints[I_INV + i] // 5]
     return hm, ht, x
 
 
 @njit(cache=True, inline='always')
-def rollout(h0, h1, w0, w1, leader, led, tricks, beats, ints):
-    """Finish the play phase on a known deal (hands ``h0``, ``h1`` in priority bits): each
-    player plays its legal card of highest priority; ``led`` is a card already led by
-    ``leader`` or -1, ``beats[card]`` the cards that beat ``card`` led. Branch-free (the
-    branches of random play mispredict). Returns the two piles."""
-    while tricks < TRICKS_PER_ROUND:
-        z = np.int64(0) - np.int64(leader == 0)
-        hl = (h0 & z) | (h1 & ~z)
-        hf = (h1 & z) | (h0 & ~z)
-        has_led = np.int64(0) - np.int64(led >= 0)
-        lp = lowest_bit(hl | (has_led & (1 << 62)))
-        lead = (led & has_led) | (ints[I_INV + (lp & 31)] & ~has_led)
-        hl &= ~((1 << lp) & ~has_led)
-        led = -1
-        fol = hf & ints[I_SUITP + lead // 5]
-        fol |= hf & (np.int64(0) - np.int64(fol == 0))
-        fp = lowest_bit(fol)
-        hf &= ~(1 << fp)
-        f = ints[I_INV + fp]
-        w = (beats[lead] >> f) & 1
-        h0 = (hl & z) | (hf & ~z)
-        h1 = (hf & z) | (hl & ~z)
-        leader ^= w
-        pair = (1 << lead) | (1 << f)
-        z = np.int64(0) - np.int64(leader == 0)
-        w0 |= pair & z
-        w1 |= pair & ~z
-        tricks += 1
-    return w0, w1
-
-
-@njit(cache=True, inline='always')
-def trick_step(h0, h1, w0, w1, leader, led, beats, ints):
-    """One trick of :func:`rollout`; returns the hands, piles and leader after it."""
-    z = np.int64(0) - np.int64(leader == 0)
-    hl = (h0 & z) | (h1 & ~z)
-    hf = (h1 & z) | (h0 & ~z)
-    has_led = np.int64(0) - np.int64(led >= 0)
-    lp = lowest_bit(hl | (has_led & (1 << 62)))
-    lead = (led & has_led) | (ints[I_INV + (lp & 31)] & ~has_led)
-    hl &= ~((1 << lp) & ~has_led)
-    fol = hf & ints[I_SUITP + lead // 5]
+def trick(hl, hf, lp, leader, won0, beats, ints):
+    """One trick of a rollout (hands in priority bits): player ``leader``, holding ``hl``
+    besides it, leads its card of priority bit ``lp``; the follower (``hf``) answers with its
+    legal card of highest priority. ``beats[card]`` are the cards that beat ``card`` led.
+    Branch-free (the branches of random play mispredict). Returns the next leader's and
+    follower's hands, the next leader and ``won0`` with the trick's cards if player 0 took
+    them."""
+    lead = ints[I_INV + lp]
+    fol = hf & ints[I_PSUIT + lp]
     fol |= hf & (np.int64(0) - np.int64(fol == 0))
     fp = lowest_bit(fol)
     hf &= ~(1 << fp)
     f = ints[I_INV + fp]
-    leader ^= (beats[lead] >> f) & 1
-    h0 = (hl & z) | (hf & ~z)
-    h1 = (hf & z) | (hl & ~z)
-    pair = (1 << lead) | (1 << f)
-    z = np.int64(0) - np.int64(leader == 0)
-    return h0, h1, w0 | (pair & z), w1 | (pair & ~z), leader
+    w = (beats[lead] >> f) & 1
+    leader ^= w
+    won0 |= ((1 << lead) | (1 << f)) & (np.int64(leader) - 1)
+    z = np.int64(0) - w
+    return (hf & z) | (hl & ~z), (hl & z) | (hf & ~z), leader, won0
 
 
 @njit(cache=True, inline='always')
-def rollout4(hs, w0, w1, leader, leds, tricks, beats, ints, out):
-    """Four :func:`rollout` at once from the same trick, led cards ``leds[k]`` and hands
-    ``hs[2k]``, ``hs[2k+1]`` (independent chains the processor overlaps); the piles go to
-    ``out[2k]``, ``out[2k+1]``."""
-    a0, a1, b0, b1 = hs[0], hs[1], hs[2], hs[3]
-    c0, c1, d0, d1 = hs[4], hs[5], hs[6], hs[7]
-    aw0, aw1, bw0, bw1, cw0, cw1, dw0, dw1 = w0, w1, w0, w1, w0, w1, w0, w1
-    al, bl, cl, dl = leader, leader, leader, leader
-    ad, bd, cd, dd = leds[0], leds[1], leds[2], leds[3]
-    while tricks < TRICKS_PER_ROUND:
-        a0, a1, aw0, aw1, al = trick_step(a0, a1, aw0, aw1, al, ad, beats, ints)
-        b0, b1, bw0, bw1, bl = trick_step(b0, b1, bw0, bw1, bl, bd, beats, ints)
-        c0, c1, cw0, cw1, cl = trick_step(c0, c1, cw0, cw1, cl, cd, beats, ints)
-        d0, d1, dw0, dw1, dl = trick_step(d0, d1, dw0, dw1, dl, dd, beats, ints)
-        ad, bd, cd, dd = -1, -1, -1, -1
-        tricks += 1
-    out[0], out[1], out[2], out[3] = aw0, aw1, bw0, bw1
-    out[4], out[5], out[6], out[7] = cw0, cw1, dw0, dw1
+def rollout(hl, hf, lp, leader, tricks, beats, ints):
+    """Finish the play phase on a known deal from trick ``tricks``: the leader ``leader``
+    (holding ``hl`` besides it) leads its card of priority bit ``lp``, then each player plays
+    its legal card of highest priority (:func:`trick`). Returns the cards player 0 won."""
+    hl, hf, leader, won0 = trick(hl, hf, lp, leader, 0, beats, ints)
+    for _ in range(tricks + 1, TRICKS_PER_ROUND):
+        lp = lowest_bit(hl)
+        hl &= hl - 1
+        hl, hf, leader, won0 = trick(hl, hf, lp, leader, won0, beats, ints)
+    return won0
+
+
+@njit(cache=True, inline='always')
+def rollout2(h, hf, lp0, lp1, leader, tricks, beats, ints):
+    """Two :func:`rollout` at once from the same hands ``h`` (the leader's, holding the led
+    cards of priority bits ``lp0``, ``lp1``) and ``hf`` (independent chains the processor
+    overlaps)."""
+    a0, a1, al, aw = trick(h & ~(1 << lp0), hf, lp0, leader, 0, beats, ints)
+    b0, b1, bl, bw = trick(h & ~(1 << lp1), hf, lp1, leader, 0, beats, ints)
+    for _ in range(tricks + 1, TRICKS_PER_ROUND):
+        ap = lowest_bit(a0)
+        bp = lowest_bit(b0)
+        a0, a1, al, aw = trick(a0 & (a0 - 1), a1, ap, al, aw, beats, ints)
+        b0, b1, bl, bw = trick(b0 & (b0 - 1), b1, bp, bl, bw, beats, ints)
+    return aw, bw
+
+
+@njit(cache=True, inline='always')
+def rollout4(h, hf, lp0, lp1, lp2, lp3, leader, tricks, beats, ints):
+    """Four :func:`rollout` at once, as :func:`rollout2`."""
+    a0, a1, al, aw = trick(h & ~(1 << lp0), hf, lp0, leader, 0, beats, ints)
+    b0, b1, bl, bw = trick(h & ~(1 << lp1), hf, lp1, leader, 0, beats, ints)
+    c0, c1, cl, cw = trick(h & ~(1 << lp2), hf, lp2, leader, 0, beats, ints)
+    d0, d1, dl, dw = trick(h & ~(1 << lp3), hf, lp3, leader, 0, beats, ints)
+    for _ in range(tricks + 1, TRICKS_PER_ROUND):
+        ap = lowest_bit(a0)
+        bp = lowest_bit(b0)
+        cp = lowest_bit(c0)
+        dp = lowest_bit(d0)
+        a0, a1, al, aw = trick(a0 & (a0 - 1), a1, ap, al, aw, beats, ints)
+        b0, b1, bl, bw = trick(b0 & (b0 - 1), b1, bp, bl, bw, beats, ints)
+        c0, c1, cl, cw = trick(c0 & (c0 - 1), c1, cp, cl, cw, beats, ints)
+        d0, d1, dl, dw = trick(d0 & (d0 - 1), d1, dp, dl, dw, beats, ints)
+    return aw, bw, cw, dw
 
 
 @njit(cache=True, inline='always')
@@ -534,17 +606,17 @@ def lead_costs(st, player, legal, params, out):
 def lead_card(st, player, legal, params):
     """The lead of least closed-form cost plus the mean end-of-round cost of both piles over
     ``lead_samples`` sampled partner hands and random-priority rollouts."""
-    fl = np.zeros(F_SIZE)
+    fl = np.zeros(F_RS)
     ints = np.empty(I_SIZE, dtype=np.int64)
     out = fl[F_OUT:F_OUT + 20]
     eff = fl[F_EFF:F_EFF + 20]
-    pc = fl[F_PC:F_PC + 24]
+    pc = fl[F_PC:F_PC + PC_SIZE]
     trump = st[S_TRUMP]
     lead_costs(st, player, legal, params, out)
     x = lcg_seed(st)
     if planned_area(st, params):
         x = parity_failures(st, player, legal, True, int(params[DD_HANDS]),
-                            ints[I_HANDS:I_HANDS + 128], out, x, params[H.BREACH])
+                            np.empty(MOST_HANDS, dtype=np.int64), out, x, params[H.BREACH])
     reps = representatives(st, player, legal)
     # classes worth sampling: some member's closed-form cost is near the best
     best = 1e300
@@ -572,30 +644,51 @@ def lead_card(st, player, legal, params):
         beats = H.BEATS[trump]
         mine = st[S_HAND + player]
         cls = ints[I_HANDS:I_HANDS + 8]
-        hs = ints[I_HANDS + 8:I_HANDS + 16]
-        leds = ints[I_HANDS + 16:I_HANDS + 20]
-        piles = ints[I_HANDS + 20:I_HANDS + 28]
         ncls = 0
         m = live
         while m:
             cls[ncls] = lowest_bit(m)
             m &= m - 1
             ncls += 1
+        w0 = st[S_WON]
+        w1 = st[S_WON + 1]
+        tricks = st[S_TRICK]
         for _ in range(n):
             theirs, x = sample_hand(cand, hidden, x)
             hp_me, hp_th, x = shuffle_in_play(mine, theirs, ints, x)
-            for k0 in range(0, ncls, 4):
-                for k in range(4):
-                    c = cls[min(k0 + k, ncls - 1)]
-                    hm = hp_me & ~(1 << ints[I_POS + c])
-                    hs[2 * k] = hm if player == 0 else hp_th
-                    hs[2 * k + 1] = hp_th if player == 0 else hm
-                    leds[k] = c
-                rollout4(hs, st[S_WON], st[S_WON + 1], player, leds, st[S_TRICK], beats, ints,
-                         piles)
-                for k in range(min(4, ncls - k0)):
-                    eff[cls[k0 + k]] += fast_cost(piles[2 * k], 0, pc, params) + \
-                        fast_cost(piles[2 * k + 1], 1, pc, params)
+            both = mine | theirs
+            k = 0
+            while k < ncls:
+                left = ncls - k
+                if left >= 3:
+                    r0, r1, r2, r3 = rollout4(hp_me, hp_th, ints[I_POS + cls[k]],
+                                              ints[I_POS + cls[k + 1]], ints[I_POS + cls[k + 2]],
+                                              ints[I_POS + cls[min(k + 3, ncls - 1)]], player,
+                                              tricks, beats, ints)
+                    eff[cls[k]] += fast_cost(w0 | r0, 0, pc, params) + \
+                        fast_cost(w1 | (both & ~r0), 1, pc, params)
+                    eff[cls[k + 1]] += fast_cost(w0 | r1, 0, pc, params) + \
+                        fast_cost(w1 | (both & ~r1), 1, pc, params)
+                    eff[cls[k + 2]] += fast_cost(w0 | r2, 0, pc, params) + \
+                        fast_cost(w1 | (both & ~r2), 1, pc, params)
+                    if left >= 4:
+                        eff[cls[k + 3]] += fast_cost(w0 | r3, 0, pc, params) + \
+                            fast_cost(w1 | (both & ~r3), 1, pc, params)
+                    k += 4
+                elif left == 2:
+                    r0, r1 = rollout2(hp_me, hp_th, ints[I_POS + cls[k]], ints[I_POS + cls[k + 1]],
+                                      player, tricks, beats, ints)
+                    eff[cls[k]] += fast_cost(w0 | r0, 0, pc, params) + \
+                        fast_cost(w1 | (both & ~r0), 1, pc, params)
+                    eff[cls[k + 1]] += fast_cost(w0 | r1, 0, pc, params) + \
+                        fast_cost(w1 | (both & ~r1), 1, pc, params)
+                    k += 2
+                else:
+                    lp = ints[I_POS + cls[k]]
+                    r0 = rollout(hp_me & ~(1 << lp), hp_th, lp, player, tricks, beats, ints)
+                    eff[cls[k]] += fast_cost(w0 | r0, 0, pc, params) + \
+                        fast_cost(w1 | (both & ~r0), 1, pc, params)
+                    k += 1
     choice = -1
     choice_cost = 1e300
     rep = -1
@@ -647,53 +740,55 @@ def card_value(st, card, colour):
 
 
 @njit(cache=True, inline='always')
-def convolve(dist, lo, hi, v, r):
+def convolve(a, o, lo, hi, v, r):
     """Add a card worth ``v`` (!= 0, |v| <= 8), taken with chance ``r``, to the distribution
-    ``dist`` held over ``lo..hi`` (zero outside, with at least 8 slots of padding on either
-    side); returns the new bounds."""
+    ``a[o:o + NDIST]`` held over ``lo..hi`` (zero outside, with at least 8 slots of padding on
+    either side); returns the new bounds."""
     q = 1.0 - r
     if v > 0:
-        for j in range(hi + v, lo - 1, -1):
-            dist[j] = dist[j] * q + dist[j - v] * r
+        for j in range(o + hi + v, o + lo - 1, -1):
+            a[j] = a[j] * q + a[j - v] * r
         return lo, hi + v
-    for j in range(lo + v, hi + 1):
-        dist[j] = dist[j] * q + dist[j - v] * r
+    for j in range(o + lo + v, o + hi + 1):
+        a[j] = a[j] * q + a[j - v] * r
     return lo + v, hi
 
 
 @njit(cache=True, inline='always')
-def deconvolve(src, dst, lo, hi, v, r):
-    """``dst`` = ``src`` less a card worth ``v`` taken with chance ``r`` (the inverse of
-    :func:`convolve`, solved from its stable end; ``dst`` is zero outside the new bounds);
-    returns the new bounds."""
+def deconvolve(a, src, dst, lo, hi, v, r):
+    """``a[dst:dst + NDIST]`` = the distribution ``a[src:src + NDIST]`` less a card worth ``v``
+    taken with chance ``r`` (the inverse of :func:`convolve`, solved from its stable end; the
+    result is zero outside the new bounds); returns the new bounds."""
     if v > 0:
         nlo, nhi = lo, hi - v
     else:
         nlo, nhi = lo - v, hi
-    for j in range(lo - 8, hi + 9):
-        dst[j] = 0.0
+    for j in range(dst + lo - 8, dst + hi + 9):
+        a[j] = 0.0
+    s = src - dst
     if r <= 0.5:
         q = 1.0 - r
         if v > 0:
-            for j in range(nlo, nhi + 1):
-                dst[j] = (src[j] - r * dst[j - v]) / q
+            for j in range(dst + nlo, dst + nhi + 1):
+                a[j] = (a[j + s] - r * a[j - v]) / q
         else:
-            for j in range(nhi, nlo - 1, -1):
-                dst[j] = (src[j] - r * dst[j - v]) / q
+            for j in range(dst + nhi, dst + nlo - 1, -1):
+                a[j] = (a[j + s] - r * a[j - v]) / q
     elif v > 0:
-        for j in range(nhi, nlo - 1, -1):
-            dst[j] = (src[j + v] - (1.0 - r) * dst[j + v]) / r
+        for j in range(dst + nhi, dst + nlo - 1, -1):
+            a[j] = (a[j + s + v] - (1.0 - r) * a[j + v]) / r
     else:
-        for j in range(nlo, nhi + 1):
-            dst[j] = (src[j + v] - (1.0 - r) * dst[j + v]) / r
+        for j in range(dst + nlo, dst + nhi + 1):
+            a[j] = (a[j + s + v] - (1.0 - r) * a[j + v]) / r
     return nlo, nhi
 
 
 @njit(cache=True)
-def expected_cost(st, p, yv, ylo, yhi, dv, dlo, dhi, add_y, add_d, pc, params):
+def expected_cost(st, p, a, yo, ylo, yhi, do, dlo, dhi, add_y, add_d, pc, params):
     """E[:func:`fast_cost`] of player p ending with its pile so far, ``add_y`` yellows and
-    ``add_d`` net knives more, and a future of yellows distributed as ``yv`` (over
-    ``ylo..yhi``, offset ``YOFF``) and net knives as ``dv`` (offset ``DOFF``), independently."""
+    ``add_d`` net knives more, and a future of yellows distributed as ``a[yo:yo + NDIST]``
+    (over ``ylo..yhi``, offset ``YOFF``) and net knives as ``a[do:do + NDIST]`` (offset
+    ``DOFF``), independently."""
     o = 8 * p
     greens, yellows, knives = pile_counts(st[S_WON + p], p, pc)
     health = pc[o]
@@ -702,15 +797,15 @@ def expected_cost(st, p, yv, ylo, yhi, dv, dlo, dhi, add_y, add_d, pc, params):
     for j in range(ylo, yhi + 1):
         n = max(0.0, max(1, yellows + add_y + j - YOFF) - pc[o + 5])
         off = n - params[H.TARGET_DRAWS]
-        e_hit += yv[j] * min(1.0, n * pc[o + 3])
-        e_draw += yv[j] * (max(off, 0.0) * params[H.DRAW_OVER]
+        e_hit += a[yo + j] * min(1.0, n * pc[o + 3])
+        e_draw += a[yo + j] * (max(off, 0.0) * params[H.DRAW_OVER]
                            + max(-off, 0.0) * params[H.DRAW_UNDER])
     e_dmg = 0.0
     base = knives - greens + add_d - DOFF
     for j in range(dlo, dhi + 1):
         hit = 1.0 + max(0.0, base + j)
         hit = hit + pc[o + 4] * (health - hit)
-        e_dmg += dv[j] * (min(hit, health) * params[H.DAMAGE]
+        e_dmg += a[do + j] * (min(hit, health) * params[H.DAMAGE]
                           + (hit >= health) * params[H.DEATH])
     return e_draw + e_hit * e_dmg
 
@@ -729,14 +824,14 @@ def future_distributions(st, player, fl):
     held = TRICKS_PER_ROUND - st[S_TRICK] - (1 if st[S_LED] >= 0 and
                                              st[S_TRICK_LEADER] != player else 0)
     frac = held / max(1, popcount(unseen))
-    yd0 = fl[F_DIST:F_DIST + NDIST]
-    yd1 = fl[F_DIST + NDIST:F_DIST + 2 * NDIST]
-    dd0 = fl[F_DIST + 2 * NDIST:F_DIST + 3 * NDIST]
-    dd1 = fl[F_DIST + 3 * NDIST:F_DIST + 4 * NDIST]
-    yd0[YOFF] = 1.0
-    yd1[YOFF] = 1.0
-    dd0[DOFF] = 1.0
-    dd1[DOFF] = 1.0
+    yd0 = F_DIST
+    yd1 = F_DIST + NDIST
+    dd0 = F_DIST + 2 * NDIST
+    dd1 = F_DIST + 3 * NDIST
+    fl[yd0 + YOFF] = 1.0
+    fl[yd1 + YOFF] = 1.0
+    fl[dd0 + DOFF] = 1.0
+    fl[dd1 + DOFF] = 1.0
     ylo0, yhi0, ylo1, yhi1 = YOFF, YOFF, YOFF, YOFF
     dlo0, dhi0, dlo1, dhi1 = DOFF, DOFF, DOFF, DOFF
     col0 = H.colour_of_whites(st, 0)
@@ -759,14 +854,14 @@ def future_distributions(st, player, fl):
         fl[F_RS + 2 * c + 1] = r1
         kind, v = card_value(st, c, col0)
         if kind == 0:
-            ylo0, yhi0 = convolve(yd0, ylo0, yhi0, 1, r0)
+            ylo0, yhi0 = convolve(fl, yd0, ylo0, yhi0, 1, r0)
         else:
-            dlo0, dhi0 = convolve(dd0, dlo0, dhi0, v, r0)
+            dlo0, dhi0 = convolve(fl, dd0, dlo0, dhi0, v, r0)
         kind, v = card_value(st, c, col1)
         if kind == 0:
-            ylo1, yhi1 = convolve(yd1, ylo1, yhi1, 1, r1)
+            ylo1, yhi1 = convolve(fl, yd1, ylo1, yhi1, 1, r1)
         else:
-            dlo1, dhi1 = convolve(dd1, dlo1, dhi1, v, r1)
+            dlo1, dhi1 = convolve(fl, dd1, dlo1, dhi1, v, r1)
     return ylo0, yhi0, ylo1, yhi1, dlo0, dhi0, dlo1, dhi1
 
 
@@ -776,7 +871,8 @@ def follow_card(st, player, legal, params):
     winner, flexibility) plus the expected end-of-round cost of both piles when the trick
     goes to its winner and the rest of the cards as :func:`future_distributions` says, the
     answer itself taken out of them (:func:`deconvolve`)."""
-    fl = np.zeros(F_SIZE)
+    reps = representatives(st, player, legal)
+    fl = np.zeros(F_SIZE if reps & (reps - 1) else F_RS)
     lead = st[S_LED]
     leader = 1 - player
     area = st[S_AREA]
@@ -784,28 +880,21 @@ def follow_card(st, player, legal, params):
     rule = H.has_trick_rule(area) and not st[S_TRAP_ROUND]
     want = wanted_winner(st, leader)
     out = fl[F_OUT:F_OUT + 20]
-    pc = fl[F_PC:F_PC + 24]
+    pc = fl[F_PC:F_PC + PC_SIZE]
     if planned_area(st, params):
         want = -1
-        ints = np.empty(128, dtype=np.int64)
-        parity_failures(st, player, legal, False, int(params[DD_HANDS]), ints, out,
+        parity_failures(st, player, legal, False, int(params[DD_HANDS]),
+                        np.empty(MOST_HANDS, dtype=np.int64), out,
                         lcg_seed(st), params[H.BREACH])
     safe = H.SAFE_ANSWERS[area, trump, lead]
     beats = H.BEATS[trump, lead]
     breach = params[H.BREACH]
     wrong = wrong_winner_cost(st, params)
-    reps = representatives(st, player, legal)
     value = 0.0
     b = (0, 0, 0, 0, 0, 0, 0, 0)
     if reps & (reps - 1):
         cost_constants(st, pc)
         b = future_distributions(st, player, fl)
-    yd0 = fl[F_DIST:F_DIST + NDIST]
-    yd1 = fl[F_DIST + NDIST:F_DIST + 2 * NDIST]
-    dd0 = fl[F_DIST + 2 * NDIST:F_DIST + 3 * NDIST]
-    dd1 = fl[F_DIST + 3 * NDIST:F_DIST + 4 * NDIST]
-    ty = fl[F_DIST + 4 * NDIST:F_DIST + 5 * NDIST]
-    td = fl[F_DIST + 5 * NDIST:F_DIST + 6 * NDIST]
     best = -1
     best_cost = 1e300
     m = legal
@@ -823,20 +912,18 @@ def follow_card(st, player, legal, params):
             # a new class: its members share the value of the cards won
             value = 0.0
             for p in range(2):
-                yd = yd0 if p == 0 else yd1
-                dd = dd0 if p == 0 else dd1
+                yo = F_DIST + p * NDIST
+                do = F_DIST + (2 + p) * NDIST
                 ylo, yhi = (b[0], b[1]) if p == 0 else (b[2], b[3])
                 dlo, dhi = (b[4], b[5]) if p == 0 else (b[6], b[7])
                 col = pc[8 * p + 1]
                 kind, v = card_value(st, card, col)
                 if kind == 0:
-                    ylo, yhi = deconvolve(yd, ty, ylo, yhi, 1, fl[F_RS + 2 * card + p])
-                    yv = ty
-                    dv = dd
+                    ylo, yhi = deconvolve(fl, yo, F_TY, ylo, yhi, 1, fl[F_RS + 2 * card + p])
+                    yo = F_TY
                 else:
-                    dlo, dhi = deconvolve(dd, td, dlo, dhi, v, fl[F_RS + 2 * card + p])
-                    yv = yd
-                    dv = td
+                    dlo, dhi = deconvolve(fl, do, F_TD, dlo, dhi, v, fl[F_RS + 2 * card + p])
+                    do = F_TD
                 add_y = 0
                 add_d = 0
                 if p == taker:
@@ -844,7 +931,7 @@ def follow_card(st, player, legal, params):
                         kz, vz = card_value(st, z, col)
                         add_y += 1 - kz
                         add_d += kz * vz
-                value += expected_cost(st, p, yv, ylo, yhi, dv, dlo, dhi, add_y, add_d, pc,
+                value += expected_cost(st, p, fl, yo, ylo, yhi, do, dlo, dhi, add_y, add_d, pc,
                                        params)
         cost += params[FOLLOW_WEIGHT] * value
         if cost < best_cost:
