@@ -140,3 +140,16 @@ def test_an_old_csv_report_says_what_it_cannot_show(tmp_path):
     assert "Not drawn (trap_rate_by_area.png): it was written before table format 2" in text
     assert "regenerate it with: slashersim sweep SPEC.toml --out" in text
     assert "carries no provenance" in text
+
+
+def test_the_report_gives_each_players_games_when_they_differ(tmp_path):
+    """A spec's ``policy_games`` plays a slow player fewer games a cell: the report's
+    provenance says how many each player played, not one count for all."""
+    from slashersim.analysis.report import provenance_lines
+    df = make_table(policies=("baseline", "heuristic"))
+    df.attrs["slashersim"] = {**PROVENANCE, "games": 2000,
+                              "games_by_policy": {"baseline": 2000, "heuristic": 500}}
+    text = "\n".join(provenance_lines(df))
+    assert "games per cell: baseline 2,000, heuristic 500" in text
+    df.attrs["slashersim"] = {**PROVENANCE, "games_by_policy": {"baseline": 2000}}
+    assert "2,000 games per cell and player" in "\n".join(provenance_lines(df))

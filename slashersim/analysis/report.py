@@ -145,6 +145,15 @@ def _short(value):
     return "-" if value is None else str(value)
 
 
+def _games_per_player(prov):
+    """``"1,000,000 games per cell and player"``, or each player's count when they differ
+    (a sweep spec's ``policy_games``)."""
+    by = prov.get("games_by_policy") or {}
+    if len(set(by.values())) > 1:
+        return "games per cell: " + ", ".join(f"{p} {int(g):,}" for p, g in by.items())
+    return f"{int(prov.get('games') or 0):,} games per cell and player"
+
+
 def provenance_lines(df, source=None):
     """The "How this table was made" section: software, commit, date, command, seed, games,
     players and their parameters, and the configuration every cell shares (resolved: every
@@ -174,8 +183,9 @@ def provenance_lines(df, source=None):
     lines += [f"- Made by {made}, on {prov.get('created')}.",
               f"- Command: `{prov.get('command') or 'slashersim.sweep.run_sweep (Python)'}`"
               + (f" (spec `{prov['spec_file']}`)." if prov.get("spec_file") else "."),
-              f"- Seed {prov.get('seed')}; {prov.get('games', 0):,} games per cell and player, "
-              f"every cell and player on the same games (common random numbers)."]
+              f"- Seed {prov.get('seed')}; {_games_per_player(prov)}, every cell and player "
+              f"on the same games (common random numbers; a player with fewer plays the first "
+              f"of them)."]
     for pol in prov.get("policies") or []:
         params = ", ".join(f"{k}={_short(v)}" for k, v in pol.get("params", {}).items())
         lines.append(f"- Player `{pol['name']}`" + (" (omniscient: sees hidden cards)"
