@@ -65,15 +65,15 @@ def test_presets_name_their_player_and_round_trip_through_tomli_w(tmp_path):
     writes back exactly what it reads."""
     import tomllib
     from slashersim.presets import PRESETS_FILE, derived_for, write_presets
-    assert derived_for() == "heuristic"
+    assert derived_for() == "expert"
     data = tomllib.loads(PRESETS_FILE.read_text())
     data.pop("derived_for")
     copy = tmp_path / "presets.toml"
-    write_presets(data, "expert", copy, header=["a comment"])
+    write_presets(data, "heuristic", copy, header=["a comment"])
     assert copy.read_text().startswith("# a comment\n")
-    assert derived_for(copy) == "expert"
+    assert derived_for(copy) == "heuristic"
     again = tomllib.loads(copy.read_text())
-    assert again.pop("derived_for") == "expert" and again == data
+    assert again.pop("derived_for") == "heuristic" and again == data
 
 
 def test_difficulty_in_config_and_override():
