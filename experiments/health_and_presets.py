@@ -90,6 +90,22 @@ def grid_lines(grid, player):
     return lines, choices, rates
 
 
+#: the instructions defaults every cell of the presets grid keeps
+GRID_DEFAULTS = {"hideaway": True, "cursed_object": True, "traps": 3}
+
+
+def _extra(knobs):
+    """What a preset changes besides health and escapes needed, in words."""
+    words = {"hideaway": {True: "the Hideaway in", False: "the Hideaway out"},
+             "cursed_object": {True: "the Cursed Object in", False: "the Cursed Object out"}}
+    return [words[k][knobs[k]] if k in words else f"{k} = {knobs[k]}"
+            for k, v in GRID_DEFAULTS.items() if knobs[k] != v]
+
+
+def _names(names):
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40_000)
@@ -120,6 +136,8 @@ def main():
                                               + (" (uncommitted changes)" if git.get("dirty")
                                                  else "") if git else "")
     presets = load_presets()["instructions"]
+    in_grid = [n for n in TARGETS if not _extra(presets[n])]
+    out_grid = [n for n in TARGETS if _extra(presets[n])]
     grid_md, choices, rates = grid_lines(grid, player)
     h3_4 = steps[(steps["health"] == 3)]
     md = ["# Health steps and the instructions presets", "",
@@ -174,9 +192,14 @@ def main():
     md += ["", "The tuner picks, among the settings whose whole 95 % interval lies within "
                f"target ± {TOLERANCE}, the one with the fewest changes from the edition's "
                "defaults (health 7, 4 escapes, Hideaway in, Cursed Object in, 3 traps), then the "
-               "closest. Every instructions preset keeps the Hideaway, the Cursed Object and 3 "
-               "traps, so the grid below, health × escapes needed with those defaults, holds "
-               f"them all (player `{player}`, win rate):", ""] + grid_md + [""]
+               "closest. The grid below is health × escapes needed with the Hideaway, the "
+               "Cursed Object and 3 traps"
+           + (f"; it holds {_names(in_grid)}" if in_grid else "; it holds none of the presets")
+           + (f", while {_names(out_grid)} also change"
+              + (" " if len(out_grid) > 1 else "s ")
+              + "; ".join(f"{n}: {', '.join(_extra(presets[n]))}" for n in out_grid)
+              if out_grid else "")
+           + f" (player `{player}`, win rate):", ""] + grid_md + [""]
     at4 = [rates[h, 4]["win_rate"] for h in range(1, 8)]
     md.append(f"- At the default 4 escapes, health alone reaches win rates from "
               f"{min(at4):.3f} to {max(at4):.3f}. Targets outside that range, or falling "
@@ -186,6 +209,11 @@ def main():
     for name, target in TARGETS.items():
         ranked = choices[name]
         k = presets[name]
+        if name in out_grid:
+            md.append(f"- {name} ({target:.2f}): the preset is health {k['health']} with "
+                      f"{k['escapes_needed']} escapes and {', '.join(_extra(k))}, outside "
+                      f"this grid.")
+            continue
         if not ranked:
             md.append(f"- {name} ({target:.2f}): no cell of this grid meets it at "
                       f"{args.games:,} games; the preset is health {k['health']}, "
@@ -207,21 +235,26 @@ def main():
                       f"{rates[4, e]['win_rate']:.3f}" for e in escapes)
     not_better = [e for e in escapes if rates[4, e]["win_ci_low"] <= rates[3, e]["win_ci_high"]]
     hard = tomllib.loads(PRESETS_FILE.read_text())["instructions"]["hard"]
-    changed = [n for n in TARGETS if presets[n]["escapes_needed"] != 4]
-    kept = [n for n in TARGETS if presets[n]["escapes_needed"] == 4]
+    changed = [n for n in in_grid if presets[n]["escapes_needed"] != 4]
+    kept = [n for n in in_grid if presets[n]["escapes_needed"] == 4]
     levers = []
     if changed:
-        levers.append(" and ".join(changed) + " also change the escapes needed (to "
+        levers.append(_names(changed) + (" also change" if len(changed) > 1 else " also changes")
+                      + " the escapes needed (to "
                       + " and ".join(str(presets[n]["escapes_needed"]) for n in changed)
                       + ") and health then brings the win rate back to the target")
     if kept:
-        levers.append(" and ".join(kept) + " keep 4 escapes and change health alone")
+        levers.append(_names(kept) + (" keep 4 escapes and change" if len(kept) > 1 else
+                                      " keeps 4 escapes and changes") + " health alone")
+    if out_grid:
+        levers.append(_names(out_grid) + (" change" if len(out_grid) > 1 else " changes")
+                      + " other knobs too (above)")
     md += ["", f"Health 4 wins no more than health 3 (their intervals overlap, or 3 is above) "
                f"at {len(not_better)} of the {len(escapes)} escape counts of the grid (health 3 "
                f"against 4: {pairs}). So the health of the presets reads {healths}: "
                + "; ".join(levers) + "; and wherever the target lies near health 3 or 4, the "
                f"two compete as equals, so a few thousandths decide which is closer. The hard "
-               f"preset took health {hard['health']} at {hard['win_rate']:.4f} over "
+               f"preset took health {presets['hard']['health']} at {hard['win_rate']:.4f} over "
                f"{hard['games']:,} games; on this grid the rule's first pick for hard is health "
                f"{choices['hard'][0][0][0] if choices['hard'] else '-'}."]
     md += ["", f"Total time: {time.perf_counter() - t0:.0f} s on this 2-core machine.", ""]

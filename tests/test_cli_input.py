@@ -462,18 +462,23 @@ def test_atomic_writes_get_the_usual_file_permissions(tmp_path):
 
 def test_ctrl_c_during_a_kernel_call_is_held_until_it_returns():
     """numba turns an interrupt raised while it dispatches into a TypeError: the runner holds
-    Ctrl-C until the kernel call has returned and raises KeyboardInterrupt then."""
+    Ctrl-C until the kernel call has returned and raises KeyboardInterrupt then. (Python's own
+    handler is installed first: a background job starts with SIGINT ignored.)"""
     import signal
     from slashersim.runner import held_interrupt
-    finished = False
-    with pytest.raises(KeyboardInterrupt):
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        finished = False
+        with pytest.raises(KeyboardInterrupt):
+            with held_interrupt():
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.05)
+                finished = True
+        assert finished and signal.getsignal(signal.SIGINT) is signal.default_int_handler
         with held_interrupt():
-            os.kill(os.getpid(), signal.SIGINT)
-            time.sleep(0.05)
-            finished = True
-    assert finished and signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    with held_interrupt():
-        pass
+            pass
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_every_policy_compiled_apart_from_the_engine_is_announced():
