@@ -161,8 +161,8 @@ def write_record(st, rec):
 
 
 @njit(cache=True)
-def play_block(policy, fast, cfg, params, seed, game0, records, block):
-    """Play block ``block`` of a chunk, games ``game0 + block * BLOCK ...``, one record row each.
+def play_block(policy, fast, cfg, params, seed, game0, records, block, size):
+    """Play block ``block`` of a chunk, games ``game0 + block * size ...``, one record row each.
 
     One scratch state serves the whole block. Game ``g`` depends only on ``(seed, g)``, never
     on the thread or block that plays it.
@@ -171,9 +171,21 @@ def play_block(policy, fast, cfg, params, seed, game0, records, block):
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[:CFG_SIZE] = cfg
     st[S_FAST_POLICY] = fast
-    for i in range(block * BLOCK, min(n, (block + 1) * BLOCK)):
+    for i in range(block * size, min(n, (block + 1) * size)):
         play_game(policy, st, params, seed, game0 + i)
         write_record(st, records[i])
+
+
+#: a chunk is cut into at least this many blocks while blocks can stay above one game
+MIN_BLOCKS = 32
+
+
+@njit(cache=True)
+def block_size(n):
+    """Games per parallel block of a chunk of ``n``: ``BLOCK``, or fewer when the chunk is
+    small, so that a slow policy's kernel calls (a few dozen games) still give every thread
+    work. Which thread or block plays a game never changes the game."""
+    return max(1, min(BLOCK, n // MIN_BLOCKS))
 
 
 @njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
@@ -183,8 +195,9 @@ def simulate_chunk(policy, fast, cfg, params, seed, game0, records):
 
     ``fast`` is the policy's fast-path id (:mod:`slashersim.policies.dispatch`), or 0.
     """
-    for b in prange((records.shape[0] + BLOCK - 1) // BLOCK):
-        play_block(policy, fast, cfg, params, seed, game0, records, b)
+    size = block_size(records.shape[0])
+    for b in prange((records.shape[0] + size - 1) // size):
+        play_block(policy, fast, cfg, params, seed, game0, records, b, size)
 
 
 @njit(types.void(types.int32[:, ::1], types.int64[::1]), cache=True)

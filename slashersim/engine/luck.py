@@ -23,7 +23,7 @@ from .api import POLICY_TYPE
 from .lazy import lazy_njit
 from .bits import nth_bit, popcount
 from .deal import setup_game, start_round
-from .game import BLOCK, check_invariants, cleanup, play_rounds, write_record
+from .game import block_size, check_invariants, cleanup, play_rounds, write_record
 from .items import (USABLE_BEFORE_DRAW, draw_one, fire_pit_gifts, item_first_player,
                     item_phase, item_phase_part, item_phase_start, keep_items, resolve_killer,
                     sort_won_cards, use_items)
@@ -259,10 +259,11 @@ def rollouts(policy, fast, base, params, pos, seed, first, out):
     """Play the position ``(base, pos)`` out ``len(out)`` times; play-out ``i`` draws from the
     streams of game ``first + i`` of ``seed``; ``out[i]`` is its outcome code."""
     n = out.shape[0]
-    for b in prange((n + BLOCK - 1) // BLOCK):
+    size = block_size(n)
+    for b in prange((n + size - 1) // size):
         st = np.empty(STATE_SIZE, dtype=np.int64)
         turn = np.zeros(2, dtype=np.int64)
-        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+        for i in range(b * size, min(n, (b + 1) * size)):
             st[:] = base
             st[S_FAST_POLICY] = fast
             seed_streams(st, seed, first + i)
@@ -370,11 +371,12 @@ def simulate_chunk_held(policy, fast, cfg, params, seed, game0, records, held, r
     """:func:`game.simulate_chunk` with the streams in the bitmask ``held`` of game ``g``
     seeded from group ``g // repeats`` (as game ``g // repeats`` of a plain run seeds them)."""
     n = records.shape[0]
-    for b in prange((n + BLOCK - 1) // BLOCK):
+    size = block_size(n)
+    for b in prange((n + size - 1) // size):
         st = np.zeros(STATE_SIZE, dtype=np.int64)
         st[:CFG_SIZE] = cfg
         st[S_FAST_POLICY] = fast
-        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+        for i in range(b * size, min(n, (b + 1) * size)):
             g = game0 + i
             seed_streams(st, seed, g)
             for k in range(N_STREAMS):
