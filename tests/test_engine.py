@@ -167,3 +167,10 @@ def test_fast_path_and_function_pointer_play_the_same_games(edition):
         simulate_chunk(baseline, fast, cfg, params, 17, 0, rec)
         out.append(rec)
     assert np.array_equal(out[0], out[1])
+
+
+def test_small_chunks_are_cut_into_small_blocks():
+    """A slow policy's kernel call of a few dozen games still spreads over the threads."""
+    from slashersim.engine.game import BLOCK, MIN_BLOCKS, block_size
+    assert block_size(1 << 16) == BLOCK
+    assert block_size(MIN_BLOCKS * 3) == 3 and block_size(10) == 1 and block_size(0) == 1
