@@ -215,8 +215,9 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
     ----------
     config : GameConfig, optional
         The rules (default: the rulebook defaults).
-    policy : str
-        A registered policy name.
+    policy : str or Python policy
+        A registered policy name, or a Python policy (:mod:`slashersim.player`: an object
+        with ``act(observation)`` or a function of the observation), played on one thread.
     games, seed : int
         How many games, and the run seed; game ``g`` uses the streams of ``(seed, g)``.
     threads : int, optional
@@ -238,6 +239,12 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
     seed = check_seed(seed)
     if check_seed(first_game, "first_game") + int(games) > 1 << 63:
         raise ValueError(f"games {first_game}..{first_game + games - 1} go past 2**63")
+    if not isinstance(policy, str):
+        if params is not None or hold is not None:
+            raise ValueError("a Python policy takes no params or hold")
+        from .player import simulate_python
+        return simulate_python(policy, config, int(games), seed, int(first_game), keep_records,
+                               progress)
     params = policy_params(policy) if params is None else check_param_vector(policy, params)
     entry = get_policy(policy)
     if hold is not None:

@@ -31,11 +31,19 @@ def _count(name, value):
     return int(value)
 
 
+def _label(policy):
+    """A policy's name in tables (a Python policy's: :func:`slashersim.player.policy_label`)."""
+    if isinstance(policy, str):
+        return policy
+    from ..player import policy_label
+    return policy_label(policy)
+
+
 def labels(policies):
     """Unique row labels: the policy name, and ``name#k`` for its k-th repetition (k >= 2)."""
     seen = {}
     out = []
-    for name in policies:
+    for name in map(_label, policies):
         seen[name] = seen.get(name, 0) + 1
         out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
     return out
@@ -68,15 +76,22 @@ def check_comparison(policies, games, params=None):
     if not names:
         raise ValueError("no policies to compare")
     for name in names:
-        param_specs(name)
+        if isinstance(name, str):
+            param_specs(name)
+        else:
+            from ..player import answerer
+            answerer(name)
     row_labels = labels(names)
     params = params or {}
     for name in params:
         if name not in names and name not in row_labels:
             raise ValueError(f"parameters given for {name!r}, which is not compared; "
                              f"compared: {', '.join(row_labels)}")
+    for name, label in zip(names, row_labels):
+        if not isinstance(name, str) and label in params:
+            raise ValueError(f"parameters given for {label!r}, a Python policy (it has none)")
     vectors = [param_vector(name, {**params.get(name, {}), **params.get(label, {})})
-               for name, label in zip(names, row_labels)]
+               if isinstance(name, str) else None for name, label in zip(names, row_labels)]
     return names, row_labels, vectors, _resolve_games(games, names, row_labels)
 
 
@@ -84,12 +99,12 @@ def _resolve_games(games, names, row_labels):
     if not isinstance(games, dict):
         return [_count("games", games)] * len(names)
     for key in games:
-        if key is not None and key not in names and key not in row_labels:
+        if key is not None and key not in map(_label, names) and key not in row_labels:
             raise ValueError(f"games given for {key!r}, which is not compared; compared: "
                              f"{', '.join(row_labels)}")
     out = []
     for name, label in zip(names, row_labels):
-        n = games.get(label, games.get(name, games.get(None)))
+        n = games.get(label, games.get(_label(name), games.get(None)))
         if n is None:
             raise ValueError(f"no game count for policy {name!r}")
         out.append(_count("games", n))
@@ -104,8 +119,10 @@ def compare_policies(config=None, policies=("baseline",), games=100_000, seed=0,
     ----------
     config : GameConfig, optional
         The rules (default: the rulebook defaults).
-    policies : sequence of str
-        Registered policy names; a name may repeat (rows are labelled ``name#2``, ...).
+    policies : sequence of str or Python policies
+        Registered policy names, or Python policies (:mod:`slashersim.player`, labelled by
+        :func:`slashersim.player.policy_label`, played on one thread); a name may repeat (rows
+        are labelled ``name#2``, ...).
     games : int or dict
         Games per policy: one count, or ``{policy name or label: count}`` with an optional
         ``None`` key for the others (see :func:`parse_games`). Policy ``i`` plays games
@@ -136,7 +153,7 @@ def compare_policies(config=None, policies=("baseline",), games=100_000, seed=0,
     config = config or GameConfig()
     names, row_labels, vectors, counts_n = check_comparison(policies, games, params)
     chunk_size = _count("chunk_size", chunk_size)
-    entries = [get_policy(name) for name in names]
+    omniscient = [isinstance(name, str) and get_policy(name).omniscient for name in names]
     counts = [None] * len(names)
     elapsed = [0.0] * len(names)
     pairs = list(combinations(range(len(names)), 2))
@@ -166,10 +183,10 @@ def compare_policies(config=None, policies=("baseline",), games=100_000, seed=0,
         done = end
     rows = []
     for i, name in enumerate(names):
-        s = SimulationResult(config, name, int(seed), counts[i], elapsed[i]).summary()
-        rows.append({"label": row_labels[i], "policy": name,
-                     "omniscient": bool(entries[i].omniscient),
-                     "params": [float(x) for x in vectors[i]],
+        s = SimulationResult(config, _label(name), int(seed), counts[i], elapsed[i]).summary()
+        rows.append({"label": row_labels[i], "policy": _label(name),
+                     "omniscient": bool(omniscient[i]),
+                     "params": [] if vectors[i] is None else [float(x) for x in vectors[i]],
                      **{k: s[k] for k in POLICY_KEYS}, "elapsed_s": elapsed[i]})
     out_pairs = []
     for p, (i, j) in enumerate(pairs):

@@ -1,0 +1,196 @@
+"""Python policies on the compiled engine, and a game played step by step (slashersim.player).
+
+A Python policy that answers as a built-in plays exactly the built-in's games; the observation a
+player gets is a function of its view only (the same hidden channels the strict hygiene test
+redraws); every answer listed as legal is one the engine accepts; a step-by-step game is game
+``g`` of ``simulate`` for the same seed, and replays a recorded game to its outcome."""
+import json
+import random
+
+import numpy as np
+import pytest
+
+from slashersim import hygiene as Hy
+from slashersim.analysis.compare import compare_policies
+from slashersim.config import GameConfig
+from slashersim.engine import api
+from slashersim.engine import layout as L
+from slashersim.player import Game, IllegalAnswer, Observation, policy_label
+from slashersim.policies import get_policy
+from slashersim.runner import policy_params, simulate
+
+CONFIGS = {
+    "rulebook": GameConfig(),
+    "instructions": GameConfig(edition="instructions"),
+    "any_time, gifts, either": GameConfig(item_timing="any_time", keep_optional=False,
+                                          first_aid_target="either", hideaway=True,
+                                          health=4, escapes_needed=5),
+}
+
+
+def wrapped(name):
+    """A Python policy that answers what the compiled policy ``name`` answers on the view."""
+    fn, params = get_policy(name).decide, policy_params(name)
+
+    def act(obs):
+        return fn(obs.decision, obs.player, obs.arg, obs.state, params)
+    act.name = f"python {name}"
+    return act
+
+
+class RandomLegal:
+    """Answers uniformly among the legal answers; remembers which decisions it saw."""
+
+    name = "random legal"
+
+    def __init__(self, seed=0):
+        self.rng = random.Random(seed)
+        self.kinds = set()
+
+    def act(self, obs):
+        self.kinds.add(obs.kind)
+        return self.rng.choice(obs.legal)
+
+
+@pytest.mark.parametrize("config", CONFIGS.values(), ids=CONFIGS.keys())
+@pytest.mark.parametrize("name", ["baseline", "heuristic", "expert"])
+def test_a_python_policy_answering_as_a_builtin_plays_its_games(name, config):
+    games = 60 if name == "expert" else 200
+    mine = simulate(config, wrapped(name), games=games, seed=4, keep_records=True)
+    theirs = simulate(config, name, games=games, seed=4, keep_records=True)
+    assert mine.records.equals(theirs.records)
+    assert mine.policy == f"python {name}"
+
+
+def test_the_observation_is_a_function_of_the_players_view():
+    """Redrawing every hidden channel from the deciding player's view (as the strict hygiene
+    test does) never changes the observation: it holds no hidden card."""
+    from slashersim.engine.view import write_view
+    rng = np.random.default_rng(3)
+    changed = 0
+    n = 0
+    for i, config in enumerate(CONFIGS.values()):
+        points = Hy.decision_points("heuristic", config, 120, seed=20 + i)
+        for point in points:
+            st, player = point[Hy.POINT_HEADER:], int(point[1])
+            view = np.zeros(L.STATE_SIZE, dtype=np.int64)
+            write_view(st, player, view)
+            assert view[L.S_HAND + 1 - player] == 0
+            assert view[L.S_TRUMP_DECK] == 1 << int(st[L.S_TRUMP_CARD])
+            for _ in range(2):
+                other = Hy.redraw_hidden(st, player, rng)
+                changed += bool((other != st).any())
+                again = np.zeros(L.STATE_SIZE, dtype=np.int64)
+                write_view(other, player, again)
+                assert np.array_equal(view, again), L.STATE_SIZE
+            n += 1
+    assert n >= 500 and changed >= n   # the redraws did change the hidden state
+
+
+def test_every_legal_answer_is_accepted_and_every_decision_is_asked():
+    kinds = set()
+    for i, config in enumerate(CONFIGS.values()):
+        policy = RandomLegal(i)
+        r = simulate(config, policy, games=300, seed=i, keep_records=True)
+        assert not (r.records["violations"] & L.V_POLICY).any()
+        kinds |= policy.kinds
+    assert kinds == set(api.DECISION_NAMES)
+
+
+def test_an_illegal_answer_stops_the_run_with_the_legal_answers():
+    def lead_twenty(obs):
+        return 20 if obs.kind == "play_card" else obs.legal[0]
+    with pytest.raises(IllegalAnswer, match=r"answered 20 at play_card .* legal answers were: "):
+        simulate(GameConfig(), lead_twenty, games=10)
+
+
+def test_an_exception_in_the_policy_reaches_the_caller():
+    def broken(obs):
+        return 1 // 0
+    with pytest.raises(ZeroDivisionError):
+        simulate(GameConfig(), broken, games=10)
+
+
+def test_not_a_policy_is_refused():
+    with pytest.raises(TypeError, match="act"):
+        simulate(GameConfig(), 42, games=10)
+
+
+def test_compare_pairs_a_python_policy_with_the_builtins():
+    r = compare_policies(GameConfig(), [wrapped("baseline"), "baseline", "heuristic"], games=300,
+                         seed=2)
+    assert [p["label"] for p in r["policies"]] == ["python baseline", "baseline", "heuristic"]
+    same = r["pairs"][0]
+    assert (same["difference"], same["only_a_won"], same["only_b_won"]) == (0, 0, 0)
+    assert policy_label(RandomLegal()) == "random legal"
+
+
+@pytest.mark.parametrize("name", ["baseline", "heuristic"])
+def test_a_game_step_by_step_is_the_game_of_simulate(name):
+    config = CONFIGS["instructions"]
+    records = simulate(config, name, games=8, seed=9, keep_records=True).records
+    for g in range(8):
+        game = Game(config, seed=9, game=g).play(name)
+        assert game.over and game.player is None and game.legal == ()
+        assert game.record() == records.iloc[g].drop("game").to_dict()
+        assert all(k in api.DECISION_NAMES for _, k, _, _ in game.history)
+
+
+def test_a_game_step_by_step_with_a_python_policy_is_its_simulated_game():
+    policy = wrapped("heuristic")
+    records = simulate(GameConfig(), policy, games=4, seed=5, keep_records=True).records
+    for g in range(4):
+        game = Game(seed=5, game=g).play(policy)
+        assert game.outcome == records["outcome"][g]
+
+
+def test_a_recorded_game_replays_to_its_outcome(tmp_path):
+    from slashersim.analysis.position import record_game, record_json
+    config = GameConfig(health=5)
+    rec = record_json(record_game(config, "heuristic", 12, 3))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec))
+    game = Game.from_record(path)
+    assert (game.outcome, game.record()["rounds"]) == (rec["outcome"], rec["rounds"])
+    assert game.record()["killer_start"] == rec["killer_start"]
+
+
+def test_a_game_checks_answers_and_shows_each_player_only_its_view():
+    game = Game(seed=1, hideaway=True)
+    assert game.kind == "play_card" and game.player == 0
+    obs = game.observation()
+    assert isinstance(obs, Observation) and obs.legal == game.legal
+    assert set(obs.legal) <= set(obs.hand) and len(obs.hand) == 8
+    other = game.observation(1)
+    assert other.kind is None and other.legal == ()
+    assert not set(other.hand) & set(obs.hand)
+    state = game.state
+    assert other.state[L.S_HAND] == 0 and obs.state[L.S_HAND + 1] == 0
+    assert state[L.S_HAND] != 0 and state[L.S_HAND + 1] != 0
+    with pytest.raises(IllegalAnswer, match="legal"):
+        game.apply(99)
+    with pytest.raises(IllegalAnswer):
+        game.apply("x")
+    game.apply(game.legal[0])
+    assert game.player == 1 and game.observation().led == game.history[0][3]
+    game.play("baseline", steps=5)
+    assert len(game.history) == 6
+    game.close()
+    assert game.over and not game._thread.is_alive()
+    with pytest.raises(RuntimeError, match="over"):
+        game.apply(0)
+
+
+def test_python_policies_and_games_are_the_same_with_numba_off():
+    """The bridge, the view and the step-by-step game run as plain Python too (numba off)."""
+    from helpers import run_python
+    script = ("import random\n"
+              "from slashersim.config import GameConfig\n"
+              "from slashersim.player import Game\n"
+              "from slashersim.runner import simulate\n"
+              "rng = random.Random(1)\n"
+              "r = simulate(GameConfig(edition='instructions'), lambda o: rng.choice(o.legal),\n"
+              "             games=12, seed=6, keep_records=True)\n"
+              "g = Game(seed=6, game=2).play('heuristic')\n"
+              "print(r.records.to_json(), g.record())\n")
+    assert run_python(script, disable_jit=True) == run_python(script)
