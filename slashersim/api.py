@@ -21,7 +21,7 @@ functions.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 import copy
 from dataclasses import dataclass, fields
 import difflib
@@ -650,8 +650,9 @@ def _sweep(spec, out, threads=None, progress: Progress = False, csv=False, backe
     from .sweep import run_sweep
     total = spec.n_cells * sum(spec.games_of(p) for p in spec.policies)
     local = backend is None or isinstance(backend, LocalBackend)
-    with _progress(progress, total) as (callback, shown), \
-            tempfile.TemporaryDirectory(prefix="slashersim-sweep-") as tmp:
+    folder = tempfile.TemporaryDirectory(prefix="slashersim-sweep-") if out is None \
+        else nullcontext()
+    with _progress(progress, total) as (callback, shown), folder as tmp:
         done = 0
 
         def on_chunk(cells_done, cells_total, games_done, games_total):
