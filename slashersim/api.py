@@ -490,6 +490,8 @@ def compare(config: GameConfig | None = None, *,
     names = [_policy(p) for p in policies]
     if params is not None:
         params = {_label(k): v for k, v in params.items()}
+    if isinstance(games, Mapping):
+        games = {_label(k): v for k, v in games.items()}
     from .inputs import check_seed
     seed = check_seed(seed)
     threads = _threads(threads)
