@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager, nullcontext
 import copy
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 import difflib
 import os
 from pathlib import Path
