@@ -43,3 +43,51 @@ if "NUMBA_CACHE_DIR" not in os.environ:
         numba.config.CACHE_DIR = _dir
 
 __version__ = "0.1.0"
+
+# --- the public API, imported on first use ----------------------------------------------------
+# ``import slashersim`` stays fast and compiles nothing: a name below is imported from its
+# module the first time it is read (``slashersim.simulate`` imports :mod:`slashersim.api`).
+_PUBLIC = {
+    "simulate": "slashersim.api",
+    "compare": "slashersim.api",
+    "sweep": "slashersim.api",
+    "luck": "slashersim.api",
+    "Simulation": "slashersim.api",
+    "Comparison": "slashersim.api",
+    "LuckResult": "slashersim.api",
+    "GameConfig": "slashersim.config",
+    "ConfigError": "slashersim.config",
+}
+
+__all__ = [*_PUBLIC, "__version__"]
+
+
+def __getattr__(name):
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted({*globals(), *_PUBLIC})
+
+
+class _Package(type(os)):
+    """This package's module type. ``slashersim.sweep`` is the API function, while the module
+    ``slashersim/sweep.py`` (``from slashersim.sweep import run_sweep``) keeps its name: the
+    import system binds a submodule to its package's attribute of the same name when it first
+    loads it, which would hide the function. A public name is never replaced by a module."""
+
+    def __setattr__(self, name, value):
+        if name in _PUBLIC and isinstance(value, type(os)):
+            return
+        super().__setattr__(name, value)
+
+
+import sys as _sys  # noqa: E402
+
+_sys.modules[__name__].__class__ = _Package

@@ -470,8 +470,8 @@ def cmd_simulate(args):
     params = params_from_args(args)
     _check_record(args)
     _start(args, [args.policy], ["engine", "record"] if args.record is not None else ["engine"])
+    from . import api
     from .progress import increments
-    from .runner import simulate
     if args.record is not None:
         from .analysis.position import record_game, record_json
         rec = record_json(record_game(config, args.policy, args.seed, args.record, params))
@@ -479,15 +479,18 @@ def cmd_simulate(args):
         print(f"game record of game {args.record} ({rec['outcome']}, {rec['rounds']} rounds) "
               f"written to {args.record_out}", file=sys.stderr)
     with _bar(args, args.games) as b:
-        result = simulate(config, args.policy, games=args.games, seed=args.seed,
-                          threads=args.threads, progress=increments(b.update), params=params)
+        result = api.simulate(config, policy=args.policy, games=args.games, seed=args.seed,
+                              threads=args.threads, progress=increments(b.update),
+                              params=params)
     summary = result.summary()
     print(json.dumps(summary) if args.json else format_summary(summary))
     return _violations(summary["invariant_violations"], summary["games"])
 
 
 def cmd_luck_killer(args):
-    from .analysis.luck import killer_position_effects, killer_positions
+    from . import api
+    from .analysis.luck import killer_positions
+    from .progress import increments
     config = config_from_args(args)
     positions = None if args.all else [args.position]
     killer_positions(config, positions)
@@ -495,8 +498,9 @@ def cmd_luck_killer(args):
     _start(args, [args.policy])
     total = args.games * config.replace(killer_position=None).killer_positions
     with _bar(args, total) as b:
-        r = killer_position_effects(config, args.policy, games=args.games, seed=args.seed,
-                                    threads=args.threads, positions=positions, step=b.update)
+        r = api.luck(config, policy=args.policy, games=args.games, seed=args.seed,
+                     threads=args.threads, positions=positions,
+                     progress=increments(b.update)).summary()
     if args.png:
         from .analysis.luck import effects_figure
         _save_png(args.png, effects_figure(r, "positions", "Killer's starting position",
@@ -638,8 +642,9 @@ def _names(option, text):
 
 
 def cmd_compare(args):
-    from .analysis.compare import (check_comparison, compare_policies, format_comparison,
-                                   parse_policy_params)
+    from . import api
+    from .analysis.compare import check_comparison, format_comparison, parse_policy_params
+    from .progress import increments
     names = _names("--policies", args.policies)
     config = config_from_args(args)
     params = parse_policy_params(args.policy_param)
@@ -647,8 +652,9 @@ def cmd_compare(args):
     _check_png(args)
     _start(args, names)
     with _bar(args, sum(counts)) as b:
-        r = compare_policies(config, names, games=args.games, seed=args.seed,
-                             threads=args.threads, params=params, step=b.update)
+        r = api.compare(config, policies=names, games=args.games, seed=args.seed,
+                        threads=args.threads, params=params,
+                        progress=increments(b.update)).summary()
     if args.png:
         from .analysis.compare import comparison_figure
         _save_png(args.png, comparison_figure(r, _config_line(r["config"])))
@@ -687,7 +693,9 @@ def _backend_choice(args):
 
 def cmd_sweep(args):
     from pathlib import Path
-    from .sweep import load_spec, run_sweep
+    from . import api
+    from .progress import increments
+    from .sweep import load_spec
     spec = load_spec(args.spec)
     _check_threads(args)
     out = check_output(args.out, "--out", inputs=[args.spec])
@@ -704,18 +712,13 @@ def cmd_sweep(args):
     backend = sweep_backend(args)
     total = spec.n_cells * sum(spec.games_of(p) for p in spec.policies)
     with _bar(args, total) as b:
-        def progress(cells_done, cells_total, games_done, games_total):
-            if b.n < games_done:
-                b.update(games_done - b.n)
-            b.set_postfix_str(f"{cells_done}/{cells_total} cells", refresh=False)
-
-        def step(n):
-            b.update(n)
+        def cells(done, total):
+            b.set_postfix_str(f"{done}/{total} cells", refresh=False)
 
         try:
-            df = run_sweep(spec, out, threads=args.threads, csv=args.csv, backend=backend,
-                           progress=progress, step=step if name == "local" else None,
-                           command=args.command_line, spec_file=args.spec)
+            df = api._sweep(spec, out, threads=args.threads, progress=increments(b.update),
+                            csv=args.csv, backend=backend, command=args.command_line,
+                            spec_file=args.spec, cells=cells)
         except KeyboardInterrupt:
             from .sweep import checkpoint_dir
             kept = len(list(checkpoint_dir(out).glob("*.npy")))

@@ -1,0 +1,678 @@
+"""The public Python API: :func:`simulate`, :func:`compare`, :func:`sweep` and :func:`luck`.
+
+Each function takes the rules as a :class:`~slashersim.config.GameConfig` and/or as knob
+keywords (``health=5, hideaway=True, edition="instructions", difficulty="hard"``), checks every
+input before anything compiles or plays (a bad one raises :class:`ConfigError`, a
+``ValueError``, in one line naming the value and what is allowed), never prints unless asked
+for a progress bar, and returns a result that turns into a pandas DataFrame with
+``to_frame()`` and into the command line's JSON object with ``summary()``::
+
+    import slashersim
+    r = slashersim.simulate(health=5, policy="expert", games=20_000, seed=1)
+    r.win_rate, r.win_ci                   # proportion and 95 % Wilson interval
+    r.to_frame()                           # one tidy row (the sweep table's columns)
+    c = slashersim.compare(policies=("novice", "casual"), games=20_000)
+    c.pairs                                # paired differences of win rates
+
+Policies are named as on the command line (``baseline``, ``heuristic``, ``expert``, ...) or by
+skill level (``novice``, ``casual``, ``expert``). A policy that is not a ``str`` is handed to
+the engine unchanged. The command line (:mod:`slashersim.cli`) is a thin layer over these
+functions.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager, nullcontext
+import copy
+from dataclasses import dataclass
+import difflib
+import os
+from pathlib import Path
+import tempfile
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, Union
+
+import numpy as np
+import pandas as pd
+
+from . import rules
+from .config import ConfigError, GameConfig
+from .runner import SimulationResult
+
+__all__ = ["simulate", "compare", "sweep", "luck", "Simulation", "Comparison", "LuckResult",
+           "ConfigError", "GameConfig"]
+
+#: ``False``/``None`` (no bar), ``True`` (a tqdm bar on stderr) or ``progress(done, total)``
+Progress = Union[bool, None, Callable[[int, int], Any]]
+#: a policy name or skill level, or a policy object handed to the engine unchanged
+PolicyLike = Union[str, Any]
+
+
+# --- input checks (nothing here compiles) ----------------------------------------------------
+
+def _config(config: GameConfig | Mapping[str, Any] | None,
+            knobs: Mapping[str, Any]) -> GameConfig:
+    """``config`` (default: the rulebook defaults) with the knob keywords applied on top; a
+    ``difficulty`` keyword sets its preset's knobs first, and the other keywords override
+    them. An unknown keyword is refused by name."""
+    if isinstance(config, Mapping):
+        config = GameConfig.from_dict(config)
+    elif config is not None and not isinstance(config, GameConfig):
+        raise TypeError(f"config must be a GameConfig, a mapping of knobs or None, got "
+                        f"{type(config).__name__}")
+    if not knobs:
+        return config or GameConfig()
+    allowed = ("difficulty",) + GameConfig.knob_names()
+    for key in knobs:
+        if key not in allowed:
+            close = difflib.get_close_matches(key, allowed, 1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ConfigError(f"unknown knob {key!r}{hint}; expected one of: "
+                              f"{', '.join(allowed)}")
+    values = dict(knobs)
+    difficulty = values.pop("difficulty", None)
+    if difficulty is not None:
+        from .presets import preset_knobs
+        edition = values.get("edition", config.edition if config else "rulebook")
+        values = {**preset_knobs(difficulty, edition), **values}
+    return (config or GameConfig()).replace(**values)
+
+
+def _policy(policy: PolicyLike) -> PolicyLike:
+    """A skill level as the policy it stands for; a name is checked (nothing compiles); a
+    policy object is returned unchanged."""
+    if not isinstance(policy, str):
+        return policy
+    from .policies import param_specs, resolve
+    name = resolve(policy)
+    param_specs(name)
+    return name
+
+
+def _policy_name(policy: PolicyLike) -> str:
+    if isinstance(policy, str):
+        return policy
+    return str(getattr(policy, "name", None) or type(policy).__name__)
+
+
+def _count(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ConfigError(f"{name} must be at least 1, got {value!r}")
+    return int(value)
+
+
+def _threads(threads: int | None) -> int | None:
+    """``threads`` within the cores numba may use (``None``: all)."""
+    if threads is None:
+        return None
+    import numba
+    high = numba.config.NUMBA_NUM_THREADS
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
+            or not 1 <= threads <= high:
+        raise ConfigError(f"threads must be 1..{high}, got {threads!r}")
+    return int(threads)
+
+
+def _check_progress(progress: Progress) -> None:
+    if not (progress is None or isinstance(progress, bool) or callable(progress)):
+        raise TypeError(f"progress must be True, False or a callable progress(done, total), "
+                        f"got {progress!r}")
+
+
+@contextmanager
+def _progress(progress: Progress, total: int) -> Iterator[tuple[Callable | None, Any]]:
+    """``(progress(done, total) or None, the tqdm bar or None)`` for a run of ``total``
+    games: a bar on stderr for ``True`` (closed on leaving), the callable itself, or
+    nothing."""
+    if progress is True:
+        from .progress import bar
+        with bar(total, terminal_only=False) as b:
+            def show(done, _total):
+                if done > b.n:
+                    b.update(done - b.n)
+            yield show, b
+    elif progress:
+        yield progress, None
+    else:
+        yield None, None
+
+
+def _steps(progress: Callable | None, total: int) -> Callable[[int], None] | None:
+    """A ``step(n)`` callback (games just played) that calls ``progress(done, total)``."""
+    if progress is None:
+        return None
+    done = 0
+
+    def step(n):
+        nonlocal done
+        done += n
+        progress(done, total)
+    return step
+
+
+def _params(policy: PolicyLike, params: Any) -> Any:
+    """A mapping of parameter names (or indices) to values as the policy's vector, every value
+    checked; a vector is checked by the runner; anything given with a policy object is passed
+    through."""
+    if params is None or not isinstance(policy, str):
+        return params
+    from .policies import check_param_vector, param_vector
+    if isinstance(params, Mapping):
+        return param_vector(policy, params)
+    return check_param_vector(policy, params)
+
+
+def _ci(value: Sequence[float] | None) -> tuple[float, float]:
+    return (np.nan, np.nan) if value is None else (float(value[0]), float(value[1]))
+
+
+def _config_line(described: Mapping[str, Any]) -> str:
+    from .cli import _config_line as line
+    return line(described)
+
+
+# --- results ---------------------------------------------------------------------------------
+
+def _knob_columns(config: GameConfig) -> dict[str, Any]:
+    """The knobs of a one-row frame: the edition and the difficulty knobs of RULES.md §9 (with
+    the edition's values filled in), then every other field that differs from the edition's
+    defaults."""
+    values = config.resolved()
+    defaults = GameConfig(edition=config.edition).resolved()
+    out = {"edition": values["edition"], **{k: values[k] for k in rules.DIFFICULTY_KNOBS}}
+    for key, value in values.items():
+        if key not in out and value != defaults[key]:
+            out[key] = value
+    return out
+
+
+@dataclass(repr=False, eq=False)
+class Simulation(SimulationResult):
+    """The result of :func:`simulate`: a :class:`~slashersim.runner.SimulationResult` (its
+    ``win_rate``, ``win_ci``, ``games``, ``wins``, ``summary()``, ``counts``, ``records``,
+    ...) that also turns into a DataFrame.
+
+    ``records`` is one row per game (a DataFrame) when the run asked for ``records=True``,
+    else ``None``.
+    """
+
+    @classmethod
+    def of(cls, result: SimulationResult) -> Simulation:
+        """``result`` as a :class:`Simulation` (the same attributes, not copied)."""
+        out = cls.__new__(cls)
+        out.__dict__.update(result.__dict__)
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """The run as one tidy row, in the columns of a sweep table row
+        (:mod:`slashersim.tables`): the knobs (``edition``, ``health``, ``hideaway``,
+        ``cursed_object``, ``escapes_needed``, ``traps``, then any other knob set away from
+        the edition's value), ``policy``, ``seed``, the counts (``games``, ``wins``,
+        ``loss_health``, ..., ``rounds_hist``, the item totals), ``win_rate`` with its 95 %
+        Wilson interval ``win_ci_low`` / ``win_ci_high``, ``mean_rounds`` and
+        ``trap_rate_<area>`` (NaN where never played). Rows of several runs concatenate with
+        :func:`pandas.concat` and pool with :func:`slashersim.tables.pool_counts`."""
+        from .tables import TABLE_COLUMNS, TRAP_RATE_COLUMNS, derive_rates, row_from_counts
+        knobs = _knob_columns(self.config)
+        row = row_from_counts(knobs, {}, _policy_name(self.policy), self.counts)
+        row["seed"] = self.seed
+        df = derive_rates(pd.DataFrame([row]))
+        columns = [*knobs, "policy", "seed", *(c for c in TABLE_COLUMNS if c not in
+                                                 ("policy", "cell")), *TRAP_RATE_COLUMNS]
+        return df[columns]
+
+    def __repr__(self) -> str:
+        from .cli import format_summary
+        return format_summary(self.summary())
+
+
+@dataclass(frozen=True, repr=False)
+class Comparison:
+    """The result of :func:`compare`: players side by side on the same games.
+
+    Attributes
+    ----------
+    result : dict
+        The JSON-ready object of ``slashersim compare --json``
+        (:func:`slashersim.analysis.compare.compare_policies`).
+    """
+
+    result: dict
+
+    @property
+    def seed(self) -> int:
+        return self.result["seed"]
+
+    @property
+    def config(self) -> GameConfig:
+        """The configuration the players played."""
+        return GameConfig(**self.result["config"])
+
+    @property
+    def policies(self) -> pd.DataFrame:
+        """One row per player: ``label`` (the policy, ``name#2`` for its second row),
+        ``policy``, ``games``, ``wins``, ``win_rate``, ``win_ci_low``, ``win_ci_high``
+        (95 % Wilson), ``loss_health``, ``loss_traps``, ``timeout`` (fractions of games),
+        ``mean_rounds``, ``invariant_violations``, ``omniscient``, ``params`` (the parameter
+        vector), ``elapsed_s`` and ``trap_rate_<area>`` (NaN where never played)."""
+        rows = []
+        for r in self.result["policies"]:
+            low, high = _ci(r["win_ci"])
+            rows.append({"label": r["label"], "policy": _policy_name(r["policy"]),
+                         "games": r["games"], "wins": r["wins"], "win_rate": r["win_rate"],
+                         "win_ci_low": low, "win_ci_high": high,
+                         "loss_health": r["loss_health"], "loss_traps": r["loss_traps"],
+                         "timeout": r["timeout"], "mean_rounds": r["mean_rounds"],
+                         "invariant_violations": r["invariant_violations"],
+                         "omniscient": r["omniscient"], "params": list(r["params"]),
+                         "elapsed_s": r["elapsed_s"],
+                         **{f"trap_rate_{a}": np.nan if v is None else v
+                            for a, v in r["trap_rate_by_area"].items()}})
+        return pd.DataFrame(rows)
+
+    @property
+    def pairs(self) -> pd.DataFrame:
+        """One row per pair of players ``a`` before ``b``: ``games`` both played,
+        ``win_rate_a``, ``win_rate_b`` (over those games), ``difference`` = ``win_rate_b -
+        win_rate_a`` with its paired 95 % interval ``difference_ci_low`` /
+        ``difference_ci_high`` (NaN for one game), the interval independent samples would
+        give, ``unpaired_ci_low`` / ``unpaired_ci_high``, and the discordant games
+        ``only_a_won``, ``only_b_won``."""
+        columns = ["a", "b", "games", "win_rate_a", "win_rate_b", "difference",
+                   "difference_ci_low", "difference_ci_high", "unpaired_ci_low",
+                   "unpaired_ci_high", "only_a_won", "only_b_won"]
+        rows = []
+        for p in self.result["pairs"]:
+            d_low, d_high = _ci(p["difference_ci"])
+            u_low, u_high = _ci(p["unpaired_ci"])
+            rows.append({**{k: p[k] for k in ("a", "b", "games", "win_rate_a", "win_rate_b",
+                                              "difference")},
+                         "difference_ci_low": d_low, "difference_ci_high": d_high,
+                         "unpaired_ci_low": u_low, "unpaired_ci_high": u_high,
+                         "only_a_won": p["only_a_won"], "only_b_won": p["only_b_won"]})
+        return pd.DataFrame(rows, columns=columns)
+
+    def pair(self, a: str, b: str) -> dict | None:
+        """The pair of rows ``a`` and ``b`` (labels) as ``b - a``, a dict; ``None`` if either
+        is missing."""
+        from .analysis.compare import pair
+        return pair(self.result, a, b)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per player: :attr:`policies`."""
+        return self.policies
+
+    def summary(self) -> dict:
+        """The JSON-ready object of ``slashersim compare --json`` (a copy)."""
+        return copy.deepcopy(self.result)
+
+    def __repr__(self) -> str:
+        from .analysis.compare import format_comparison
+        return format_comparison(self.result, _config_line(self.result["config"]))
+
+
+@dataclass(frozen=True, repr=False)
+class LuckResult:
+    """The result of :func:`luck`: the win rate and effect of each starting position of the
+    Killer in the first item deck (1 = top).
+
+    Attributes
+    ----------
+    result : dict
+        The JSON-ready object of ``slashersim luck killer --json``
+        (:func:`slashersim.analysis.luck.killer_position_effects`).
+    """
+
+    result: dict
+
+    @property
+    def average(self) -> float:
+        """The average of the per-position win rates (every position played)."""
+        return self.result["average"]
+
+    @property
+    def invariant_violations(self) -> int:
+        return self.result["invariant_violations"]
+
+    @property
+    def policy(self) -> str:
+        return _policy_name(self.result["policy"])
+
+    @property
+    def seed(self) -> int:
+        return self.result["seed"]
+
+    @property
+    def config(self) -> GameConfig:
+        """The configuration played (its ``killer_position`` left free)."""
+        return GameConfig(**self.result["config"])
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per reported position: ``position`` (1 = top), ``games``, ``win_rate``,
+        ``win_ci_low``, ``win_ci_high`` (95 % Wilson), ``effect`` (the win rate minus
+        :attr:`average`) and its paired 95 % interval ``effect_ci_low`` /
+        ``effect_ci_high`` (NaN for one game)."""
+        rows = []
+        for k, p in self.result["positions"].items():
+            low, high = _ci(p["win_ci"])
+            e_low, e_high = _ci(p["effect_ci"])
+            rows.append({"position": int(k), "games": p["games"], "win_rate": p["win_rate"],
+                         "win_ci_low": low, "win_ci_high": high, "effect": p["effect"],
+                         "effect_ci_low": e_low, "effect_ci_high": e_high})
+        return pd.DataFrame(rows, columns=["position", "games", "win_rate", "win_ci_low",
+                                           "win_ci_high", "effect", "effect_ci_low",
+                                           "effect_ci_high"])
+
+    def summary(self) -> dict:
+        """The JSON-ready object of ``slashersim luck killer --json`` (a copy)."""
+        return copy.deepcopy(self.result)
+
+    def __repr__(self) -> str:
+        from .cli import format_killer_effects
+        return format_killer_effects(self.result)
+
+
+# --- the functions -----------------------------------------------------------------------------
+
+def simulate(config: GameConfig | None = None, *, policy: PolicyLike = "baseline",
+             games: int = 10_000, seed: int = 0, threads: int | None = None,
+             progress: Progress = False, params: Mapping[str | int, float] | Sequence[float]
+             | np.ndarray | None = None, records: bool = False, **knobs: Any) -> Simulation:
+    """Play ``games`` games of one configuration under one policy.
+
+    Parameters
+    ----------
+    config : GameConfig, optional
+        The rules (default: the rulebook defaults, ``GameConfig()``); a mapping of knobs is
+        read with :meth:`GameConfig.from_dict`.
+    policy : str or policy object, default "baseline"
+        A policy name (``baseline``, ``exerciser``, ``heuristic``, ``expert``, ``search``,
+        ``omniscient``) or skill level (``novice``, ``casual``, ``expert``). Anything that is
+        not a ``str`` is handed to :func:`slashersim.runner.simulate` unchanged.
+    games : int, default 10_000
+        Games to play, at least 1.
+    seed : int, default 0
+        The run seed, ``0 <= seed < 2**63``; game ``g`` depends on ``(seed, g)`` only, so the
+        result does not depend on ``threads``.
+    threads : int, optional
+        Numba threads, ``1..`` the cores numba may use (default: all).
+    progress : bool or callable, default False
+        ``True`` shows a tqdm bar on stderr (games, rate, time left); a callable is called as
+        ``progress(done, total)`` after each kernel call.
+    params : mapping or sequence of float, optional
+        The policy's parameters: ``{name or index: value}`` over its defaults, or the whole
+        vector; each value is checked against the parameter's type and range
+        (:func:`slashersim.policies.param_specs`).
+    records : bool, default False
+        Also keep one row per game in ``result.records`` (a DataFrame).
+    **knobs
+        Fields of :class:`GameConfig` (``health=5``, ``hideaway=True``,
+        ``edition="instructions"``, ...) and ``difficulty`` (a preset of the edition whose
+        knobs the other keywords override), applied on top of ``config``.
+
+    Returns
+    -------
+    Simulation
+        A :class:`~slashersim.runner.SimulationResult` with ``to_frame()``.
+
+    Raises
+    ------
+    ConfigError
+        (a ``ValueError``) for an unknown knob or policy, or a value out of range; raised
+        before anything compiles or plays.
+
+    Examples
+    --------
+    >>> r = simulate(health=5, policy="casual", games=2_000, seed=1)  # doctest: +SKIP
+    >>> r.win_rate, r.win_ci                                          # doctest: +SKIP
+    """
+    config = _config(config, knobs)
+    policy = _policy(policy)
+    games = _count("games", games)
+    from .inputs import check_seed
+    seed = check_seed(seed)
+    params = _params(policy, params)
+    threads = _threads(threads)
+    _check_progress(progress)
+    if not isinstance(records, (bool, np.bool_)):
+        raise TypeError(f"records must be True or False, got {records!r}")
+    from .runner import simulate as run
+    with _progress(progress, games) as (callback, _):
+        result = run(config, policy, games=games, seed=seed, threads=threads,
+                     keep_records=bool(records), progress=callback, params=params)
+    return Simulation.of(result)
+
+
+def compare(config: GameConfig | None = None, *,
+            policies: Sequence[PolicyLike] | str = ("baseline", "expert"),
+            games: int | Mapping[str | None, int] = 10_000, seed: int = 0,
+            threads: int | None = None, progress: Progress = False,
+            params: Mapping[str, Mapping[str | int, float]] | None = None,
+            **knobs: Any) -> Comparison:
+    """Players side by side on the same games (common random numbers): each one's win rate
+    and every pair's paired difference.
+
+    Parameters
+    ----------
+    config : GameConfig, optional
+        The rules (default: the rulebook defaults).
+    policies : sequence of str or policy objects, default ("baseline", "expert")
+        Policy names or skill levels (or a comma-separated string of them); a name may repeat
+        (rows ``name``, ``name#2``, ...). Entries that are not ``str`` are handed to
+        :func:`slashersim.analysis.compare.compare_policies` unchanged.
+    games : int or mapping, default 10_000
+        Games per player, or ``{policy name or row label: games}`` with an optional ``None``
+        key for the others; player ``i`` plays games ``0 .. n_i - 1`` of ``seed`` and a pair
+        is compared over the games both played.
+    seed : int, default 0
+        The run seed shared by every player.
+    threads : int, optional
+        Numba threads (default: all); results do not depend on it.
+    progress : bool or callable, default False
+        ``True`` shows a tqdm bar on stderr; a callable is called as ``progress(done,
+        total)``, games of all players together.
+    params : mapping, optional
+        ``{policy name or row label: {parameter: value}}``.
+    **knobs
+        Fields of :class:`GameConfig` and ``difficulty``, applied on top of ``config``.
+
+    Returns
+    -------
+    Comparison
+        ``.policies`` (one row per player), ``.pairs`` (one row per pair), ``.summary()``.
+
+    Raises
+    ------
+    ConfigError
+        (a ``ValueError``) for bad input, before anything compiles or plays.
+    """
+    config = _config(config, knobs)
+    if isinstance(policies, str):
+        policies = [p.strip() for p in policies.split(",") if p.strip()]
+    names = [_policy(p) for p in policies]
+    if params is not None:
+        params = {_label(k): v for k, v in params.items()}
+    if isinstance(games, Mapping):
+        games = {_label(k): v for k, v in games.items()}
+    from .inputs import check_seed
+    seed = check_seed(seed)
+    threads = _threads(threads)
+    _check_progress(progress)
+    from .analysis.compare import check_comparison, compare_policies
+    _, _, _, counts = check_comparison(names, games, params)
+    total = sum(counts)
+    with _progress(progress, total) as (callback, _):
+        result = compare_policies(config, names, games=games, seed=seed, threads=threads,
+                                  params=params, step=_steps(callback, total))
+    return Comparison(result)
+
+
+def _label(key: Any) -> Any:
+    """A row label or policy name of ``params``, its skill level resolved (``casual#2`` ->
+    ``heuristic#2``)."""
+    if not isinstance(key, str):
+        return key
+    from .policies import resolve
+    name, sep, rest = key.partition("#")
+    return resolve(name) + sep + rest
+
+
+def luck(config: GameConfig | None = None, *, policy: PolicyLike = "expert",
+         games: int = 100_000, seed: int = 0, threads: int | None = None,
+         positions: int | Iterable[int] | None = None, progress: Progress = False,
+         **knobs: Any) -> LuckResult:
+    """How much the Killer's starting position in the first item deck decides: the win rate
+    of each position and its effect (its win rate minus the average over all positions), on
+    the same games for every position.
+
+    Parameters
+    ----------
+    config : GameConfig, optional
+        The rules (default: the rulebook defaults); its ``killer_position`` is ignored.
+    policy : str or policy object, default "expert"
+        A policy name or skill level; anything else is passed through unchanged.
+    games : int, default 100_000
+        Games per position (every position plays them, whatever is reported).
+    seed : int, default 0
+        The run seed shared by every position.
+    threads : int, optional
+        Numba threads (default: all); results do not depend on it.
+    positions : int or iterable of int, optional
+        The positions to report, 1 = top (default: all).
+    progress : bool or callable, default False
+        ``True`` shows a tqdm bar on stderr; a callable is called as ``progress(done,
+        total)``, games of all positions together.
+    **knobs
+        Fields of :class:`GameConfig` and ``difficulty``, applied on top of ``config``.
+
+    Returns
+    -------
+    LuckResult
+        ``to_frame()``: one row per reported position; ``.average``; ``summary()``.
+
+    Raises
+    ------
+    ConfigError
+        (a ``ValueError``) for bad input (e.g. a position outside ``1..`` the positions of
+        the configuration), before anything compiles or plays.
+    """
+    config = _config(config, knobs)
+    policy = _policy(policy)
+    games = _count("games", games)
+    from .inputs import check_seed
+    seed = check_seed(seed)
+    threads = _threads(threads)
+    _check_progress(progress)
+    if isinstance(positions, (int, np.integer)) and not isinstance(positions, bool):
+        positions = [int(positions)]
+    elif positions is not None:
+        positions = list(positions)
+    from .analysis.luck import killer_position_effects, killer_positions
+    killer_positions(config, positions)
+    total = games * config.replace(killer_position=None).killer_positions
+    with _progress(progress, total) as (callback, _):
+        result = killer_position_effects(config, policy, games=games, seed=seed,
+                                         threads=threads, positions=positions,
+                                         step=_steps(callback, total))
+    return LuckResult(result)
+
+
+def _spec(spec: Any):
+    """``(SweepSpec, spec file or None)`` from a spec, a path to a TOML spec or a mapping in
+    the spec's TOML structure (tuples and ranges of axis values taken as lists)."""
+    from .sweep import SweepSpec, load_spec, parse_spec
+    if isinstance(spec, SweepSpec):
+        return spec, None
+    if isinstance(spec, (str, os.PathLike)):
+        return load_spec(spec), spec
+    if isinstance(spec, Mapping):
+        data = {k: dict(v) if isinstance(v, Mapping) else v for k, v in spec.items()}
+        if isinstance(data.get("axes"), dict):
+            data["axes"] = {k: list(v) if isinstance(v, (tuple, range)) else v
+                            for k, v in data["axes"].items()}
+        sweep_table = data.get("sweep")
+        if isinstance(sweep_table, dict) and isinstance(sweep_table.get("policies"), tuple):
+            sweep_table["policies"] = list(sweep_table["policies"])
+        return parse_spec(data), None
+    raise TypeError(f"spec must be a path to a TOML spec or a mapping, got "
+                    f"{type(spec).__name__}")
+
+
+def sweep(spec: str | os.PathLike | Mapping[str, Any], *, out: str | os.PathLike | None = None,
+          threads: int | None = None, progress: Progress = False) -> pd.DataFrame:
+    """Play every cell of a sweep spec's grid × every policy into a table.
+
+    Parameters
+    ----------
+    spec : path or mapping
+        A TOML sweep spec (see ``slashersim sweep`` in the README), or a mapping in the same
+        structure: ``{"sweep": {"games": 20_000, "seed": 0, "policies": ["casual"]},
+        "base": {...}, "axes": {"health": [7, 5, 3]}}``.
+    out : path, optional
+        The parquet table to write (checkpointed while it runs, so an interrupted sweep on
+        the same ``out`` resumes); default: none kept (it is played in a temporary folder).
+    threads : int, optional
+        Numba threads (default: all); results do not depend on it.
+    progress : bool or callable, default False
+        ``True`` shows a tqdm bar on stderr (games, and cells done); a callable is called as
+        ``progress(done, total)``, games of all cells.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per cell × policy, as :func:`slashersim.tables.load_table` reads the table:
+        the knobs of the axes and base, ``policy``, ``cell``, the counts, ``win_rate``,
+        ``win_ci_low``, ``win_ci_high``, ``mean_rounds``, ``trap_rate_<area>``;
+        ``df.attrs["slashersim"]`` holds its provenance.
+
+    Raises
+    ------
+    ConfigError
+        (a ``ValueError``) for a bad spec or output path, before anything compiles or plays.
+    """
+    spec, spec_file = _spec(spec)
+    threads = _threads(threads)
+    _check_progress(progress)
+    if out is not None:
+        from .inputs import check_output
+        out = check_output(out, "out", inputs=[spec_file] if spec_file is not None else [])
+        if out.suffix.lower() not in (".parquet", ".pq"):
+            raise ConfigError(f"out {str(out)!r} must be a .parquet file")
+    from .tables import load_table
+    return load_table(_sweep(spec, out, threads=threads, progress=progress,
+                             spec_file=spec_file))
+
+
+def _sweep(spec, out, threads=None, progress: Progress = False, csv=False, backend=None,
+           command=None, spec_file=None, cells: Callable[[int, int], Any] | None = None):
+    """Play a checked :class:`~slashersim.sweep.SweepSpec` into ``out`` (a checked path, or
+    ``None``: a temporary folder) with :func:`slashersim.sweep.run_sweep`; the table as it
+    returns it. ``progress`` counts games; ``cells(done, total)`` is called with the cells
+    done. The command line's ``sweep`` plays through here with its own ``backend``, ``csv``
+    and ``command``."""
+    from .backends.local import LocalBackend
+    from .sweep import run_sweep
+    total = spec.n_cells * sum(spec.games_of(p) for p in spec.policies)
+    local = backend is None or isinstance(backend, LocalBackend)
+    folder = tempfile.TemporaryDirectory(prefix="slashersim-sweep-") if out is None \
+        else nullcontext()
+    with _progress(progress, total) as (callback, shown), folder as tmp:
+        done = 0
+
+        def on_chunk(cells_done, cells_total, games_done, games_total):
+            nonlocal done
+            if callback is not None and games_done > done:
+                done = games_done
+                callback(done, total)
+            if shown is not None:
+                shown.set_postfix_str(f"{cells_done}/{cells_total} cells", refresh=False)
+            if cells is not None:
+                cells(cells_done, cells_total)
+
+        def on_step(n):
+            nonlocal done
+            done += n
+            callback(done, total)
+
+        return run_sweep(spec, Path(tmp) / "sweep.parquet" if out is None else out,
+                         threads=threads, csv=csv, backend=backend, progress=on_chunk,
+                         step=on_step if local and callback is not None else None,
+                         command=command, spec_file=spec_file)
