@@ -9,7 +9,7 @@ import tempfile
 import time
 
 from slashersim.runner import simulate
-from slashersim.sweep import parse_spec, run_sweep
+from slashersim.sweeps import parse_spec, run_sweep
 
 
 def main():

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from slashersim.analysis.report import health_step_lines, health_steps  # noqa: E402
 from slashersim.presets import PRESETS_FILE, derived_for, load_presets  # noqa: E402
-from slashersim.sweep import parse_spec, run_sweep  # noqa: E402
+from slashersim.sweeps import parse_spec, run_sweep  # noqa: E402
 from slashersim.tables import load_table, pool_counts  # noqa: E402
 
 TARGETS = {"easy": 0.50, "normal": 0.25, "hard": 0.10, "nightmare": 0.03}

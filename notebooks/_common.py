@@ -57,7 +57,7 @@ def fresh():
 def small_sweep(games=None):
     """Play :data:`SMALL_SWEEP` with ``games`` games per cell; return the checked table."""
     from slashersim.analysis.plots import load_table
-    from slashersim.sweep import parse_spec, run_sweep
+    from slashersim.sweeps import parse_spec, run_sweep
     games = games_per_cell() if games is None else games
     data = {"sweep": {**SMALL_SWEEP["sweep"], "games": games, "chunk_games": games},
             "axes": dict(SMALL_SWEEP["axes"])}

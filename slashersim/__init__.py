@@ -57,6 +57,9 @@ _PUBLIC = {
     "LuckResult": "slashersim.api",
     "GameConfig": "slashersim.config",
     "ConfigError": "slashersim.config",
+    "Game": "slashersim.player",
+    "Observation": "slashersim.player",
+    "IllegalAnswer": "slashersim.player",
 }
 
 __all__ = [*_PUBLIC, "__version__"]
@@ -75,19 +78,3 @@ def __getattr__(name):
 def __dir__():
     return sorted({*globals(), *_PUBLIC})
 
-
-class _Package(type(os)):
-    """This package's module type. ``slashersim.sweep`` is the API function, while the module
-    ``slashersim/sweep.py`` (``from slashersim.sweep import run_sweep``) keeps its name: the
-    import system binds a submodule to its package's attribute of the same name when it first
-    loads it, which would hide the function. A public name is never replaced by a module."""
-
-    def __setattr__(self, name, value):
-        if name in _PUBLIC and isinstance(value, type(os)):
-            return
-        super().__setattr__(name, value)
-
-
-import sys as _sys  # noqa: E402
-
-_sys.modules[__name__].__class__ = _Package

@@ -578,7 +578,7 @@ def luck(config: GameConfig | None = None, *, policy: PolicyLike = "expert",
 def _spec(spec: Any):
     """``(SweepSpec, spec file or None)`` from a spec, a path to a TOML spec or a mapping in
     the spec's TOML structure (tuples and ranges of axis values taken as lists)."""
-    from .sweep import SweepSpec, load_spec, parse_spec
+    from .sweeps import SweepSpec, load_spec, parse_spec
     if isinstance(spec, SweepSpec):
         return spec, None
     if isinstance(spec, (str, os.PathLike)):
@@ -643,13 +643,13 @@ def sweep(spec: str | os.PathLike | Mapping[str, Any], *, out: str | os.PathLike
 
 def _sweep(spec, out, threads=None, progress: Progress = False, csv=False, backend=None,
            command=None, spec_file=None, cells: Callable[[int, int], Any] | None = None):
-    """Play a checked :class:`~slashersim.sweep.SweepSpec` into ``out`` (a checked path, or
-    ``None``: a temporary folder) with :func:`slashersim.sweep.run_sweep`; the table as it
+    """Play a checked :class:`~slashersim.sweeps.SweepSpec` into ``out`` (a checked path, or
+    ``None``: a temporary folder) with :func:`slashersim.sweeps.run_sweep`; the table as it
     returns it. ``progress`` counts games; ``cells(done, total)`` is called with the cells
     done. The command line's ``sweep`` plays through here with its own ``backend``, ``csv``
     and ``command``."""
     from .backends.local import LocalBackend
-    from .sweep import run_sweep
+    from .sweeps import run_sweep
     total = spec.n_cells * sum(spec.games_of(p) for p in spec.policies)
     local = backend is None or isinstance(backend, LocalBackend)
     folder = tempfile.TemporaryDirectory(prefix="slashersim-sweep-") if out is None \

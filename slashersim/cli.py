@@ -695,7 +695,7 @@ def cmd_sweep(args):
     from pathlib import Path
     from . import api
     from .progress import increments
-    from .sweep import load_spec
+    from .sweeps import load_spec
     spec = load_spec(args.spec)
     _check_threads(args)
     out = check_output(args.out, "--out", inputs=[args.spec])
@@ -720,7 +720,7 @@ def cmd_sweep(args):
                             csv=args.csv, backend=backend, command=args.command_line,
                             spec_file=args.spec, cells=cells)
         except KeyboardInterrupt:
-            from .sweep import checkpoint_dir
+            from .sweeps import checkpoint_dir
             kept = len(list(checkpoint_dir(out).glob("*.npy")))
             print(f"slashersim: interrupted; {kept} finished chunks kept in "
                   f"{checkpoint_dir(out)}: run the same command to resume", file=sys.stderr)

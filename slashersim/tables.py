@@ -521,7 +521,7 @@ def format_info(info):
              f"               sources sha1 {sw.get('source_sha1')}; python {sw.get('python')}, "
              f"numpy {sw.get('numpy')}, numba {sw.get('numba')}",
              f"  created      {p.get('created')}",
-             f"  command      {p.get('command') or '(from Python: slashersim.sweep.run_sweep)'}"]
+             f"  command      {p.get('command') or '(from Python: slashersim.sweeps.run_sweep)'}"]
     if p.get("spec_file"):
         lines.append(f"  spec file    {p['spec_file']}")
     spec = p.get("spec") or {}

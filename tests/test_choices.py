@@ -7,7 +7,7 @@ import pytest
 
 from slashersim.config import GameConfig
 from slashersim.runner import policy_params, simulate
-from slashersim.sweep import cells, parse_spec
+from slashersim.sweeps import cells, parse_spec
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

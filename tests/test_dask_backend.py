@@ -9,7 +9,7 @@ from slashersim.backends import Unit
 from slashersim.backends.local import LocalBackend
 from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
-from slashersim.sweep import checkpoint_dir, load_spec, run_sweep
+from slashersim.sweeps import checkpoint_dir, load_spec, run_sweep
 
 distributed = pytest.importorskip("distributed")
 from slashersim.backends.dask import MISSING, DaskBackend, split_tasks  # noqa: E402

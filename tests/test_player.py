@@ -194,3 +194,67 @@ def test_python_policies_and_games_are_the_same_with_numba_off():
               "g = Game(seed=6, game=2).play('heuristic')\n"
               "print(r.records.to_json(), g.record())\n")
     assert run_python(script, disable_jit=True) == run_python(script)
+
+
+# --- the worked example of a compiled policy, and its twin in Python ----------------------------
+class CautiousInPython:
+    """``examples/cautious.py`` written against the observation instead of the state."""
+
+    name = "cautious (Python)"
+
+    def act(self, obs):
+        from slashersim import rules
+        kind, legal = obs.kind, obs.legal
+        if kind == "play_card":
+            if obs.led is not None:
+                return min(legal)
+            trump = rules.SUIT_NAMES.index(obs.trump)
+            counts = [sum(1 for c in legal if c // 5 == s) for s in range(4)]
+            suits = [s for s in range(4) if s != trump and counts[s]]
+            if not suits:
+                return min(legal)
+            best = max(suits, key=lambda s: (counts[s], -s))
+            return min(c for c in legal if c // 5 == best)
+        if kind in ("phase_start", "before_draw", "play_start", "after_trick"):
+            held = obs.held[obs.player]
+            if rules.LUCKY_CHARM in held and obs.traps > 0:
+                return rules.LUCKY_CHARM
+            if obs.health[obs.player] <= 4:
+                for item in (rules.FIRST_AID_LARGE, rules.FIRST_AID_SMALL):
+                    if item in held:
+                        return item
+            return -1
+        if kind == "use_backpack":
+            return 1
+        if kind == "cabins_extra":
+            return 0
+        if kind == "keep":
+            team = set(obs.held[0]) | set(obs.held[1])
+            drawn = obs.drawn
+            keepable = [i for i in legal if i >= 0]
+            for i in keepable:
+                if drawn[i] < rules.N_ESCAPES and drawn[i] not in team:
+                    return i
+            return keepable[0] if keepable else -1
+        return -1
+
+
+@pytest.fixture
+def cautious_registered(monkeypatch):
+    from slashersim.policies import POLICIES, PolicySpec
+    monkeypatch.setitem(POLICIES, "cautious", PolicySpec("examples.cautious", "cautious"))
+    return "cautious"
+
+
+@pytest.mark.parametrize("config", list(CONFIGS.values())[:2], ids=list(CONFIGS)[:2])
+def test_the_worked_compiled_example_plays_as_its_python_twin(cautious_registered, config):
+    compiled = simulate(config, cautious_registered, games=400, seed=8, keep_records=True)
+    python = simulate(config, CautiousInPython(), games=400, seed=8, keep_records=True)
+    assert compiled.records.equals(python.records)
+    assert not (compiled.records["violations"] & L.V_POLICY).any()
+    assert 0 < compiled.win_rate < 1
+
+
+def test_the_worked_compiled_example_is_fair(cautious_registered):
+    points = Hy.decision_points(cautious_registered, CONFIGS["instructions"], 100, seed=1)
+    assert len(points) > 200 and Hy.check_decisions(cautious_registered, points) == []

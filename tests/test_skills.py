@@ -4,7 +4,7 @@ import pytest
 
 from slashersim.cli import _resolve_skills, build_parser
 from slashersim.policies import SKILLS, policy_names, resolve, skill_of
-from slashersim.sweep import parse_spec
+from slashersim.sweeps import parse_spec
 
 
 def parsed(*argv):

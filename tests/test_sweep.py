@@ -18,7 +18,7 @@ from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
 from slashersim.runner import simulate
 from slashersim import __version__
-from slashersim.sweep import SweepSpec, cells, checkpoint_dir, load_spec, parse_spec, run_sweep
+from slashersim.sweeps import SweepSpec, cells, checkpoint_dir, load_spec, parse_spec, run_sweep
 from slashersim.tables import FORMAT, TABLE_COLUMNS, load_table
 
 ROOT = Path(__file__).resolve().parents[1]

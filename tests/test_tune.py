@@ -8,7 +8,7 @@ from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
 from slashersim.presets import DIFFICULTIES, load_presets, preset_knobs
 from slashersim.runner import simulate
-from slashersim.sweep import parse_spec, run_sweep
+from slashersim.sweeps import parse_spec, run_sweep
 from slashersim.tune import Tuner, tune
 
 STAGES = (2000, 6000)

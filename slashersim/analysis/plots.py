@@ -1,6 +1,6 @@
 """Figures of a sweep results table (one row per cell × policy), all in one style.
 
-Every function takes the table (a DataFrame as :func:`slashersim.sweep.run_sweep` writes it, or
+Every function takes the table (a DataFrame as :func:`slashersim.sweeps.run_sweep` writes it, or
 a ``.parquet`` / ``.csv`` path, read by :func:`slashersim.tables.load_table`) and returns a
 :class:`matplotlib.figure.Figure` drawn on the Agg canvas; nothing goes through ``pyplot``, so
 no figure stays open and no GUI backend is touched. Save one with ``fig.savefig(path)``.

@@ -181,7 +181,7 @@ def provenance_lines(df, source=None):
     else:
         made += f" (not a git checkout; sources sha1 `{str(sw.get('source_sha1'))[:12]}`)"
     lines += [f"- Made by {made}, on {prov.get('created')}.",
-              f"- Command: `{prov.get('command') or 'slashersim.sweep.run_sweep (Python)'}`"
+              f"- Command: `{prov.get('command') or 'slashersim.sweeps.run_sweep (Python)'}`"
               + (f" (spec `{prov['spec_file']}`)." if prov.get("spec_file") else "."),
               f"- Seed {prov.get('seed')}; {_games_per_player(prov)}, every cell and player "
               f"on the same games (common random numbers; a player with fewer plays the first "

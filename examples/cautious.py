@@ -1,0 +1,80 @@
+"""A compiled policy in one file: the worked example of the README's "Adding a compiled
+policy". Register it with one line in ``POLICIES`` (``slashersim/policies/__init__.py``)::
+
+    "cautious": PolicySpec("examples.cautious", "cautious"),
+
+(a file inside the package, ``slashersim/policies/cautious.py``, is ``PolicySpec(".cautious",
+"cautious")``) and every command, sweep and comparison can play it: ``slashersim simulate
+--policy cautious``.
+
+The player follows with its lowest legal card and leads the lowest card of its longest suit
+that is not trumps; it uses a Lucky Charm as soon as a trap is set off and First Aid at health
+4 or less, keeps a missing escape item first (else the first card it may keep), always uses a
+Backpack, and never a Flashlight, Cabins' extra card, the Walkie-talkie or a gift. It reads
+only its own view (its hand, the led card, the public counters and piles), so it is fair, and
+it never draws from its random stream.
+"""
+from numba import njit
+
+from slashersim.engine import api
+from slashersim.engine import layout as L
+from slashersim.engine.bits import lowest_bit, popcount
+from slashersim.rules import (FIRST_AID_LARGE, FIRST_AID_SMALL, LUCKY_CHARM, N_ESCAPES,
+                              SUIT_MASK)
+
+
+@njit(cache=True)
+def lead_card(hand, trump):
+    """The lowest card of the longest suit of ``hand`` other than ``trump`` (trumps if that
+    is all it holds)."""
+    best, best_n = -1, 0
+    for s in range(4):
+        n = popcount(hand & SUIT_MASK[s])
+        if s != trump and n > best_n:
+            best, best_n = s, n
+    return lowest_bit(hand if best < 0 else hand & SUIT_MASK[best])
+
+
+@njit(cache=True)
+def item_to_use(st, player):
+    """A Lucky Charm while a trap is set off, else First Aid (large first) at health <= 4."""
+    held = st[L.S_HELD + player]
+    if (held >> LUCKY_CHARM) & 1 and st[L.S_TRAPS] > 0:
+        return LUCKY_CHARM
+    if st[L.S_HEALTH + player] <= 4:
+        for item in (FIRST_AID_LARGE, FIRST_AID_SMALL):
+            if (held >> item) & 1:
+                return item
+    return -1
+
+
+@njit(cache=True)
+def card_to_keep(st, pick):
+    """A drawn escape item the team lacks, else the first drawn card that may be kept."""
+    team = st[L.S_HELD] | st[L.S_HELD + 1]
+    first = -1
+    for i in range(st[L.S_DRAWN_N]):
+        card = st[L.S_DRAWN + i]
+        if not api.keepable(card) or (pick > 0 and st[L.S_PICK] == i):
+            continue
+        if card < N_ESCAPES and not (team >> card) & 1:
+            return i
+        if first < 0:
+            first = i
+    return first
+
+
+@njit(api.POLICY_SIGNATURE, cache=True)
+def cautious(decision, player, arg, st, params):
+    """The engine's one policy signature (``engine.api``): answer ``decision``."""
+    if decision == api.PLAY_CARD:
+        return lowest_bit(arg) if st[L.S_LED] >= 0 else lead_card(arg, st[L.S_TRUMP])
+    if decision in (api.PHASE_START, api.BEFORE_DRAW, api.PLAY_START, api.AFTER_TRICK):
+        return item_to_use(st, player)
+    if decision == api.USE_BACKPACK:
+        return 1
+    if decision == api.KEEP:
+        return card_to_keep(st, arg)
+    if decision == api.CABINS_EXTRA:
+        return 0
+    return -1
