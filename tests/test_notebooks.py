@@ -15,7 +15,10 @@ pytest.importorskip("ipykernel")
 
 ROOT = Path(__file__).resolve().parent.parent
 SWEEP_NOTEBOOKS = ("difficulty_overview", "area_balance", "policy_comparison")
-NOTEBOOKS = (*SWEEP_NOTEBOOKS, "luck")
+NOTEBOOKS = (*SWEEP_NOTEBOOKS, "luck", "your_own_player")
+#: a sentence each notebook prints once it has its answer
+MARKERS = {**{name: "played a small sweep" for name in SWEEP_NOTEBOOKS},
+           "luck": "was decided by", "your_own_player": "more often on the same games"}
 KERNEL = "slashersim-test"
 
 
@@ -52,7 +55,7 @@ def test_notebook_runs(name, kernel_env, tmp_path):
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("image/png" in o.get("data", {}) for o in outputs), f"{name} drew no figure"
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
-    assert ("played a small sweep" if name in SWEEP_NOTEBOOKS else "was decided by") in text
+    assert MARKERS[name] in text
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
