@@ -31,14 +31,11 @@ from .engine.api import DECISION_NAMES, PLAY_CARD
 from .engine.rng import POLICY as _POLICY_STREAM
 from .inputs import check_seed
 
-#: offsets of the view block (kept equal to :mod:`slashersim.engine.view`, which compiles)
-_V_DECISION = L.STATE_SIZE
-_V_PLAYER = _V_DECISION + 1
-_V_ARG = _V_DECISION + 2
-_V_N_LEGAL = _V_DECISION + 3
-_V_LEGAL = _V_DECISION + 4
-_MAX_LEGAL = L.DECK_CAPACITY + 1
-_VIEW_SIZE = _V_LEGAL + _MAX_LEGAL
+from .engine.view import (MAX_LEGAL as _MAX_LEGAL, V_ARG as _V_ARG,
+                          V_DECISION as _V_DECISION, V_LEGAL as _V_LEGAL,
+                          V_N_LEGAL as _V_N_LEGAL, V_PLAYER as _V_PLAYER,
+                          VIEW_SIZE as _VIEW_SIZE)
+
 _STREAM = L.S_RNG + _POLICY_STREAM
 #: the bridge's parameter vector: [stop/illegal count, decision, player, arg, answer, n, legal...]
 _REPORT_SIZE = 6 + _MAX_LEGAL
@@ -309,12 +306,32 @@ def _ask(act, view, report, errors):
 
 
 def play_python(policy, config=None, games=1_000, seed=0, first_game=0, progress=None):
-    """Play games ``first_game ..`` of ``seed`` with the Python ``policy``; their record rows
-    (``ndarray(int32, (games, RECORD_SIZE))``), exactly as ``simulate`` plays those games.
+    """Play games of a run with a Python policy.
 
-    Played on one thread (a Python policy holds the interpreter's lock). An exception in the
-    policy, or an answer that is not legal (:class:`IllegalAnswer`), stops the run: it is
-    raised after the engine call it happened in.
+    Parameters
+    ----------
+    policy : object or callable
+        An object with ``act(observation) -> answer``, or a function of the observation.
+    config : GameConfig, optional
+        The rules (default: the rulebook defaults).
+    games, seed, first_game : int
+        Games ``first_game .. first_game + games - 1`` of ``seed``: exactly the games
+        ``simulate`` plays under those numbers.
+    progress : callable, optional
+        Called as ``progress(done, total)`` every few dozen games.
+
+    Returns
+    -------
+    ndarray of int32, shape (games, RECORD_SIZE)
+        One record row per game (``engine.layout.R_*``).
+
+    Raises
+    ------
+    IllegalAnswer
+        When the policy answers something the engine does not accept.
+    Exception
+        Whatever the policy raised. Either stops the run after the engine call it happened
+        in (a few dozen games). Played on one thread: a Python policy holds the interpreter.
     """
     from .engine.steps import play_games
     config = config or GameConfig()
@@ -389,16 +406,27 @@ def _engine_thread(fn, cfg, report, seed, game, records, st, to_game, to_engine)
 
 
 class Game:
-    """Game ``game`` of ``seed`` under ``config`` (or knob keywords), one decision at a time.
+    """One game played a decision at a time, on the compiled engine.
 
-    >>> g = Game(health=5, seed=1)
+    Parameters
+    ----------
+    config : GameConfig, optional
+        The rules (default: the rulebook defaults).
+    seed, game : int
+        The game is game ``game`` of a run with ``seed``: its deals, item deck and area cards
+        are those ``simulate(config, seed=seed)`` plays as game ``game``, so answering as a
+        policy would gives exactly that policy's game.
+    **knobs
+        Knobs applied on top of ``config`` (``health=5``, ``hideaway=True``, ...).
+
+    Examples
+    --------
+    >>> g = Game(seed=1, health=5)
     >>> while not g.over:
     ...     g.apply(g.legal[0])
-    >>> g.outcome
+    >>> g.outcome, g.record()["rounds"]
 
-    The engine underneath is the compiled one, and the game's random streams are those of
-    ``simulate(config, seed=seed)``'s game ``game``: answering as a policy would gives that
-    policy's game (:meth:`play` lets a registered policy or a Python policy answer).
+    :meth:`play` lets a registered policy, a skill level or a Python policy answer.
     """
 
     def __init__(self, config: GameConfig | None = None, seed: int = 0, game: int = 0,
