@@ -35,6 +35,7 @@ import pandas as pd
 
 from . import rules
 from .config import ConfigError, GameConfig
+from .player import policy_label
 from .runner import SimulationResult
 
 __all__ = ["simulate", "compare", "sweep", "luck", "Simulation", "Comparison", "LuckResult",
@@ -85,12 +86,6 @@ def _policy(policy: PolicyLike) -> PolicyLike:
     name = resolve(policy)
     param_specs(name)
     return name
-
-
-def _policy_name(policy: PolicyLike) -> str:
-    if isinstance(policy, str):
-        return policy
-    return str(getattr(policy, "name", None) or type(policy).__name__)
 
 
 def _count(name: str, value: Any) -> int:
@@ -212,7 +207,7 @@ class Simulation(SimulationResult):
         :func:`pandas.concat` and pool with :func:`slashersim.tables.pool_counts`."""
         from .tables import TABLE_COLUMNS, TRAP_RATE_COLUMNS, derive_rates, row_from_counts
         knobs = _knob_columns(self.config)
-        row = row_from_counts(knobs, {}, _policy_name(self.policy), self.counts)
+        row = row_from_counts(knobs, {}, policy_label(self.policy), self.counts)
         row["seed"] = self.seed
         df = derive_rates(pd.DataFrame([row]))
         columns = [*knobs, "policy", "seed", *(c for c in TABLE_COLUMNS if c not in
@@ -256,7 +251,7 @@ class Comparison:
         rows = []
         for r in self.result["policies"]:
             low, high = _ci(r["win_ci"])
-            rows.append({"label": r["label"], "policy": _policy_name(r["policy"]),
+            rows.append({"label": r["label"], "policy": policy_label(r["policy"]),
                          "games": r["games"], "wins": r["wins"], "win_rate": r["win_rate"],
                          "win_ci_low": low, "win_ci_high": high,
                          "loss_health": r["loss_health"], "loss_traps": r["loss_traps"],
@@ -334,7 +329,7 @@ class LuckResult:
 
     @property
     def policy(self) -> str:
-        return _policy_name(self.result["policy"])
+        return policy_label(self.result["policy"])
 
     @property
     def seed(self) -> int:
