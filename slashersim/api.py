@@ -370,7 +370,8 @@ class LuckResult:
 def simulate(config: GameConfig | None = None, *, policy: PolicyLike = "baseline",
              games: int = 10_000, seed: int = 0, threads: int | None = None,
              progress: Progress = False, params: Mapping[str | int, float] | Sequence[float]
-             | np.ndarray | None = None, records: bool = False, **knobs: Any) -> Simulation:
+             | np.ndarray | None = None, records: bool = False, first_game: int = 0,
+             **knobs: Any) -> Simulation:
     """Play ``games`` games of one configuration under one policy.
 
     Parameters
@@ -398,6 +399,9 @@ def simulate(config: GameConfig | None = None, *, policy: PolicyLike = "baseline
         (:func:`slashersim.policies.param_specs`).
     records : bool, default False
         Also keep one row per game in ``result.records`` (a DataFrame).
+    first_game : int, default 0
+        Play games ``first_game .. first_game + games - 1`` of ``seed``, so that a run can be
+        played in parts: the parts' ``counts`` add up to the whole run's exactly.
     **knobs
         Fields of :class:`GameConfig` (``health=5``, ``hideaway=True``,
         ``edition="instructions"``, ...) and ``difficulty`` (a preset of the edition whose
@@ -424,6 +428,9 @@ def simulate(config: GameConfig | None = None, *, policy: PolicyLike = "baseline
     games = _count("games", games)
     from .inputs import check_seed
     seed = check_seed(seed)
+    first_game = check_seed(first_game, "first_game")
+    if first_game + games > 1 << 63:
+        raise ConfigError(f"games {first_game:,}..{first_game + games - 1:,} go past 2**63")
     params = _params(policy, params)
     threads = _threads(threads)
     _check_progress(progress)
@@ -432,7 +439,8 @@ def simulate(config: GameConfig | None = None, *, policy: PolicyLike = "baseline
     from .runner import simulate as run
     with _progress(progress, games) as (callback, _):
         result = run(config, policy, games=games, seed=seed, threads=threads,
-                     keep_records=bool(records), progress=callback, params=params)
+                     keep_records=bool(records), progress=callback, params=params,
+                     first_game=first_game)
     return Simulation.of(result)
 
 
