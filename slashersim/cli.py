@@ -1,5 +1,5 @@
 """The ``slashersim`` command line: ``simulate``, ``luck``, ``compare``, ``sweep``, ``tune``,
-``report``, ``info`` and ``bench``.
+``report``, ``info``, ``serve`` and ``bench``.
 
 Every command checks all of its input (configuration, policies and their parameters, seeds,
 counts, files and output paths) with pure-Python modules first, and refuses bad input with one
@@ -65,6 +65,14 @@ def _seed(text):
     if not 0 <= value < SEED_LIMIT:
         raise argparse.ArgumentTypeError(f"seed must be 0 <= seed < 2**63, got {value}")
     return value
+
+
+def _port(text):
+    from .serve.settings import parse_port
+    try:
+        return parse_port(text)
+    except ConfigError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _float(name):
@@ -341,6 +349,13 @@ def build_parser():
     info = sub.add_parser("info", help="how a sweep table was made (its provenance)")
     info.add_argument("table", help="a sweep table, .parquet or .csv (with its .csv.json)")
     info.add_argument("--json", action="store_true", help="print the provenance as JSON")
+
+    serve = sub.add_parser("serve", help="the difficulty explorer: a page in the browser "
+                                         "(needs the extra slashersim[web])")
+    serve.add_argument("--port", type=_port, default=None,
+                       help="the port on localhost to serve the page on (default 5006)")
+    serve.add_argument("--open", action="store_true",
+                       help="also open the page in the default browser")
 
     bench = sub.add_parser("bench", help="measure engine speed and memory")
     bench.add_argument("--policy", default="baseline")
@@ -808,9 +823,20 @@ def cmd_bench(args):
     return 0
 
 
+def cmd_serve(args):
+    from .serve import WEB_EXTRA, web_available
+    from .serve.settings import DEFAULT_PORT, check_port_free
+    port = check_port_free(DEFAULT_PORT if args.port is None else args.port)
+    if not web_available():
+        raise ConfigError(WEB_EXTRA)
+    from .serve.app import serve
+    serve(port, open_browser=args.open)
+    return 0
+
+
 COMMANDS = {"simulate": cmd_simulate, "luck": cmd_luck, "compare": cmd_compare,
             "sweep": cmd_sweep, "bench": cmd_bench, "tune": cmd_tune, "report": cmd_report,
-            "info": cmd_info}
+            "info": cmd_info, "serve": cmd_serve}
 
 
 def main(argv=None):

@@ -1,0 +1,230 @@
+"""Runs that refine live: a setting (or two side by side on the same games) played in growing
+chunks in a background thread through :func:`slashersim.simulate`, and a position's win
+probability through :func:`slashersim.analysis.position.win_probability`.
+
+Game ``g`` of a seed depends on ``(seed, g)`` only, so a run of ``N`` games played as chunks
+``[0, n1), [n1, n2), ...`` (the api's ``first_game``) adds up to exactly the counts of
+``slashersim simulate --games N`` with the same seed: the final numbers on the page are the
+command line's.
+
+numba's parallel kernels must not be launched from two Python threads at once (the default
+``workqueue`` threading layer is not thread-safe), so every call into the engine holds
+:data:`KERNEL_LOCK` and lets go of it between two kernel calls (each lasts about 0.2 s), so
+runs of several browsers interleave call by call.
+"""
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from typing import Any
+
+import numpy as np
+
+from .. import compiling, rules
+from ..config import ConfigError
+from ..stats import mean_interval, unpaired_difference_interval
+from .settings import Settings
+
+#: held around every call into the numba kernels (one launch at a time in this process)
+KERNEL_LOCK = threading.Lock()
+#: a chunk of games aims at this many seconds of play (the lock is held that long)
+CHUNK_SECONDS = 0.3
+#: the first chunk of a run: small, so that the first numbers show at once
+FIRST_CHUNK = 500
+_WIN = rules.OUTCOME_NAMES.index("win")
+
+
+class Cancelled(Exception):
+    """A run was cancelled between two kernel calls."""
+
+
+def between_calls(stop: threading.Event | None = None) -> None:
+    """Called between two kernel calls of a run that holds :data:`KERNEL_LOCK`: stop if
+    ``stop`` is set, else let another run's kernel call in (release, yield, take it again), so
+    that runs of several browsers interleave call by call."""
+    if stop is not None and stop.is_set():
+        raise Cancelled
+    KERNEL_LOCK.release()
+    try:
+        time.sleep(0.001)
+    finally:
+        KERNEL_LOCK.acquire()
+
+
+def compile_note(policies: list[str], kernels: tuple[str, ...] = ("engine",)) -> str | None:
+    """What is about to compile, and about how long it takes, when a kernel these policies
+    need is not in numba's cache yet; ``None`` on a warm cache."""
+    text = compiling.message(compiling.parts_for(policies, kernels))
+    return None if text is None else text.removeprefix("slashersim: ")
+
+
+def next_chunk(n: int, seconds: float, left: int) -> int:
+    """Games in the next chunk after one of ``n`` games took ``seconds``: about
+    :data:`CHUNK_SECONDS` worth, at most 4 times ``n``, at most what is ``left``."""
+    if seconds <= 0:
+        return min(left, 4 * n)
+    return max(1, min(left, 4 * n, int(n * CHUNK_SECONDS / seconds)))
+
+
+def pool(parts: list) -> Any:
+    """One :class:`slashersim.api.Simulation` of the parts of a run (their counts added)."""
+    from ..api import Simulation
+    first = parts[0]
+    counts = np.sum([p.counts for p in parts], axis=0)
+    return Simulation(first.config, first.policy, first.seed, counts,
+                      sum(p.elapsed_s for p in parts), None, dict(first.params))
+
+
+def paired(only_a: int, only_b: int, wins_a: int, wins_b: int, n: int) -> dict:
+    """The paired difference ``b - a`` of win rates over ``n`` common games, from the games
+    only a won and only b won: ``difference``, its paired 95 % interval ``difference_ci``
+    (``None`` for one game) and the interval independent samples would give
+    (``unpaired_ci``), as ``slashersim compare`` reports a pair."""
+    difference, ci = mean_interval(only_b - only_a, only_a + only_b, n)
+    return {"games": n, "win_rate_a": wins_a / n, "win_rate_b": wins_b / n,
+            "difference": difference, "difference_ci": ci,
+            "unpaired_ci": unpaired_difference_interval(wins_a, n, wins_b, n),
+            "only_a_won": only_a, "only_b_won": only_b}
+
+
+class LiveRun:
+    """Setting ``a`` (and ``b``, side by side on the same games) played on games ``0 ..
+    a.games - 1`` of ``a.seed`` in growing chunks in a daemon thread; :meth:`snapshot` gives
+    the numbers so far. ``b`` plays ``a``'s games and seed."""
+
+    def __init__(self, a: Settings, b: Settings | None = None):
+        self.a = a
+        self.b = b
+        self.total = a.games
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._parts: dict[str, list] = {"a": [], "b": []}
+        self._tally = np.zeros(4, dtype=np.int64)   # wins a, wins b, only a won, only b won
+        self._done = 0
+        self._error: str | None = None
+        self._finished = False
+        self._started = 0.0
+        self._seconds = 0.0
+        policies = [a.policy] + ([b.policy] if b else [])
+        self.note = compile_note(policies)
+        self._thread = threading.Thread(target=self._run, name="slashersim-live", daemon=True)
+
+    def start(self) -> LiveRun:
+        self._started = time.perf_counter()
+        self._thread.start()
+        return self
+
+    def cancel(self) -> None:
+        """Stop after the chunk being played."""
+        self._stop.set()
+
+    def join(self, timeout: float | None = None) -> bool:
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def _play(self, s: Settings, first: int, n: int, records: bool):
+        from .. import api
+        with KERNEL_LOCK:
+            return api.simulate(policy=s.policy, games=n, seed=self.a.seed, first_game=first,
+                                records=records, progress=lambda *_: between_calls(self._stop),
+                                **s.knobs())
+
+    def _run(self) -> None:
+        try:
+            n = min(FIRST_CHUNK, self.total)
+            while self._done < self.total and not self._stop.is_set():
+                t0 = time.perf_counter()
+                ra = self._play(self.a, self._done, n, self.b is not None)
+                rb = self._play(self.b, self._done, n, True) if self.b is not None else None
+                seconds = time.perf_counter() - t0
+                with self._lock:
+                    self._parts["a"].append(ra)
+                    if rb is not None:
+                        self._parts["b"].append(rb)
+                        wa = ra.records["outcome"].cat.codes.to_numpy() == _WIN
+                        wb = rb.records["outcome"].cat.codes.to_numpy() == _WIN
+                        ra.records = rb.records = None
+                        self._tally += (wa.sum(), wb.sum(), (wa & ~wb).sum(), (wb & ~wa).sum())
+                    self._done += n
+                    self.note = None
+                # the first chunk of a cold cache includes compiling: size by the second
+                n = next_chunk(n, seconds, self.total - self._done) if len(self._parts["a"]) > 1 \
+                    else min(4 * n, self.total - self._done)
+        except Cancelled:
+            pass
+        except (ConfigError, ValueError) as e:
+            with self._lock:
+                self._error = str(e)
+        except Exception as e:  # shown in the page; the server keeps running
+            traceback.print_exc()
+            with self._lock:
+                self._error = f"{type(e).__name__}: {e}"
+        finally:
+            with self._lock:
+                self._finished = True
+                self._seconds = time.perf_counter() - self._started
+
+    def snapshot(self) -> dict:
+        """``done``, ``total``, ``finished``, ``cancelled``, ``error`` (a message or ``None``),
+        ``note`` (what is compiling, or ``None``), ``seconds`` (so far), ``a`` and ``b`` (the
+        pooled :class:`~slashersim.api.Simulation` so far, or ``None``) and ``pair`` (the
+        paired difference ``b - a``, or ``None``)."""
+        with self._lock:
+            parts_a, parts_b = list(self._parts["a"]), list(self._parts["b"])
+            done, tally = self._done, self._tally.copy()
+            finished, error, note = self._finished, self._error, self.note
+            seconds = self._seconds if finished else time.perf_counter() - self._started
+        a = pool(parts_a) if parts_a else None
+        b = pool(parts_b) if parts_b else None
+        pair = paired(int(tally[2]), int(tally[3]), int(tally[0]), int(tally[1]), done) \
+            if b is not None and done else None
+        return {"done": done, "total": self.total, "finished": finished,
+                "cancelled": self._stop.is_set() and done < self.total, "error": error,
+                "note": note, "seconds": seconds, "a": a, "b": b, "pair": pair}
+
+
+class LuckRun:
+    """The win probability of a position (``slashersim luck state``) played out in a daemon
+    thread: ``games`` play-outs of seed ``seed`` under the policy of ``skill``."""
+
+    def __init__(self, position, skill: str, games: int, seed: int):
+        from .settings import SKILLS
+        self.position = position
+        self.policy = SKILLS[skill]
+        self.games = games
+        self.seed = seed
+        self.done = 0
+        self.result: dict | None = None
+        self.error: str | None = None
+        self.finished = False
+        self.note = compile_note([self.policy], ("engine", "rollouts"))
+        self._thread = threading.Thread(target=self._run, name="slashersim-luck", daemon=True)
+
+    def start(self) -> LuckRun:
+        self._thread.start()
+        return self
+
+    def join(self, timeout: float | None = None) -> bool:
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def _step(self, n: int) -> None:
+        self.done += n
+        if self.done < self.games:
+            between_calls()
+
+    def _run(self) -> None:
+        from ..analysis.position import win_probability
+        try:
+            with KERNEL_LOCK:
+                self.result = win_probability(self.position, self.policy, self.games,
+                                              self.seed, step=self._step)
+        except (ConfigError, ValueError) as e:
+            self.error = str(e)
+        except Exception as e:
+            traceback.print_exc()
+            self.error = f"{type(e).__name__}: {e}"
+        finally:
+            self.note = None
+            self.finished = True
