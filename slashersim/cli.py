@@ -831,7 +831,9 @@ def cmd_serve(args):
         raise ConfigError(WEB_EXTRA)
     from .serve.app import serve
     serve(port, open_browser=args.open)
-    return 0
+    # the server runs until Ctrl-C, which Panel catches to stop it
+    print("slashersim: interrupted", file=sys.stderr)
+    return 130
 
 
 COMMANDS = {"simulate": cmd_simulate, "luck": cmd_luck, "compare": cmd_compare,

@@ -14,7 +14,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 
@@ -24,7 +23,7 @@ import pytest
 from helpers import assert_one_line_error, run_cli
 import slashersim
 from slashersim.config import ConfigError, GameConfig
-from slashersim.serve.settings import (EXAMPLE_POSITION, SKILLS, Grid, Settings, check_port_free,
+from slashersim.serve.settings import (EXAMPLE_POSITION, SKILLS, Grid, check_port_free,
                                        config_key, grid, parse_port, parse_position_text,
                                        parse_settings, preset_values)
 
@@ -200,6 +199,17 @@ def test_a_live_run_in_parts_equals_simulate():
     assert np.array_equal(snap["a"].counts, whole.counts)
     assert f"{snap['a'].win_rate:.4f}" == f"{whole.win_rate:.4f}"
     assert len(run._parts["a"]) >= 3     # played in parts (500, 2,000, ...)
+
+
+def test_simulate_in_parts_adds_up_to_the_whole_run():
+    whole = slashersim.simulate(health=6, games=3000, seed=9)
+    parts = [slashersim.simulate(health=6, games=n, seed=9, first_game=k)
+             for k, n in ((0, 700), (700, 1800), (2500, 500))]
+    assert np.array_equal(sum(p.counts for p in parts), whole.counts)
+    with pytest.raises(ConfigError, match="first_game must be an integer"):
+        slashersim.simulate(games=10, first_game=-1)
+    with pytest.raises(ConfigError, match="go past 2"):
+        slashersim.simulate(games=10, first_game=2 ** 63 - 5)
 
 
 def test_two_settings_side_by_side_are_compare_on_the_same_games():
@@ -437,3 +447,25 @@ def test_side_by_side_and_the_luck_panel(server, browser):
     from slashersim.analysis.position import win_probability
     r = win_probability(parse_position_text(EXAMPLE_POSITION), "baseline", 2000, 0)
     assert page.locator(".luck-win").inner_text() == f"{r['win_rate']:.4f}"
+
+
+@pytest.mark.skipif(not WEB, reason="the web extra is not installed (pip install -e '.[web]')")
+def test_ctrl_c_stops_the_server():
+    import signal
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "slashersim", "serve", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert err.splitlines()[0] == (f"slashersim: the difficulty explorer is at "
+                                   f"http://localhost:{port}/ (Ctrl-C stops it)")
+    assert err.splitlines()[-1] == "slashersim: interrupted"
