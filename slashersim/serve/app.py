@@ -259,7 +259,11 @@ class Explorer:
         for tag, s in (("A", a), ("B", b)):
             if s is None:
                 continue
-            answer = table.lookup(s) if table is not None else None
+            if table is None:
+                lines.append(f"<b>{tag}</b>: no precomputed grid here (results/difficulty.parquet "
+                             f"of the repository is not found) &mdash; press Run")
+                continue
+            answer = table.lookup(s)
             if answer is None:
                 lines.append(f"<b>{tag}</b>: not in the precomputed grid (it covers editions "
                              f"&times; health &times; Hideaway &times; Cursed Object, 4 "
