@@ -220,7 +220,27 @@ class Simulation(SimulationResult):
 
 
 @dataclass(frozen=True, repr=False)
-class Comparison:
+class _Answer:
+    """A command's JSON-ready answer (``result``), with its seed, configuration and a copy."""
+
+    result: dict
+
+    @property
+    def seed(self) -> int:
+        return self.result["seed"]
+
+    @property
+    def config(self) -> GameConfig:
+        """The configuration played."""
+        return GameConfig(**self.result["config"])
+
+    def summary(self) -> dict:
+        """The JSON-ready object of the command's ``--json`` output (a copy)."""
+        return copy.deepcopy(self.result)
+
+
+@dataclass(frozen=True, repr=False)
+class Comparison(_Answer):
     """The result of :func:`compare`: players side by side on the same games.
 
     Attributes
@@ -231,15 +251,6 @@ class Comparison:
     """
 
     result: dict
-
-    @property
-    def seed(self) -> int:
-        return self.result["seed"]
-
-    @property
-    def config(self) -> GameConfig:
-        """The configuration the players played."""
-        return GameConfig(**self.result["config"])
 
     @property
     def policies(self) -> pd.DataFrame:
@@ -295,17 +306,13 @@ class Comparison:
         """One row per player: :attr:`policies`."""
         return self.policies
 
-    def summary(self) -> dict:
-        """The JSON-ready object of ``slashersim compare --json`` (a copy)."""
-        return copy.deepcopy(self.result)
-
     def __repr__(self) -> str:
         from .analysis.compare import format_comparison
         return format_comparison(self.result, _config_line(self.result["config"]))
 
 
 @dataclass(frozen=True, repr=False)
-class LuckResult:
+class LuckResult(_Answer):
     """The result of :func:`luck`: the win rate and effect of each starting position of the
     Killer in the first item deck (1 = top).
 
@@ -331,14 +338,6 @@ class LuckResult:
     def policy(self) -> str:
         return policy_label(self.result["policy"])
 
-    @property
-    def seed(self) -> int:
-        return self.result["seed"]
-
-    @property
-    def config(self) -> GameConfig:
-        """The configuration played (its ``killer_position`` left free)."""
-        return GameConfig(**self.result["config"])
 
     def to_frame(self) -> pd.DataFrame:
         """One row per reported position: ``position`` (1 = top), ``games``, ``win_rate``,
@@ -355,10 +354,6 @@ class LuckResult:
         return pd.DataFrame(rows, columns=["position", "games", "win_rate", "win_ci_low",
                                            "win_ci_high", "effect", "effect_ci_low",
                                            "effect_ci_high"])
-
-    def summary(self) -> dict:
-        """The JSON-ready object of ``slashersim luck killer --json`` (a copy)."""
-        return copy.deepcopy(self.result)
 
     def __repr__(self) -> str:
         from .cli import format_killer_effects
