@@ -339,8 +339,9 @@ def partner_hands(cand, hidden, out, most, x):
 def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
     """Add ``weight`` times the share of the partner's possible hands on which playing each
     legal card leaves no line of play that keeps the area (Tent site / Lodge: the right
-    parity; Hideaway: one player takes every trick) to ``out`` (equivalent answers tried once,
-    :func:`distinct`); returns the generator state."""
+    parity; Hideaway: one player takes every trick) to ``out``; returns the generator state.
+    Equivalent cards (:func:`distinct` against every card the hands or the trick may hold)
+    share one count, and so do equivalent answers within the search."""
     cand, hidden = H.partner_candidates(st, player)
     n, x = partner_hands(cand, hidden, hands, min(most, hands.shape[0]), x)
     parity = 0 if st[S_AREA] == TENT_SITE else 1
@@ -350,10 +351,19 @@ def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
     tp = st[S_TRICKS + player]
     tq = st[S_TRICKS + 1 - player]
     led = st[S_LED]
+    occ = mine | cand
+    if led >= 0:
+        occ |= 1 << led
+    reps = distinct(legal, occ)
+    charge = 0.0
     m = legal
     while m:
         c = lowest_bit(m)
         m &= m - 1
+        if not (reps >> c) & 1:
+            # the next lower legal card, equivalent: the same count
+            out[c] += charge
+            continue
         hm = mine & ~(1 << c)
         bad = 0
         for i in range(n):
@@ -375,7 +385,8 @@ def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
             else:
                 good = area_solvable(hideaway, hm, theirs, tp + 1, tq, parity, trump)
             bad += not good
-        out[c] += weight * bad / max(1, n)
+        charge = weight * bad / max(1, n)
+        out[c] += charge
     return x
 
 
