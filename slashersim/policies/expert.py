@@ -87,11 +87,10 @@ F_OUT, F_EFF, F_PC, F_RS, F_DIST = 0, 20, 40, 96, 136
 F_TY = F_DIST + 4 * NDIST
 F_TD = F_DIST + 5 * NDIST
 F_SIZE = F_DIST + 6 * NDIST
-#: ... and int slots
-I_POS, I_INV, I_SUITP, I_PSUIT, I_HANDS = 0, 20, 40, 44, 64
-I_SIZE = I_HANDS + 8
-#: the partner's possible hands of the exact checks
+#: ... and int slots (``I_PARTNER``: the partner's possible hands of the exact checks)
+I_POS, I_INV, I_SUITP, I_PSUIT, I_HANDS, I_PARTNER = 0, 20, 40, 44, 64, 72
 MOST_HANDS = 128
+I_SIZE = I_PARTNER + MOST_HANDS
 
 
 # --- the area plan ------------------------------------------------------------------------------
@@ -129,6 +128,14 @@ def wrong_winner_cost(st, params):
     if st[S_AREA] == HIDEAWAY and st[S_TRICK] > 0:
         return params[H.BREACH]
     return params[H.WRONG_WINNER]
+
+
+@njit(cache=True, inline='always')
+def zero(a, lo, hi):
+    """``a[lo:hi] = 0`` (scratch comes from ``np.empty``: only what is read before it is
+    written needs zeroing)."""
+    for i in range(lo, hi):
+        a[i] = 0.0
 
 
 # --- random numbers: one draw of the policy stream per decision ----------------------------------
@@ -339,8 +346,9 @@ def partner_hands(cand, hidden, out, most, x):
 def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
     """Add ``weight`` times the share of the partner's possible hands on which playing each
     legal card leaves no line of play that keeps the area (Tent site / Lodge: the right
-    parity; Hideaway: one player takes every trick) to ``out`` (equivalent answers tried once,
-    :func:`distinct`); returns the generator state."""
+    parity; Hideaway: one player takes every trick) to ``out``; returns the generator state.
+    Equivalent cards (:func:`distinct` against every card the hands or the trick may hold)
+    share one count, and so do equivalent answers within the search."""
     cand, hidden = H.partner_candidates(st, player)
     n, x = partner_hands(cand, hidden, hands, min(most, hands.shape[0]), x)
     parity = 0 if st[S_AREA] == TENT_SITE else 1
@@ -350,10 +358,19 @@ def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
     tp = st[S_TRICKS + player]
     tq = st[S_TRICKS + 1 - player]
     led = st[S_LED]
+    occ = mine | cand
+    if led >= 0:
+        occ |= 1 << led
+    reps = distinct(legal, occ)
+    charge = 0.0
     m = legal
     while m:
         c = lowest_bit(m)
         m &= m - 1
+        if not (reps >> c) & 1:
+            # the next lower legal card, equivalent: the same count
+            out[c] += charge
+            continue
         hm = mine & ~(1 << c)
         bad = 0
         for i in range(n):
@@ -375,7 +392,8 @@ def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
             else:
                 good = area_solvable(hideaway, hm, theirs, tp + 1, tq, parity, trump)
             bad += not good
-        out[c] += weight * bad / max(1, n)
+        charge = weight * bad / max(1, n)
+        out[c] += charge
     return x
 
 
@@ -606,7 +624,8 @@ def lead_costs(st, player, legal, params, out):
 def lead_card(st, player, legal, params):
     """The lead of least closed-form cost plus the mean end-of-round cost of both piles over
     ``lead_samples`` sampled partner hands and random-priority rollouts."""
-    fl = np.zeros(F_RS)
+    fl = np.empty(F_RS)
+    zero(fl, F_OUT, F_PC)  # out and eff accumulate; cost_constants writes pc
     ints = np.empty(I_SIZE, dtype=np.int64)
     out = fl[F_OUT:F_OUT + 20]
     eff = fl[F_EFF:F_EFF + 20]
@@ -615,8 +634,8 @@ def lead_card(st, player, legal, params):
     lead_costs(st, player, legal, params, out)
     x = lcg_seed(st)
     if planned_area(st, params):
-        x = parity_failures(st, player, legal, True, int(params[DD_HANDS]),
-                            np.empty(MOST_HANDS, dtype=np.int64), out, x, params[H.BREACH])
+        x = parity_failures(st, player, legal, True, int(params[DD_HANDS]), ints[I_PARTNER:],
+                            out, x, params[H.BREACH])
     reps = representatives(st, player, legal)
     # classes worth sampling: some member's closed-form cost is near the best
     best = 1e300
@@ -872,7 +891,13 @@ def follow_card(st, player, legal, params):
     goes to its winner and the rest of the cards as :func:`future_distributions` says, the
     answer itself taken out of them (:func:`deconvolve`)."""
     reps = representatives(st, player, legal)
-    fl = np.zeros(F_SIZE if reps & (reps - 1) else F_RS)
+    futures = reps & (reps - 1) != 0
+    fl = np.empty(F_SIZE if futures else F_RS)
+    # out accumulates and the distributions need their zero padding; every other slot is
+    # written before it is read
+    zero(fl, F_OUT, F_OUT + 20)
+    if futures:
+        zero(fl, F_DIST, F_DIST + 4 * NDIST)
     lead = st[S_LED]
     leader = 1 - player
     area = st[S_AREA]
@@ -892,7 +917,7 @@ def follow_card(st, player, legal, params):
     wrong = wrong_winner_cost(st, params)
     value = 0.0
     b = (0, 0, 0, 0, 0, 0, 0, 0)
-    if reps & (reps - 1):
+    if futures:
         cost_constants(st, pc)
         b = future_distributions(st, player, fl)
     best = -1
@@ -908,7 +933,7 @@ def follow_card(st, player, legal, params):
         w = (beats >> card) & 1
         cost += (want >= 0) * (w != want) * wrong
         taker = player if w else leader
-        if (reps >> card) & 1 and reps & (reps - 1):
+        if (reps >> card) & 1 and futures:
             # a new class: its members share the value of the cards won
             value = 0.0
             for p in range(2):
