@@ -35,7 +35,6 @@ import pandas as pd
 
 from . import rules
 from .config import ConfigError, GameConfig
-from .player import policy_label
 from .runner import SimulationResult
 
 __all__ = ["simulate", "compare", "sweep", "luck", "Simulation", "Comparison", "LuckResult",
@@ -86,6 +85,13 @@ def _policy(policy: PolicyLike) -> PolicyLike:
     name = resolve(policy)
     param_specs(name)
     return name
+
+
+def _policy_label(policy: PolicyLike) -> str:
+    """:func:`slashersim.player.policy_label`, imported when a result is read (the player
+    module imports engine modules, which input checks must not)."""
+    from .player import policy_label
+    return policy_label(policy)
 
 
 def _count(name: str, value: Any) -> int:
@@ -207,7 +213,7 @@ class Simulation(SimulationResult):
         :func:`pandas.concat` and pool with :func:`slashersim.tables.pool_counts`."""
         from .tables import TABLE_COLUMNS, TRAP_RATE_COLUMNS, derive_rates, row_from_counts
         knobs = _knob_columns(self.config)
-        row = row_from_counts(knobs, {}, policy_label(self.policy), self.counts)
+        row = row_from_counts(knobs, {}, _policy_label(self.policy), self.counts)
         row["seed"] = self.seed
         df = derive_rates(pd.DataFrame([row]))
         columns = [*knobs, "policy", "seed", *(c for c in TABLE_COLUMNS if c not in
@@ -262,7 +268,7 @@ class Comparison(_Answer):
         rows = []
         for r in self.result["policies"]:
             low, high = _ci(r["win_ci"])
-            rows.append({"label": r["label"], "policy": policy_label(r["policy"]),
+            rows.append({"label": r["label"], "policy": _policy_label(r["policy"]),
                          "games": r["games"], "wins": r["wins"], "win_rate": r["win_rate"],
                          "win_ci_low": low, "win_ci_high": high,
                          "loss_health": r["loss_health"], "loss_traps": r["loss_traps"],
@@ -336,7 +342,7 @@ class LuckResult(_Answer):
 
     @property
     def policy(self) -> str:
-        return policy_label(self.result["policy"])
+        return _policy_label(self.result["policy"])
 
 
     def to_frame(self) -> pd.DataFrame:
