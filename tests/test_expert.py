@@ -13,6 +13,7 @@ from slashersim.engine import steps
 from slashersim.engine import tricks
 from slashersim.policies import expert as E
 from slashersim.policies import heuristic as H
+from slashersim import rules as R
 from slashersim.rules import (CABINS, GREEN, HIDEAWAY, LODGE, RED, TENT_SITE, WHITE, YELLOW,
                               TRICKS_PER_ROUND)
 from slashersim.runner import policy_params, simulate
@@ -284,11 +285,98 @@ def test_follower_answers_with_a_legal_card_of_least_cost():
     assert E.follow_card(st, 1, cards(c(RED, 2), c(RED, 4)), EP) == c(RED, 2)
 
 
+# --- the item phase ahead -------------------------------------------------------------------------
+def _item_state(deck_top_first, held=(0, 0), seen=None, reshuffle=None):
+    """A play-phase state whose item deck holds ``deck_top_first`` (item ids, top first);
+    ``seen[slot from the top]`` = the deck-seen marks; ``held`` = the players' item masks."""
+    st = play_state(CABINS)
+    n = len(deck_top_first)
+    st[L.S_DECK_N] = n
+    for pos, item in enumerate(deck_top_first):
+        st[L.S_DECK + n - 1 - pos] = item
+        st[L.S_DECK_SEEN + n - 1 - pos] = (seen or {}).get(pos, 0)
+    st[L.S_HELD], st[L.S_HELD + 1] = held
+    if reshuffle is not None:
+        st[L.C_KILLER_RESHUFFLE] = reshuffle
+    return st
+
+
+def _cell(st, player, nf, ns, escape_value=60.0, win_value=200.0):
+    params = policy_params("expert", {"item_model": 1, "escape_value": escape_value,
+                                      "win_value": win_value})
+    tab = np.full(E.T_SIZE, np.nan)
+    it = np.zeros(E.IT_SIZE, dtype=np.int64)
+    E.item_prepare(st, player, tab, it)
+    cell = E.item_cell(tab, it, nf, ns, params)
+    return tab[E.T_HF + nf], tab[E.T_HS + cell], tab[E.T_G + cell]
+
+
+def test_the_item_phase_ahead_by_hand():
+    """Killer, Map (an escape the team lacks), Flashlight and Backpack in an unknown order; the
+    team holds Car Key and Gasoline. Each player draws one card: the first meets the Killer on
+    top (1/4), the second on the next card (1/4); each of the two draws is the Map with chance
+    1/4, so 1/2 escape item is gained on average, and with one escape to go the game is won
+    when either draws it (1/2)."""
+    deck = [R.KILLER, R.MAP, R.FLASHLIGHT, R.BACKPACK]
+    two_to_go = _item_state(deck, held=(1 << R.CAR_KEY, 1 << R.GASOLINE))
+    hf, hs, g = _cell(two_to_go, 0, 1, 1)
+    assert (hf, hs) == (pytest.approx(0.25), pytest.approx(0.25))
+    assert g == pytest.approx(60 * 0.5)
+    one_to_go = _item_state(deck, held=(1 << R.CAR_KEY | 1 << R.BOLT_CUTTERS, 1 << R.GASOLINE))
+    assert _cell(one_to_go, 0, 1, 1)[2] == pytest.approx(60 * 0.5 + 200 * 0.5)
+    # no draws: no Killer and nothing gained
+    assert _cell(two_to_go, 0, 0, 0) == (0.0, 0.0, 0.0)
+
+
+def test_the_item_phase_ahead_uses_the_players_own_flashlight_only():
+    """Player 0 saw the Killer on top: the first drawer surely meets it and the second draws
+    the Map's possible slots safely; player 1, who saw nothing, still spreads the Killer."""
+    deck = [R.KILLER, R.MAP, R.FLASHLIGHT, R.BACKPACK]
+    st = _item_state(deck, held=(1 << R.CAR_KEY, 1 << R.GASOLINE), seen={0: 1, 1: 1, 2: 1})
+    hf, hs, g = _cell(st, 0, 1, 1)
+    assert (hf, hs) == (1.0, 0.0)
+    assert g == pytest.approx(60.0)  # the second draws the Map, seen second from the top
+    assert _cell(st, 1, 1, 1)[:2] == (pytest.approx(0.25), pytest.approx(0.25))
+
+
+def test_the_item_phase_ahead_keeps_the_killer_in_the_top_group():
+    """The rulebook's first deck: the Killer lies in the top group's slots only."""
+    deck = [R.FLASHLIGHT, R.KILLER, R.MAP, R.BACKPACK, R.LUCKY_CHARM]
+    top = {0: L.SLOT_TOP_GROUP, 1: L.SLOT_TOP_GROUP}
+    st = _item_state(deck, seen=top)
+    assert _cell(st, 0, 1, 1)[:2] == (pytest.approx(0.5), pytest.approx(0.5))
+    assert _cell(st, 0, 2, 3)[:2] == (pytest.approx(1.0), pytest.approx(0.0))
+
+
+def test_after_a_reshuffle_at_once_the_second_drawer_meets_the_killer_again():
+    deck = [R.KILLER, R.MAP, R.FLASHLIGHT, R.BACKPACK]
+    st = _item_state(deck, seen={0: 1}, reshuffle=R.KILLER_RESHUFFLE_AT_ONCE)
+    hf, hs, g = _cell(st, 0, 1, 2)
+    assert (hf, hs, g) == (1.0, pytest.approx(2 / 4), 0.0)
+
+
+def test_joint_cost_of_piles_without_draw_risk():
+    """With the Killer known to lie below both draws, the piles cost only the gains."""
+    deck = [R.MAP, R.FLASHLIGHT, R.KILLER, R.BACKPACK]
+    st = _item_state(deck, seen={0: 1, 1: 1, 2: 1})
+    params = policy_params("expert", {"item_model": 1})
+    pc = np.zeros(E.PC_SIZE)
+    E.cost_constants(st, pc)
+    tab = np.zeros(E.T_SIZE)
+    it = np.zeros(E.IT_SIZE, dtype=np.int64)
+    E.item_prepare(st, 0, tab, it)
+    # no yellows: one draw each; the first draws the Map
+    cost = E.joint_cost(0, 0, 0, tab, it, pc, params)
+    assert cost == pytest.approx(-params[E.ESCAPE_VALUE])
+
+
 # --- whole games ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("edition", ["rulebook", "instructions"])
-def test_expert_plays_legal_games_that_keep_every_invariant(edition):
+@pytest.mark.parametrize("item_model", [0, 1])
+def test_expert_plays_legal_games_that_keep_every_invariant(edition, item_model):
     cfg = GameConfig(edition=edition, hideaway=True, check_invariants=True)
-    r = simulate(cfg, "expert", games=1500, seed=5, threads=1)
+    r = simulate(cfg, "expert", games=1000, seed=5, threads=1,
+                 params=policy_params("expert", {"item_model": item_model}))
     assert r.summary()["invariant_violations"] == 0
     assert r.outcome("running") == 0
 
@@ -312,6 +400,11 @@ for edition in ("rulebook", "instructions"):
                  games=2, seed=13, keep_records=True,
                  params=policy_params("expert", {"lead_samples": 2, "dd_hands": 4}))
     out[edition] = r.records.drop(columns=["outcome"]).to_numpy().tolist()
+    r = simulate(GameConfig(edition=edition, hideaway=True, check_invariants=True), "expert",
+                 games=2, seed=13, keep_records=True,
+                 params=policy_params("expert", {"lead_samples": 2, "dd_hands": 4,
+                                                 "item_model": 1}))
+    out[edition + " item model"] = r.records.drop(columns=["outcome"]).to_numpy().tolist()
 print(json.dumps(out))
 """
 

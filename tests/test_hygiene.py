@@ -27,9 +27,15 @@ def points_of(policy, games, params=None):
                            for i, cfg in enumerate(CONFIGS)])
 
 
-@pytest.mark.parametrize("policy", FAIR)
-def test_fair_policies_decide_alike_whatever_the_hidden_cards(policy):
-    params = policy_params(policy, FAST_PARAMS.get(policy))
+#: every fair policy with its defaults, and the expert with its item-phase model
+CASES = [(name, FAST_PARAMS.get(name)) for name in FAIR] + [("expert", {"item_model": 1})]
+
+
+@pytest.mark.parametrize("policy,overrides", CASES,
+                         ids=[f"{n}-{'-'.join(f'{k}={v}' for k, v in (o or {}).items())}"
+                              .rstrip("-") for n, o in CASES])
+def test_fair_policies_decide_alike_whatever_the_hidden_cards(policy, overrides):
+    params = policy_params(policy, overrides)
     games = 60 if policy == "search" else 250
     points = points_of(policy, games, params)
     assert len(points) >= 1000

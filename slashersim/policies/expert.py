@@ -24,6 +24,14 @@ expert keeps the heuristic's closed-form trap and plan terms and adds that value
   trick ``dd_from`` on, each card is charged the trap cost times the share of the partner's
   possible hands (all of them, or ``dd_hands`` samples) on which no line of play keeps the
   area any more (:func:`parity_solvable`, :func:`one_takes_all`).
+- **The item phase ahead** (``item_model = 1``): instead of the heuristic's closed form
+  (:func:`fast_cost`: a Killer chance of 1 / deck size per draw, a penalty per draw off a
+  target), both piles are valued together by what the player may know of the item deck
+  (:func:`item_prepare`, :func:`item_cell`): where the Killer can lie (the rulebook's top
+  group while it lasts, its own Flashlight's sights), who draws first and where the second
+  drawer starts, and the escape items either may draw (``escape_value`` each, ``win_value``
+  when they win the game). Leads use it for the rollouts' piles (:func:`joint_cost`), answers
+  for their closed-form futures (:func:`expected_joint`).
 - Tricks 7-8 are the heuristic's exact endgame; item-phase decisions are the heuristic's,
   with the parameters tuned for the expert (``DEFAULT_PARAMS``).
 
@@ -36,14 +44,17 @@ from numba import njit
 
 from ..engine import api
 from ..engine.bits import lowest_bit, nth_bit, popcount
-from ..engine.layout import (C_LAKESIDE_REMOVE, C_RED_KNIVES, C_TENT_REDUCTION,
-                             C_WHITE_RED_KNIVES, S_AREA, S_DECK_N, S_HAND, S_HEALTH, S_LED,
-                             S_PLAYED, S_TRAP_ROUND, S_TRICK, S_TRICK_LEADER, S_TRICKS, S_TRUMP,
-                             S_TRUMP_CARD, S_WON)
+from ..engine.layout import (C_DRAW_ORDER, C_ESCAPES_NEEDED, C_KILLER_RESHUFFLE,
+                             C_LAKESIDE_REMOVE, C_RED_KNIVES, C_TENT_REDUCTION,
+                             C_WHITE_RED_KNIVES, DECK_CAPACITY, S_AREA, S_DECK, S_DECK_N,
+                             S_DECK_SEEN, S_HAND, S_HEALTH, S_HELD, S_LED, S_PLAYED,
+                             S_ROUND_LEADER, S_TRAP_ROUND, S_TRICK, S_TRICK_LEADER, S_TRICKS,
+                             S_TRUMP, S_TRUMP_CARD, S_WON, SLOT_TOP_GROUP)
 from ..engine.rng import POLICY, next_u32
 from ..engine.predicates import legal_cards, trick_winner
-from ..rules import (ALL_CARDS, COLOUR_GREEN, COLOUR_YELLOW, GREEN, HIDEAWAY, LAKESIDE, LODGE,
-                     RED, SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND, WHITE, YELLOW)
+from ..rules import (ALL_CARDS, COLOUR_GREEN, COLOUR_YELLOW, DRAW_LAST_TRICK_WINNER,
+                     ESCAPE_MASK, GREEN, HIDEAWAY, KILLER, KILLER_RESHUFFLE_AT_ONCE, LAKESIDE,
+                     LODGE, RED, SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND, WHITE, YELLOW)
 from . import heuristic as H
 
 #: the tunable numbers: the heuristic's, then the expert's own
@@ -54,14 +65,17 @@ PARAM_NAMES = H.PARAM_NAMES + (
     "lead_weight",      # weight of the rollout value of the cards won, leads
     "follow_weight",    # weight of the closed-form value of the cards won, answers
     "prune_margin",     # leads whose closed-form cost is this far above the best: no rollouts
+    "item_model",       # 1: value the piles by the item phase ahead (item_cell), 0: fast_cost
+    "escape_value",     # ... value of an escape item gained
+    "win_value",        # ... value of the game won
 )
 N_HEURISTIC = len(H.PARAM_NAMES)
-LEAD_SAMPLES, DD_FROM, DD_HANDS, LEAD_WEIGHT, FOLLOW_WEIGHT, PRUNE_MARGIN = \
-    range(N_HEURISTIC, N_HEURISTIC + 6)
+(LEAD_SAMPLES, DD_FROM, DD_HANDS, LEAD_WEIGHT, FOLLOW_WEIGHT, PRUNE_MARGIN, ITEM_MODEL,
+ ESCAPE_VALUE, WIN_VALUE) = range(N_HEURISTIC, N_HEURISTIC + 9)
 #: the heuristic's defaults and the expert's own, then as tuned on common random numbers by
 #: ``experiments/derive_expert.py``: death 120, draw_over 5, cabins_gain -1, follow_weight 2
 DEFAULT_PARAMS = np.concatenate([H.DEFAULT_PARAMS,
-                                 np.array([8.0, 4.0, 64.0, 1.0, 1.0, 50.0])])
+                                 np.array([8.0, 4.0, 64.0, 1.0, 1.0, 50.0, 0.0, 60.0, 200.0])])
 for _name, _value in (("death", 120.0), ("draw_over", 5.0), ("cabins_gain", -1.0),
                       ("follow_weight", 2.0)):
     DEFAULT_PARAMS[PARAM_NAMES.index(_name)] = _value
@@ -81,16 +95,38 @@ DOFF = 32
 NDIST = 72
 #: the slots of the constants of :func:`cost_constants`
 PC_SIZE = 56
+#: draw counts 0..ITEM_N - 1 in the tables of :func:`item_cell` (more are counted as the most)
+ITEM_N = 8
+#: float slots of an item table: the first drawer's chance of the Killer by its draws; the
+#: second's by both draws; the value gained (escape items, the game won) by both draws; the
+#: chance that j unseen slots hold no escape item the team lacks
+T_HF, T_HS = 0, ITEM_N
+T_G = T_HS + ITEM_N * ITEM_N
+T_NONE = T_G + ITEM_N * ITEM_N
+T_SIZE = T_NONE + DECK_CAPACITY + 1
+#: int slots: deck size, Killer slots, escapes needed, reshuffle at once, unseen slots,
+#: slots known to hold a missing escape, the Killer's possible slots, its known slot (or -1),
+#: cells done (a bit per cell)
+IT_N, IT_Z, IT_NEED, IT_AT_ONCE, IT_FREE, IT_FIXED, IT_ZONE, IT_KSEEN, IT_DONE = range(9)
+IT_SIZE = 9
+#: draw counts less likely than this are left out of :func:`expected_joint`
+NEGLIGIBLE = 1e-3
+#: ``RECIPROCAL[i]`` = 1 / i (0 for i = 0)
+RECIPROCAL = np.array([0.0] + [1.0 / i for i in range(1, DECK_CAPACITY + 1)])
 #: the per-decision scratch: float slots (``F_DIST``: the yellows of players 0 and 1, their net
 #: knives, then the yellows and knives less an answer)
 F_OUT, F_EFF, F_PC, F_RS, F_DIST = 0, 20, 40, 96, 136
 F_TY = F_DIST + 4 * NDIST
 F_TD = F_DIST + 5 * NDIST
-F_SIZE = F_DIST + 6 * NDIST
+F_PN = F_DIST + 8 * NDIST
+F_EDMG = F_PN + 2 * ITEM_N
+F_TAB = F_EDMG + 2
+F_SIZE = F_TAB + T_SIZE
 #: ... and int slots (``I_PARTNER``: the partner's possible hands of the exact checks)
 I_POS, I_INV, I_SUITP, I_PSUIT, I_HANDS, I_PARTNER = 0, 20, 40, 44, 64, 72
 MOST_HANDS = 128
-I_SIZE = I_PARTNER + MOST_HANDS
+I_IT = I_PARTNER + MOST_HANDS
+I_SIZE = I_IT + IT_SIZE
 
 
 # --- the area plan ------------------------------------------------------------------------------
@@ -451,6 +487,190 @@ def fast_cost(won, p, pc, params):
         + p_hit * (min(hit, health) * params[H.DAMAGE] + (hit >= health) * params[H.DEATH])
 
 
+# --- the item phase, valued -----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def item_prepare(st, player, tab, it):
+    """What ``player`` may know of the item phase ahead, for :func:`item_cell`: the Killer lies
+    uniformly in the slots the player has not seen, within the rulebook's top group while it
+    lasts (as :func:`search.sample_item_deck` deals it), and the other unseen cards uniformly
+    in the rest."""
+    n = st[S_DECK_N]
+    me = 1 << player
+    held = st[S_HELD] | st[S_HELD + 1]
+    missing = ESCAPE_MASK & ~held
+    free = 0
+    zone = 0
+    fixed = 0
+    k_seen = -1
+    killer = False
+    unseen_esc = 0
+    for i in range(n):
+        pos = n - 1 - i
+        mark = st[S_DECK_SEEN + i]
+        card = st[S_DECK + i]
+        if mark & me:
+            if card == KILLER:
+                k_seen = pos
+            elif (missing >> card) & 1:
+                fixed |= 1 << pos
+        else:
+            free |= 1 << pos
+            if mark & SLOT_TOP_GROUP:
+                zone |= 1 << pos
+            if card == KILLER:
+                killer = True
+            else:
+                unseen_esc += (missing >> card) & 1
+    if zone == 0:
+        zone = free
+    if not killer:
+        zone = 0
+    f_cards = popcount(free) - (1 if killer else 0)
+    tab[T_NONE] = 1.0
+    for j in range(1, DECK_CAPACITY + 1):
+        num = f_cards - unseen_esc - (j - 1)
+        tab[T_NONE + j] = tab[T_NONE + j - 1] * num * RECIPROCAL[f_cards - (j - 1)] \
+            if num > 0 else 0.0
+    it[IT_N] = n
+    it[IT_Z] = popcount(zone)
+    it[IT_NEED] = st[C_ESCAPES_NEEDED] - popcount(held & ESCAPE_MASK)
+    it[IT_AT_ONCE] = st[C_KILLER_RESHUFFLE] == KILLER_RESHUFFLE_AT_ONCE
+    it[IT_FREE] = free
+    it[IT_FIXED] = fixed
+    it[IT_ZONE] = zone
+    it[IT_KSEEN] = k_seen
+    it[IT_DONE] = 0
+
+
+@njit(cache=True, inline='always')
+def slots_in(lo, hi, it):
+    """``(unseen slots among draws lo..hi-1, 1 if a known one holds a missing escape)``."""
+    r = ((np.int64(1) << hi) - 1) & ~((np.int64(1) << lo) - 1) if hi > lo else np.int64(0)
+    return popcount(r & it[IT_FREE]), int(r & it[IT_FIXED] != 0)
+
+
+@njit(cache=True, inline='always')
+def gains_value(a, fa, b, fb, tab, need, esc_value, win_value):
+    """The value of the escape items gained when the first drawer's cards hold ``a`` unseen
+    slots (``fa``: a known escape among them) and the second's ``b`` (``fb``), the missing
+    escapes spread uniformly over the unseen card slots; each player keeps one."""
+    pa0 = 0.0 if fa else tab[T_NONE + a]
+    pb0 = 0.0 if fb else tab[T_NONE + b]
+    pab0 = 0.0 if fa or fb else tab[T_NONE + a + b]
+    gained = 2.0 - pa0 - pb0
+    if need <= 0:
+        win = 1.0
+    elif need == 1:
+        win = 1.0 - pab0
+    elif need == 2:
+        win = 1.0 - pa0 - pb0 + pab0
+    else:
+        win = 0.0
+    return esc_value * gained + win_value * win
+
+
+@njit(cache=True, inline='always')
+def item_cell(tab, it, nf, ns, params):
+    """The table's cell for ``nf`` draws of the first drawer and ``ns`` of the second, filled
+    by :func:`fill_item_cell` on first use."""
+    cell = nf * ITEM_N + ns
+    if not (it[IT_DONE] >> cell) & 1:
+        fill_item_cell(tab, it, nf, ns, cell, params)
+    return cell
+
+
+@njit(cache=True)
+def fill_item_cell(tab, it, nf, ns, cell, params):
+    """Fill the table's cell for ``nf`` draws of the first drawer and ``ns`` of the second: the
+    first draws the top cards and stops on the Killer, the second draws on from there (after
+    the Killer, ``ns`` cards taken as unseen; under a reshuffle at once, from a fresh deck),
+    each keeps an escape item the team lacks if it drew one."""
+    it[IT_DONE] |= np.int64(1) << cell
+    n = it[IT_N]
+    need = it[IT_NEED]
+    at_once = it[IT_AT_ONCE]
+    esc_value = params[ESCAPE_VALUE]
+    win_value = params[WIN_VALUE]
+    fe = min(nf, n)
+    end = min(fe + ns, n)
+    a, fa = slots_in(0, fe, it)
+    b, fb = slots_in(fe, end, it)
+    z = it[IT_Z]
+    if z > 0:
+        zone = it[IT_ZONE]
+        lo = (np.int64(1) << fe) - 1
+        mid = ((np.int64(1) << end) - 1) & ~lo
+        z1 = popcount(zone & lo) / z
+        z2 = popcount(zone & mid) / z
+        g = (1.0 - z1 - z2) * gains_value(a, fa, b, fb, tab, need, esc_value, win_value)
+        g += z2 * gains_value(a, fa, 0, 0, tab, need, esc_value, win_value)
+        if not at_once and z1 > 0.0:
+            # after the Killer, the second draws ``ns`` cards taken as unseen
+            g += z1 * gains_value(0, 0, min(ns, n - 1), 0, tab, need, esc_value, win_value)
+        hs = z2 + (z1 * min(1.0, ns / max(1, n)) if at_once else 0.0)
+        hf = z1
+    else:
+        k_seen = it[IT_KSEEN]
+        hf = 1.0 if 0 <= k_seen < fe else 0.0
+        if hf > 0:
+            b, fb = slots_in(k_seen + 1, min(k_seen + 1 + ns, n), it)
+            g = 0.0 if at_once else gains_value(0, 0, b, fb, tab, need, esc_value, win_value)
+            hs = min(1.0, ns / max(1, n)) if at_once else 0.0
+        elif fe <= k_seen < end:
+            g = gains_value(a, fa, 0, 0, tab, need, esc_value, win_value)
+            hs = 1.0
+        else:
+            g = gains_value(a, fa, b, fb, tab, need, esc_value, win_value)
+            hs = 0.0
+    tab[T_HF + nf] = hf
+    tab[T_HS + cell] = hs
+    tab[T_G + cell] = g
+
+
+@njit(cache=True, inline='always')
+def first_drawer(st):
+    """The player who will draw first (``C_DRAW_ORDER``; under "last trick winner", the
+    trick's leader now stands in)."""
+    if st[C_DRAW_ORDER] == DRAW_LAST_TRICK_WINNER:
+        return st[S_TRICK_LEADER]
+    return st[S_ROUND_LEADER]
+
+
+@njit(cache=True, inline='always')
+def draws_and_damage(won, p, pc, params):
+    """Player p's draws (at most ``ITEM_N - 1``) for the pile ``won`` and the cost of the
+    Killer's damage if it comes."""
+    o = 8 * p
+    greens, yellows, knives = pile_counts(won, p, pc)
+    n = max(0.0, max(1, yellows) - pc[o + 5])
+    health = pc[o]
+    hit = 1.0 + max(0.0, knives - greens)
+    hit = hit + pc[o + 4] * (health - hit)
+    return min(int(n), ITEM_N - 1), \
+        min(hit, health) * params[H.DAMAGE] + (hit >= health) * params[H.DEATH]
+
+
+@njit(cache=True, inline='always')
+def joint_cost(w0, w1, first, tab, it, pc, params):
+    """The item-phase cost of players 0 and 1 ending the play phase with the piles ``w0``
+    and ``w1``, ``first`` drawing first (:func:`item_cell`)."""
+    n0, d0 = draws_and_damage(w0, 0, pc, params)
+    n1, d1 = draws_and_damage(w1, 1, pc, params)
+    nf, df, ns, ds = (n0, d0, n1, d1) if first == 0 else (n1, d1, n0, d0)
+    cell = item_cell(tab, it, nf, ns, params)
+    return tab[T_HF + nf] * df + tab[T_HS + cell] * ds - tab[T_G + cell]
+
+
+@njit(cache=True, inline='always')
+def piles_cost(w0, w1, first, tab, it, pc, params):
+    """The end-of-round cost of both piles: :func:`joint_cost`, or :func:`fast_cost` each."""
+    if params[ITEM_MODEL] > 0:
+        return joint_cost(w0, w1, first, tab, it, pc, params)
+    return fast_cost(w0, 0, pc, params) + fast_cost(w1, 1, pc, params)
+
+
 # --- leads: rollouts ----------------------------------------------------------------------------
 @njit(cache=True, inline='always')
 def sample_hand(cand, hidden, x):
@@ -624,7 +844,7 @@ def lead_costs(st, player, legal, params, out):
 def lead_card(st, player, legal, params):
     """The lead of least closed-form cost plus the mean end-of-round cost of both piles over
     ``lead_samples`` sampled partner hands and random-priority rollouts."""
-    fl = np.empty(F_RS)
+    fl = np.empty(F_RS + T_SIZE)
     zero(fl, F_OUT, F_PC)  # out and eff accumulate; cost_constants writes pc
     ints = np.empty(I_SIZE, dtype=np.int64)
     out = fl[F_OUT:F_OUT + 20]
@@ -659,6 +879,11 @@ def lead_card(st, player, legal, params):
         n = 0
     if n > 0:
         cost_constants(st, pc)
+        tab = fl[F_RS:F_RS + T_SIZE]
+        it = ints[I_IT:I_IT + IT_SIZE]
+        first = first_drawer(st)
+        if params[ITEM_MODEL] > 0:
+            item_prepare(st, player, tab, it)
         cand, hidden = H.partner_candidates(st, player)
         beats = H.BEATS[trump]
         mine = st[S_HAND + player]
@@ -684,29 +909,22 @@ def lead_card(st, player, legal, params):
                                               ints[I_POS + cls[k + 1]], ints[I_POS + cls[k + 2]],
                                               ints[I_POS + cls[min(k + 3, ncls - 1)]], player,
                                               tricks, beats, ints)
-                    eff[cls[k]] += fast_cost(w0 | r0, 0, pc, params) + \
-                        fast_cost(w1 | (both & ~r0), 1, pc, params)
-                    eff[cls[k + 1]] += fast_cost(w0 | r1, 0, pc, params) + \
-                        fast_cost(w1 | (both & ~r1), 1, pc, params)
-                    eff[cls[k + 2]] += fast_cost(w0 | r2, 0, pc, params) + \
-                        fast_cost(w1 | (both & ~r2), 1, pc, params)
+                    eff[cls[k]] += piles_cost(w0 | r0, w1 | (both & ~r0), first, tab, it, pc, params)
+                    eff[cls[k + 1]] += piles_cost(w0 | r1, w1 | (both & ~r1), first, tab, it, pc, params)
+                    eff[cls[k + 2]] += piles_cost(w0 | r2, w1 | (both & ~r2), first, tab, it, pc, params)
                     if left >= 4:
-                        eff[cls[k + 3]] += fast_cost(w0 | r3, 0, pc, params) + \
-                            fast_cost(w1 | (both & ~r3), 1, pc, params)
+                        eff[cls[k + 3]] += piles_cost(w0 | r3, w1 | (both & ~r3), first, tab, it, pc, params)
                     k += 4
                 elif left == 2:
                     r0, r1 = rollout2(hp_me, hp_th, ints[I_POS + cls[k]], ints[I_POS + cls[k + 1]],
                                       player, tricks, beats, ints)
-                    eff[cls[k]] += fast_cost(w0 | r0, 0, pc, params) + \
-                        fast_cost(w1 | (both & ~r0), 1, pc, params)
-                    eff[cls[k + 1]] += fast_cost(w0 | r1, 0, pc, params) + \
-                        fast_cost(w1 | (both & ~r1), 1, pc, params)
+                    eff[cls[k]] += piles_cost(w0 | r0, w1 | (both & ~r0), first, tab, it, pc, params)
+                    eff[cls[k + 1]] += piles_cost(w0 | r1, w1 | (both & ~r1), first, tab, it, pc, params)
                     k += 2
                 else:
                     lp = ints[I_POS + cls[k]]
                     r0 = rollout(hp_me & ~(1 << lp), hp_th, lp, player, tricks, beats, ints)
-                    eff[cls[k]] += fast_cost(w0 | r0, 0, pc, params) + \
-                        fast_cost(w1 | (both & ~r0), 1, pc, params)
+                    eff[cls[k]] += piles_cost(w0 | r0, w1 | (both & ~r0), first, tab, it, pc, params)
                     k += 1
     choice = -1
     choice_cost = 1e300
@@ -830,6 +1048,60 @@ def expected_cost(st, p, a, yo, ylo, yhi, do, dlo, dhi, add_y, add_d, pc, params
 
 
 @njit(cache=True)
+def expected_joint(st, a, it, first, yo, ylo, yhi, do, dlo, dhi, add_y, add_d, pc, params):
+    """E[:func:`joint_cost`] when player p ends with its pile so far, ``add_y[p]`` yellows and
+    ``add_d[p]`` net knives more, and futures distributed as ``a[yo[p]:]`` (yellows) and
+    ``a[do[p]:]`` (net knives), all independently (the arguments as :func:`expected_cost`,
+    one per player)."""
+    pn = a[F_PN:F_PN + 2 * ITEM_N]
+    tab = a[F_TAB:F_TAB + T_SIZE]
+    for i in range(2 * ITEM_N):
+        pn[i] = 0.0
+    e_dmg = a[F_EDMG:F_EDMG + 2]
+    extra = 0.0
+    for p in range(2):
+        o = 8 * p
+        greens, yellows, knives = pile_counts(st[S_WON + p], p, pc)
+        health = pc[o]
+        for j in range(ylo[p], yhi[p] + 1):
+            n = max(0.0, max(1, yellows + add_y[p] + j - YOFF) - pc[o + 5])
+            off = n - params[H.TARGET_DRAWS]
+            q = a[yo[p] + j]
+            pn[p * ITEM_N + min(int(n), ITEM_N - 1)] += q
+            extra += q * (max(off, 0.0) * params[H.DRAW_OVER]
+                          + max(-off, 0.0) * params[H.DRAW_UNDER])
+        d = 0.0
+        base = knives - greens + add_d[p] - DOFF
+        for j in range(dlo[p], dhi[p] + 1):
+            hit = 1.0 + max(0.0, base + j)
+            hit = hit + pc[o + 4] * (health - hit)
+            d += a[do[p] + j] * (min(hit, health) * params[H.DAMAGE]
+                                 + (hit >= health) * params[H.DEATH])
+        e_dmg[p] = d
+    f = first * ITEM_N
+    s = (1 - first) * ITEM_N
+    df = e_dmg[first]
+    ds = e_dmg[1 - first]
+    lo = ITEM_N
+    hi = -1
+    for ns in range(ITEM_N):
+        if pn[s + ns] > NEGLIGIBLE:
+            lo = min(lo, ns)
+            hi = ns
+    cost = extra
+    for nf in range(ITEM_N):
+        qf = pn[f + nf]
+        if qf <= NEGLIGIBLE:
+            continue
+        inner = 0.0
+        for ns in range(lo, hi + 1):
+            cell = item_cell(tab, it, nf, ns, params)
+            inner += pn[s + ns] * (tab[T_HS + cell] * ds - tab[T_G + cell])
+        cost += qf * (inner + tab[T_HF + nf] * df)
+    return cost
+
+
+@njit(cache=True)
 def future_distributions(st, player, fl):
     """The distributions of each player's future yellows and net knives: every card left in
     the hands (the partner's as the share of the unseen cards it holds) goes to the player
@@ -917,9 +1189,17 @@ def follow_card(st, player, legal, params):
     wrong = wrong_winner_cost(st, params)
     value = 0.0
     b = (0, 0, 0, 0, 0, 0, 0, 0)
+    joint = futures and params[ITEM_MODEL] > 0
+    first = first_drawer(st)
+    ji = np.empty(16 + IT_SIZE, dtype=np.int64)
+    it = ji[16:]
+    jy, jylo, jyhi, jd = ji[0:2], ji[2:4], ji[4:6], ji[6:8]
+    jdlo, jdhi, jay, jad = ji[8:10], ji[10:12], ji[12:14], ji[14:16]
     if futures:
         cost_constants(st, pc)
         b = future_distributions(st, player, fl)
+        if joint:
+            item_prepare(st, player, fl[F_TAB:F_TAB + T_SIZE], it)
     best = -1
     best_cost = 1e300
     m = legal
@@ -944,11 +1224,13 @@ def follow_card(st, player, legal, params):
                 col = pc[8 * p + 1]
                 kind, v = card_value(st, card, col)
                 if kind == 0:
-                    ylo, yhi = deconvolve(fl, yo, F_TY, ylo, yhi, 1, fl[F_RS + 2 * card + p])
-                    yo = F_TY
+                    ty = F_TY + 2 * p * NDIST
+                    ylo, yhi = deconvolve(fl, yo, ty, ylo, yhi, 1, fl[F_RS + 2 * card + p])
+                    yo = ty
                 else:
-                    dlo, dhi = deconvolve(fl, do, F_TD, dlo, dhi, v, fl[F_RS + 2 * card + p])
-                    do = F_TD
+                    td = F_TD + 2 * p * NDIST
+                    dlo, dhi = deconvolve(fl, do, td, dlo, dhi, v, fl[F_RS + 2 * card + p])
+                    do = td
                 add_y = 0
                 add_d = 0
                 if p == taker:
@@ -956,8 +1238,21 @@ def follow_card(st, player, legal, params):
                         kz, vz = card_value(st, z, col)
                         add_y += 1 - kz
                         add_d += kz * vz
-                value += expected_cost(st, p, fl, yo, ylo, yhi, do, dlo, dhi, add_y, add_d, pc,
-                                       params)
+                if joint:
+                    jy[p] = yo
+                    jylo[p] = ylo
+                    jyhi[p] = yhi
+                    jd[p] = do
+                    jdlo[p] = dlo
+                    jdhi[p] = dhi
+                    jay[p] = add_y
+                    jad[p] = add_d
+                else:
+                    value += expected_cost(st, p, fl, yo, ylo, yhi, do, dlo, dhi, add_y, add_d,
+                                           pc, params)
+            if joint:
+                value = expected_joint(st, fl, it, first, jy, jylo, jyhi, jd, jdlo, jdhi, jay,
+                                       jad, pc, params)
         cost += params[FOLLOW_WEIGHT] * value
         if cost < best_cost:
             best_cost = cost
