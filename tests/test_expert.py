@@ -355,6 +355,21 @@ def test_after_a_reshuffle_at_once_the_second_drawer_meets_the_killer_again():
     assert (hf, hs, g) == (1.0, pytest.approx(2 / 4), 0.0)
 
 
+def test_without_the_hideaway_plan_no_trick_winner_is_wished_for():
+    """In the Hideaway the plan wants the trick's leader to win every trick (a lead the
+    partner may have to beat costs); with ``hideaway_plan = 0`` no lead costs anything."""
+    st = play_state(HIDEAWAY, seed=3)
+    legal = st[L.S_HAND]
+    for plan, some_cost in ((1, True), (0, False)):
+        params = policy_params("expert", {"hideaway_plan": plan})
+        out = np.zeros(20)
+        E.lead_costs(st, 0, legal, params, out)
+        assert (out.max() > 0) == some_cost, plan
+        late = st.copy()
+        late[L.S_TRICK] = late[L.S_TRICKS] = 5
+        assert E.planned_area(late, params) == some_cost, plan
+
+
 def test_joint_cost_of_piles_without_draw_risk():
     """With the Killer known to lie below both draws, the piles cost only the gains."""
     deck = [R.MAP, R.FLASHLIGHT, R.KILLER, R.BACKPACK]

@@ -28,7 +28,8 @@ def points_of(policy, games, params=None):
 
 
 #: every fair policy with its defaults, and the expert with its item-phase model
-CASES = [(name, FAST_PARAMS.get(name)) for name in FAIR] + [("expert", {"item_model": 1})]
+CASES = [(name, FAST_PARAMS.get(name)) for name in FAIR] + \
+    [("expert", {"item_model": 1, "hideaway_plan": 0})]
 
 
 @pytest.mark.parametrize("policy,overrides", CASES,

@@ -68,14 +68,15 @@ PARAM_NAMES = H.PARAM_NAMES + (
     "item_model",       # 1: value the piles by the item phase ahead (item_cell), 0: fast_cost
     "escape_value",     # ... value of an escape item gained
     "win_value",        # ... value of the game won
+    "hideaway_plan",    # 1: play to keep the Hideaway (one player wins every trick), 0: not
 )
 N_HEURISTIC = len(H.PARAM_NAMES)
 (LEAD_SAMPLES, DD_FROM, DD_HANDS, LEAD_WEIGHT, FOLLOW_WEIGHT, PRUNE_MARGIN, ITEM_MODEL,
- ESCAPE_VALUE, WIN_VALUE) = range(N_HEURISTIC, N_HEURISTIC + 9)
+ ESCAPE_VALUE, WIN_VALUE, HIDEAWAY_PLAN) = range(N_HEURISTIC, N_HEURISTIC + 10)
 #: the heuristic's defaults and the expert's own, then as tuned on common random numbers by
 #: ``experiments/derive_expert.py``: death 120, draw_over 5, cabins_gain -1, follow_weight 2
 DEFAULT_PARAMS = np.concatenate([H.DEFAULT_PARAMS,
-                                 np.array([8.0, 4.0, 64.0, 1.0, 1.0, 50.0, 0.0, 60.0, 200.0])])
+                                 np.array([8.0, 4.0, 64.0, 1.0, 1.0, 50.0, 0.0, 60.0, 200.0, 1.0])])
 for _name, _value in (("death", 120.0), ("draw_over", 5.0), ("cabins_gain", -1.0),
                       ("follow_weight", 2.0)):
     DEFAULT_PARAMS[PARAM_NAMES.index(_name)] = _value
@@ -320,11 +321,18 @@ def area_solvable(hideaway, hl, hf, tl, tf, parity, trump):
 
 
 @njit(cache=True, inline='always')
+def unplanned_hideaway(st, params):
+    """The Hideaway when ``hideaway_plan`` is 0: no player is wished to win the tricks."""
+    return st[S_AREA] == HIDEAWAY and params[HIDEAWAY_PLAN] == 0
+
+
+@njit(cache=True, inline='always')
 def planned_area(st, params):
     """Whether the exact check of :func:`parity_failures` runs: Tent site, Lodge or Hideaway,
     no trap yet this round, from trick ``dd_from`` on."""
     area = st[S_AREA]
-    return (area == TENT_SITE or area == LODGE or area == HIDEAWAY) and \
+    return (area == TENT_SITE or area == LODGE or
+            (area == HIDEAWAY and params[HIDEAWAY_PLAN] > 0)) and \
         not st[S_TRAP_ROUND] and st[S_TRICK] >= params[DD_FROM]
 
 
@@ -816,7 +824,7 @@ def lead_costs(st, player, legal, params, out):
     trump = st[S_TRUMP]
     rule = H.has_trick_rule(area) and not st[S_TRAP_ROUND]
     want = wanted_winner(st, player)
-    if planned_area(st, params):
+    if planned_area(st, params) or unplanned_hideaway(st, params):
         want = -1
     cand, hidden = H.partner_candidates(st, player)
     breach = params[H.BREACH]
@@ -1175,7 +1183,7 @@ def follow_card(st, player, legal, params):
     area = st[S_AREA]
     trump = st[S_TRUMP]
     rule = H.has_trick_rule(area) and not st[S_TRAP_ROUND]
-    want = wanted_winner(st, leader)
+    want = -1 if unplanned_hideaway(st, params) else wanted_winner(st, leader)
     out = fl[F_OUT:F_OUT + 20]
     pc = fl[F_PC:F_PC + PC_SIZE]
     if planned_area(st, params):

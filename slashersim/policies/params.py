@@ -105,6 +105,8 @@ EXPERT = tuple(p._replace(default=_EXPERT_TUNED.get(p.name, p.default)) for p in
           "1: value the piles by the item deck the player may know, 0: by the heuristic's closed form"),
     _cost("escape_value", 60.0, "... value of an escape item gained"),
     _cost("win_value", 200.0, "... value of the game won"),
+    Param("hideaway_plan", int, 0, 1, 1.0,
+          "1: play to keep the Hideaway (one player wins every trick), 0: not"),
 )
 
 OMNISCIENT = HEURISTIC + (
