@@ -40,8 +40,9 @@ SETTINGS = (("expert as shipped", {}),
             ("expert, item model, 16 rollouts", {**ITEM, "lead_samples": 16}))
 #: one-at-a-time changes to ITEM (section 2)
 CHANGES = ({"item_model": 0}, {"hideaway_plan": 1}, {"death": 120}, {"death": 300},
-           {"draw_over": 5}, {"win_value": 0}, {"win_value": 200}, {"escape_value": 30}, {"escape_value": 90}, {"damage": 14},
-           {"damage": 30}, {"breach": 70}, {"breach": 130}, {"keep_flexible": 20},
+           {"draw_over": 5}, {"win_value": 0}, {"win_value": 200}, {"escape_value": 30},
+           {"escape_value": 90}, {"damage": 14}, {"damage": 30}, {"breach": 70},
+           {"breach": 130}, {"keep_flexible": 20},
            {"follow_weight": 1.4}, {"lead_samples": 12}, {"lead_samples": 16})
 
 
@@ -78,8 +79,9 @@ def against_search(games, search_games, seed, threads):
                 p = pair(r, "expert", _label(i))
                 base = f"{p['difference']:+.4f} | {format_ci(p['difference_ci'], signed=True)}"
             p = pair(r, "search", _label(i))
+            ci = format_ci(p["difference_ci"], signed=True)
             lines.append(f"| {title} | {name} | {row['games']:,} | {row['win_rate']:.4f} | "
-                         f"{base} | {p['difference']:+.4f} | {format_ci(p['difference_ci'], signed=True)} |")
+                         f"{base} | {p['difference']:+.4f} | {ci} |")
         s = rows["search"]
         lines.append(f"| {title} | search (yardstick) | {s['games']:,} | {s['win_rate']:.4f} "
                      "| | | | |")

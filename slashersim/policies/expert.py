@@ -672,8 +672,12 @@ def joint_cost(w0, w1, first, tab, it, pc, params):
 
 
 @njit(cache=True, inline='always')
-def piles_cost(w0, w1, first, tab, it, pc, params):
-    """The end-of-round cost of both piles: :func:`joint_cost`, or :func:`fast_cost` each."""
+def piles_cost(r, both, w0, w1, first, tab, it, pc, params):
+    """The end-of-round cost of both piles when player 0 takes the cards ``r`` of ``both``
+    (the rest going to player 1) on top of its pile ``w0`` (``w1``): :func:`joint_cost`, or
+    :func:`fast_cost` each."""
+    w0 = w0 | r
+    w1 = w1 | (both & ~r)
     if params[ITEM_MODEL] > 0:
         return joint_cost(w0, w1, first, tab, it, pc, params)
     return fast_cost(w0, 0, pc, params) + fast_cost(w1, 1, pc, params)
@@ -917,22 +921,22 @@ def lead_card(st, player, legal, params):
                                               ints[I_POS + cls[k + 1]], ints[I_POS + cls[k + 2]],
                                               ints[I_POS + cls[min(k + 3, ncls - 1)]], player,
                                               tricks, beats, ints)
-                    eff[cls[k]] += piles_cost(w0 | r0, w1 | (both & ~r0), first, tab, it, pc, params)
-                    eff[cls[k + 1]] += piles_cost(w0 | r1, w1 | (both & ~r1), first, tab, it, pc, params)
-                    eff[cls[k + 2]] += piles_cost(w0 | r2, w1 | (both & ~r2), first, tab, it, pc, params)
+                    eff[cls[k]] += piles_cost(r0, both, w0, w1, first, tab, it, pc, params)
+                    eff[cls[k + 1]] += piles_cost(r1, both, w0, w1, first, tab, it, pc, params)
+                    eff[cls[k + 2]] += piles_cost(r2, both, w0, w1, first, tab, it, pc, params)
                     if left >= 4:
-                        eff[cls[k + 3]] += piles_cost(w0 | r3, w1 | (both & ~r3), first, tab, it, pc, params)
+                        eff[cls[k + 3]] += piles_cost(r3, both, w0, w1, first, tab, it, pc, params)
                     k += 4
                 elif left == 2:
                     r0, r1 = rollout2(hp_me, hp_th, ints[I_POS + cls[k]], ints[I_POS + cls[k + 1]],
                                       player, tricks, beats, ints)
-                    eff[cls[k]] += piles_cost(w0 | r0, w1 | (both & ~r0), first, tab, it, pc, params)
-                    eff[cls[k + 1]] += piles_cost(w0 | r1, w1 | (both & ~r1), first, tab, it, pc, params)
+                    eff[cls[k]] += piles_cost(r0, both, w0, w1, first, tab, it, pc, params)
+                    eff[cls[k + 1]] += piles_cost(r1, both, w0, w1, first, tab, it, pc, params)
                     k += 2
                 else:
                     lp = ints[I_POS + cls[k]]
                     r0 = rollout(hp_me & ~(1 << lp), hp_th, lp, player, tricks, beats, ints)
-                    eff[cls[k]] += piles_cost(w0 | r0, w1 | (both & ~r0), first, tab, it, pc, params)
+                    eff[cls[k]] += piles_cost(r0, both, w0, w1, first, tab, it, pc, params)
                     k += 1
     choice = -1
     choice_cost = 1e300

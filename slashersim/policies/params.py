@@ -102,7 +102,8 @@ EXPERT = tuple(p._replace(default=_EXPERT_TUNED.get(p.name, p.default)) for p in
     _cost("prune_margin", 50.0,
           "leads whose closed-form cost is this far above the best: no rollouts"),
     Param("item_model", int, 0, 1, 0.0,
-          "1: value the piles by the item deck the player may know, 0: by the heuristic's closed form"),
+          "1: value the piles by the item deck the player may know, "
+          "0: by the heuristic's closed form"),
     _cost("escape_value", 60.0, "... value of an escape item gained"),
     _cost("win_value", 200.0, "... value of the game won"),
     Param("hideaway_plan", int, 0, 1, 1.0,
