@@ -10,15 +10,22 @@ numbers (game g is the same deal for every policy and parameter setting).
    cards won at nothing), and search's card play only in some places, the heuristic's
    elsewhere (``search_in``, a policy defined here: Tent site / Lodge only, everywhere else,
    leads only, tricks 1-4 only).
-2. The expert's parts (seed 7, 20,000 games each, paired against the expert as shipped): no
-   rollouts for leads, no value of the cards won for answers, no exact area checks, fewer or
-   more rollouts, and the untuned parameters.
-3. The tuning that gave ``expert.DEFAULT_PARAMS``: a paired coordinate search (seed 100,
-   20,000 games per candidate; a move is kept when the paired difference exceeds twice its
-   standard error) from the untuned parameters, three sweeps over the grids below, in order.
+2. The expert's parts (seed 7, 20,000 games each, paired against the expert as shipped): the
+   cards won valued in closed form (``expert.CLOSED_FORM``), no rollouts for leads, no value
+   of the cards won for answers, no exact area checks, fewer rollouts, and the untuned
+   parameters.
+3. The tuning of the closed-form expert (``expert.CLOSED_FORM``): a paired coordinate search
+   (seed 100, 20,000 games per candidate; a move is kept when the paired difference exceeds
+   twice its standard error) from the untuned parameters, three sweeps over the grids below,
+   in order.
+4. From the closed-form expert to ``expert.DEFAULT_PARAMS`` (seed 100, 20,000 games per step,
+   in the three configurations of issue 11): the item-phase model (``item_model``) and the
+   settings chosen with it, one step at a time, each paired against the step before. Every
+   setting one at a time around the defaults, and the defaults against search, are in
+   ``experiments/expert_items.py``.
 
 ``--quick`` divides every game count by 10 (for a smoke test; the figures are then noisy and
-the tuning does not reproduce the defaults). On two cores the whole run takes about 15
+the tuning does not reproduce the defaults). On two cores the whole run takes about 20
 minutes.
 """
 import argparse
@@ -40,8 +47,18 @@ from slashersim.runner import policy_params, simulate
 SEED = 7
 TUNE_SEED = 100
 WIN = rules.OUTCOME_NAMES.index("win")
-#: the expert's parameters before tuning: the heuristic's defaults and the expert's own
-UNTUNED = {"death": 60.0, "draw_over": 0.0, "cabins_gain": 0.0, "follow_weight": 1.0}
+#: the expert's parameters before tuning: the heuristic's defaults and the expert's own, the
+#: cards won valued in closed form
+UNTUNED = {**E.CLOSED_FORM, "death": 60.0, "draw_over": 0.0, "cabins_gain": 0.0,
+           "follow_weight": 1.0}
+#: section 4: the steps from the closed-form expert to the defaults
+ITEM_STEPS = (("item model", {"item_model": 1.0}),
+              ("draw_over 0, death 200", {"draw_over": 0.0, "death": 200.0}),
+              ("win_value 100", {"win_value": 100.0}),
+              ("no Hideaway plan", {"hideaway_plan": 0.0}),
+              ("16 rollouts per lead class", {"lead_samples": 16.0}))
+ITEM_CONFIGS = (("rulebook defaults", GameConfig()), ("health 5", GameConfig(health=5)),
+                ("instructions defaults", GameConfig(edition="instructions")))
 #: the coordinate search's sweeps, in order
 SWEEPS = (
     {"breach": [70, 150, 200], "keep_flexible": [20, 60], "wrong_winner": [15, 60],
@@ -131,13 +148,13 @@ def expert_parts(games, threads):
     describe("expert", base)
     for label, policy, over in (
             ("heuristic", "heuristic", None),
+            ("cards won valued in closed form", "expert", E.CLOSED_FORM),
             ("no rollouts for leads", "expert", {"lead_samples": 0}),
             ("cards won not valued for answers", "expert", {"follow_weight": 0}),
             ("no exact Tent site / Lodge checks", "expert", {"dd_from": 9}),
             ("2 rollouts per lead class", "expert", {"lead_samples": 2}),
             ("4 rollouts per lead class", "expert", {"lead_samples": 4}),
-            ("6 rollouts per lead class", "expert", {"lead_samples": 6}),
-            ("16 rollouts per lead class", "expert", {"lead_samples": 16}),
+            ("8 rollouts per lead class", "expert", {"lead_samples": 8}),
             ("untuned parameters", "expert", UNTUNED)):
         params = None if over is None else policy_params(policy, over)
         r, w = wins(policy, games, SEED, threads, params)
@@ -168,13 +185,36 @@ def tune(games, threads):
                     current, best = candidate, w
         print(f"  after sweep {k + 1}: {best.mean():.4f} {current}", flush=True)
     tuned = policy_params("expert", current)
-    same = np.array_equal(tuned, E.DEFAULT_PARAMS)
-    print(f"  tuned parameters {'are' if same else 'are NOT'} expert.DEFAULT_PARAMS "
+    target = policy_params("expert", E.CLOSED_FORM)
+    same = np.array_equal(tuned, target)
+    print(f"  tuned parameters {'are' if same else 'are NOT'} expert.CLOSED_FORM "
           f"({time.perf_counter() - t0:.0f} s)", flush=True)
     if not same:
-        for name, a, b in zip(E.PARAM_NAMES, tuned, E.DEFAULT_PARAMS):
+        for name, a, b in zip(E.PARAM_NAMES, tuned, target):
             if a != b:
-                print(f"    {name}: tuned {a}, default {b}")
+                print(f"    {name}: tuned {a}, closed form {b}")
+
+
+def item_model(games, threads):
+    print(f"\n4. From the closed-form expert to the defaults (seed {TUNE_SEED}, {games:,} games "
+          "per step; paired difference from the step before, ± its standard error)",
+          flush=True)
+    for title, config in ITEM_CONFIGS:
+        current = dict(E.CLOSED_FORM)
+        r = simulate(config, "expert", games=games, seed=TUNE_SEED, threads=threads,
+                     params=policy_params("expert", current), keep_records=True)
+        before = r.records["outcome"].cat.codes.to_numpy() == WIN
+        print(f"  {title}: closed form {before.mean():.4f}", flush=True)
+        for label, step in ITEM_STEPS:
+            current.update(step)
+            r = simulate(config, "expert", games=games, seed=TUNE_SEED, threads=threads,
+                         params=policy_params("expert", current), keep_records=True)
+            w = r.records["outcome"].cat.codes.to_numpy() == WIN
+            d, se = paired(before, w)
+            print(f"    + {label:<30} {w.mean():.4f}, paired {d:+.4f} ± {se:.4f}", flush=True)
+            before = w
+    same = np.array_equal(policy_params("expert", current), E.DEFAULT_PARAMS)
+    print(f"  the last step {'is' if same else 'is NOT'} expert.DEFAULT_PARAMS", flush=True)
 
 
 def main():
@@ -187,6 +227,7 @@ def main():
     where_the_heuristic_loses(3000 // scale, args.threads)
     expert_parts(20_000 // scale, args.threads)
     tune(20_000 // scale, args.threads)
+    item_model(20_000 // scale, args.threads)
     print(f"\ntotal {time.perf_counter() - t0:.0f} s")
 
 

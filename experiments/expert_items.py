@@ -1,21 +1,21 @@
-"""What the expert's item-phase model is worth, on common random numbers.
+"""What the expert's item-phase model and its settings are worth, on common random numbers.
 
     python experiments/expert_items.py [--games N] [--search-games N] [--tune-games N]
         [--seed S] [--tune-seed S] [--threads T] --out results/expert_items.md
 
-The expert as shipped values the cards won by the heuristic's closed form (a Killer chance of
-1 / deck size per draw, a penalty per draw above one). ``item_model = 1`` values both piles
-together by what the player may know of the item deck ahead (``expert.item_prepare``,
+The closed-form expert (``expert.CLOSED_FORM``, the expert before the item model) values the
+cards won by the heuristic's closed form (a Killer chance of 1 / deck size per draw, a penalty
+per draw above one). With ``item_model = 1``, the default, both piles are valued together by
+what the player may know of the item deck ahead (``expert.item_prepare``,
 ``expert.item_cell``): the Killer's possible slots, who draws first, the escape items either
 may draw. This experiment:
 
 1. **Against search** (seed 2026: the games of ``results/policies.md``), in the three
-   configurations of issue 11: the expert as shipped, with the item model (and the settings
-   tuned with it, :data:`ITEM`: among them no plan to keep the Hideaway, where the Killer
-   kills), the same with 16 rollouts per class of leads, and ``search``,
-   each pair compared over the same games with the 95 % interval of the paired differences.
-2. **The settings** (seed 100, tuning games): one-at-a-time changes to :data:`ITEM`, paired
-   against it, which is how its values were chosen.
+   configurations of issue 11: the closed-form expert, the item model with 8 rollouts per
+   class of leads, the expert's defaults (the item model with 16), and ``search``, each pair
+   compared over the same games with the 95 % interval of the paired differences.
+2. **The settings** (seed 100, tuning games): one-at-a-time changes to the defaults, paired
+   against them, which is how they were chosen.
 3. **Speed**: games per second of each expert setting on one thread at the rulebook defaults
    (best of 3 runs).
 """
@@ -27,23 +27,24 @@ import time
 
 from slashersim.analysis.compare import compare_policies, format_ci, pair, param_vector
 from slashersim.config import GameConfig
+from slashersim.policies.expert import CLOSED_FORM
 from slashersim.runner import simulate
 
 CONFIGS = (("rulebook defaults", GameConfig()),
            ("health 5", GameConfig(health=5)),
            ("instructions defaults", GameConfig(edition="instructions")))
-#: the item model and the settings tuned with it (section 2)
-ITEM = {"item_model": 1, "draw_over": 0, "win_value": 100, "death": 200, "hideaway_plan": 0}
+#: the item model's settings: the expert's defaults (section 2 varies them)
+ITEM = {}
 #: the expert settings compared with search: (label, parameter overrides)
-SETTINGS = (("expert as shipped", {}),
-            ("expert, item model", ITEM),
-            ("expert, item model, 16 rollouts", {**ITEM, "lead_samples": 16}))
-#: one-at-a-time changes to ITEM (section 2)
+SETTINGS = (("closed form (the expert before the item model)", CLOSED_FORM),
+            ("item model, 8 rollouts", {"lead_samples": 8}),
+            ("expert (defaults: item model, 16 rollouts)", ITEM))
+#: one-at-a-time changes to the defaults (section 2)
 CHANGES = ({"item_model": 0}, {"hideaway_plan": 1}, {"death": 120}, {"death": 300},
            {"draw_over": 5}, {"win_value": 0}, {"win_value": 200}, {"escape_value": 30},
            {"escape_value": 90}, {"damage": 14}, {"damage": 30}, {"breach": 70},
-           {"breach": 130}, {"keep_flexible": 20},
-           {"follow_weight": 1.4}, {"lead_samples": 12}, {"lead_samples": 16})
+           {"breach": 130}, {"keep_flexible": 20}, {"follow_weight": 1.4},
+           {"lead_samples": 8}, {"lead_samples": 12}, {"lead_samples": 24})
 
 
 def _label(i):
@@ -60,7 +61,7 @@ def against_search(games, search_games, seed, threads):
              f"Expert settings {games:,} games each, search {search_games:,}; each difference "
              "is over the games both played, with the 95 % interval of the paired per-game "
              "differences. Issue 11's target: expert − search ≥ −0.02.", "",
-             "| configuration | setting | games | win rate | − expert as shipped | 95 % CI "
+             "| configuration | setting | games | win rate | − closed form | 95 % CI "
              "| − search | 95 % CI |",
              "| --- | --- | ---: | ---: | ---: | --- | ---: | --- |"]
     for title, config in CONFIGS:
@@ -91,9 +92,8 @@ def against_search(games, search_games, seed, threads):
 
 def settings(games, seed, threads):
     lines = ["## 2. The item model's settings", "",
-             f"Each change to the item model's settings (`{_fmt(ITEM)}` on top of the "
-             f"expert's defaults) against those settings, seed {seed}, {games:,} games each, "
-             "paired. The settings were kept where no change helps in all three "
+             f"Each change to the expert's defaults against them, seed {seed}, {games:,} "
+             "games each, paired. The defaults were kept where no change helps in all three "
              "configurations.", "",
              "| change | " + " | ".join(f"{t}: difference | 95 % CI" for t, _ in CONFIGS) + " |",
              "| --- | " + " | ".join("---: | ---" for _ in CONFIGS) + " |"]
@@ -160,9 +160,10 @@ def main(argv=None):
             f"Generated {date.today().isoformat()} by `{command}` in "
             f"{time.time() - start:,.0f} s. Player: `expert` in the settings named in each "
             "table (the rest at its defaults); `search` at its defaults.", "",
-            "The expert as shipped values the cards won by the heuristic's closed form: each "
-            "draw meets the Killer with chance 1 / deck size, and draws above one cost "
-            "`draw_over`. With `item_model = 1` it values both players' piles together by what "
+            "The closed-form expert (`expert.CLOSED_FORM`, the expert before the item model) "
+            "values the cards won by the heuristic's closed form: each draw meets the Killer "
+            "with chance 1 / deck size, and draws above one cost `draw_over`. With "
+            "`item_model = 1` (the default) it values both players' piles together by what "
             "it may know of the item deck: where the Killer can lie (within the rulebook's top "
             "group while it lasts; the cards its own Flashlight saw), who draws first and "
             "where the second drawer starts, and the escape items either may draw "

@@ -27,9 +27,9 @@ def points_of(policy, games, params=None):
                            for i, cfg in enumerate(CONFIGS)])
 
 
-#: every fair policy with its defaults, and the expert with its item-phase model
+#: every fair policy with its defaults, and the expert valuing the cards won in closed form
 CASES = [(name, FAST_PARAMS.get(name)) for name in FAIR] + \
-    [("expert", {"item_model": 1, "hideaway_plan": 0})]
+    [("expert", {"item_model": 0, "hideaway_plan": 1})]
 
 
 @pytest.mark.parametrize("policy,overrides", CASES,

@@ -24,14 +24,16 @@ expert keeps the heuristic's closed-form trap and plan terms and adds that value
   trick ``dd_from`` on, each card is charged the trap cost times the share of the partner's
   possible hands (all of them, or ``dd_hands`` samples) on which no line of play keeps the
   area any more (:func:`parity_solvable`, :func:`one_takes_all`).
-- **The item phase ahead** (``item_model = 1``): instead of the heuristic's closed form
+- **The item phase ahead** (``item_model = 1``, the default): both piles are valued together
+  by what the player may know of the item deck (:func:`item_prepare`, :func:`item_cell`):
+  where the Killer can lie (the rulebook's top group while it lasts, its own Flashlight's
+  sights), who draws first and where the second drawer starts, and the escape items either
+  may draw (``escape_value`` each, ``win_value`` when they win the game). Leads use it for the
+  rollouts' piles (:func:`joint_cost`), answers for their closed-form futures
+  (:func:`expected_joint`). ``item_model = 0`` is the heuristic's closed form
   (:func:`fast_cost`: a Killer chance of 1 / deck size per draw, a penalty per draw off a
-  target), both piles are valued together by what the player may know of the item deck
-  (:func:`item_prepare`, :func:`item_cell`): where the Killer can lie (the rulebook's top
-  group while it lasts, its own Flashlight's sights), who draws first and where the second
-  drawer starts, and the escape items either may draw (``escape_value`` each, ``win_value``
-  when they win the game). Leads use it for the rollouts' piles (:func:`joint_cost`), answers
-  for their closed-form futures (:func:`expected_joint`).
+  target), the expert before the model (``CLOSED_FORM``).
+- The Hideaway, whose Killer kills, is not played to be kept (``hideaway_plan = 0``).
 - Tricks 7-8 are the heuristic's exact endgame; item-phase decisions are the heuristic's,
   with the parameters tuned for the expert (``DEFAULT_PARAMS``).
 
@@ -74,12 +76,17 @@ N_HEURISTIC = len(H.PARAM_NAMES)
 (LEAD_SAMPLES, DD_FROM, DD_HANDS, LEAD_WEIGHT, FOLLOW_WEIGHT, PRUNE_MARGIN, ITEM_MODEL,
  ESCAPE_VALUE, WIN_VALUE, HIDEAWAY_PLAN) = range(N_HEURISTIC, N_HEURISTIC + 10)
 #: the heuristic's defaults and the expert's own, then as tuned on common random numbers by
-#: ``experiments/derive_expert.py``: death 120, draw_over 5, cabins_gain -1, follow_weight 2
+#: ``experiments/derive_expert.py`` (cabins_gain -1, follow_weight 2; then with the item model
+#: 16 rollouts, death 200, draw_over 0, win_value 100, no Hideaway plan)
 DEFAULT_PARAMS = np.concatenate([H.DEFAULT_PARAMS,
-                                 np.array([8.0, 4.0, 64.0, 1.0, 1.0, 50.0, 0.0, 60.0, 200.0, 1.0])])
-for _name, _value in (("death", 120.0), ("draw_over", 5.0), ("cabins_gain", -1.0),
+                                 np.array([16.0, 4.0, 64.0, 1.0, 1.0, 50.0, 1.0, 60.0, 100.0,
+                                           0.0])])
+for _name, _value in (("death", 200.0), ("draw_over", 0.0), ("cabins_gain", -1.0),
                       ("follow_weight", 2.0)):
     DEFAULT_PARAMS[PARAM_NAMES.index(_name)] = _value
+#: the expert before the item model (``item_model = 0``), as ``derive_expert.py`` tuned it
+CLOSED_FORM = {"lead_samples": 8.0, "item_model": 0.0, "win_value": 200.0, "hideaway_plan": 1.0,
+               "death": 120.0, "draw_over": 5.0}
 
 #: ``BEATEN[trump, card]``: the led cards that ``card`` beats as the answer
 BEATEN = np.zeros((4, 20), dtype=np.int64)
