@@ -31,7 +31,8 @@ expert keeps the heuristic's closed-form trap and plan terms and adds that value
   group while it lasts, its own Flashlight's sights), who draws first and where the second
   drawer starts, and the escape items either may draw (``escape_value`` each, ``win_value``
   when they win the game). Leads use it for the rollouts' piles (:func:`joint_cost`), answers
-  for their closed-form futures (:func:`expected_joint`).
+  for their closed-form futures (:func:`expected_joint`). ``hideaway_plan = 0`` stops the
+  expert playing to keep the Hideaway, whose Killer kills.
 - Tricks 7-8 are the heuristic's exact endgame; item-phase decisions are the heuristic's,
   with the parameters tuned for the expert (``DEFAULT_PARAMS``).
 
