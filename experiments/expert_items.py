@@ -63,22 +63,26 @@ def against_search(games, search_games, seed, threads):
              "| configuration | setting | games | win rate | − expert as shipped | 95 % CI "
              "| − search | 95 % CI |",
              "| --- | --- | ---: | ---: | ---: | --- | ---: | --- |"]
+    # parameters given for the name "expert" reach every expert row, so the row labelled
+    # "expert" is a setting without overrides
+    order = sorted(range(len(SETTINGS)), key=lambda i: bool(SETTINGS[i][1]))
+    label = {i: _label(k) for k, i in enumerate(order)}
     for title, config in CONFIGS:
         policies = ["expert"] * len(SETTINGS) + ["search"]
-        params = {_label(i): over for i, (_, over) in enumerate(SETTINGS)}
-        counts = {_label(i): games for i in range(len(SETTINGS))}
+        params = {label[i]: over for i, (_, over) in enumerate(SETTINGS) if over}
+        counts = {label[i]: games for i in range(len(SETTINGS))}
         counts["search"] = search_games
         r = compare_policies(config, policies, games=counts, seed=seed, threads=threads,
                              params=params)
         rows = {row["label"]: row for row in r["policies"]}
         for i, (name, _) in enumerate(SETTINGS):
-            row = rows[_label(i)]
+            row = rows[label[i]]
             if i == 0:
                 base = "- | -"
             else:
-                p = pair(r, "expert", _label(i))
+                p = pair(r, label[0], label[i])
                 base = f"{p['difference']:+.4f} | {format_ci(p['difference_ci'], signed=True)}"
-            p = pair(r, "search", _label(i))
+            p = pair(r, "search", label[i])
             ci = format_ci(p["difference_ci"], signed=True)
             lines.append(f"| {title} | {name} | {row['games']:,} | {row['win_rate']:.4f} | "
                          f"{base} | {p['difference']:+.4f} | {ci} |")
