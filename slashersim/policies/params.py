@@ -92,7 +92,7 @@ SEARCH = HEURISTIC + (
 #: the expert's defaults of the heuristic's parameters, as tuned by experiments/derive_expert.py
 _EXPERT_TUNED = {"death": 120.0, "draw_over": 5.0, "cabins_gain": -1.0}
 EXPERT = tuple(p._replace(default=_EXPERT_TUNED.get(p.name, p.default)) for p in HEURISTIC) + (
-    Param("lead_samples", int, 1, 256, 8.0, "rollouts per class of leads"),
+    Param("lead_samples", int, 0, 256, 8.0, "rollouts per class of leads (0: none)"),
     Param("dd_from", int, 0, 8, 4.0,
           "Tent site, Lodge, Hideaway: exact check from this trick (0-based) on"),
     Param("dd_hands", int, 1, 128, 64.0,
