@@ -133,7 +133,7 @@ def expert_parts(games, threads):
             ("heuristic", "heuristic", None),
             ("no rollouts for leads", "expert", {"lead_samples": 0}),
             ("cards won not valued for answers", "expert", {"follow_weight": 0}),
-            ("no exact Tent site / Lodge checks", "expert", {"dd_from": 9}),
+            ("no exact Tent site / Lodge checks", "expert", {"dd_from": 8}),
             ("2 rollouts per lead class", "expert", {"lead_samples": 2}),
             ("4 rollouts per lead class", "expert", {"lead_samples": 4}),
             ("6 rollouts per lead class", "expert", {"lead_samples": 6}),
