@@ -109,9 +109,10 @@ def describe(label, r):
           f"games/s)", flush=True)
 
 
-def wins(policy, games, seed, threads, params):
-    r = simulate(GameConfig(), policy, games=games, seed=seed, threads=threads, params=params,
-                 keep_records=True)
+def wins(policy, games, seed, threads, params, config=None):
+    """The run and its per-game wins (``config`` defaults to the rulebook defaults)."""
+    r = simulate(config or GameConfig(), policy, games=games, seed=seed, threads=threads,
+                 params=params, keep_records=True)
     return r, r.records["outcome"].cat.codes.to_numpy() == WIN
 
 
@@ -201,15 +202,13 @@ def item_model(games, threads):
           flush=True)
     for title, config in ITEM_CONFIGS:
         current = dict(E.CLOSED_FORM)
-        r = simulate(config, "expert", games=games, seed=TUNE_SEED, threads=threads,
-                     params=policy_params("expert", current), keep_records=True)
-        before = r.records["outcome"].cat.codes.to_numpy() == WIN
+        _, before = wins("expert", games, TUNE_SEED, threads,
+                         policy_params("expert", current), config)
         print(f"  {title}: closed form {before.mean():.4f}", flush=True)
         for label, step in ITEM_STEPS:
             current.update(step)
-            r = simulate(config, "expert", games=games, seed=TUNE_SEED, threads=threads,
-                         params=policy_params("expert", current), keep_records=True)
-            w = r.records["outcome"].cat.codes.to_numpy() == WIN
+            _, w = wins("expert", games, TUNE_SEED, threads, policy_params("expert", current),
+                        config)
             d, se = paired(before, w)
             print(f"    + {label:<30} {w.mean():.4f}, paired {d:+.4f} ± {se:.4f}", flush=True)
             before = w
