@@ -34,12 +34,10 @@ from slashersim.runner import simulate
 CONFIGS = (("rulebook defaults", GameConfig()),
            ("health 5", GameConfig(health=5)),
            ("instructions defaults", GameConfig(edition="instructions")))
-#: the item model's settings: the expert's defaults (section 2 varies them)
-ITEM = {}
 #: the expert settings compared with search: (label, parameter overrides)
 SETTINGS = (("closed form (the expert before the item model)", CLOSED_FORM),
             ("item model, 8 rollouts", {"lead_samples": 8}),
-            ("expert (defaults: item model, 16 rollouts)", ITEM),
+            ("expert (defaults: item model, 16 rollouts)", {}),
             ("item model, 64 rollouts", {"lead_samples": 64}))
 #: one-at-a-time changes to the defaults (section 2)
 CHANGES = ({"item_model": 0}, {"hideaway_plan": 1}, {"death": 120}, {"death": 300},
@@ -108,8 +106,7 @@ def settings(games, seed, threads):
     base_rates = []
     for title, config in CONFIGS:
         policies = ["expert"] * (1 + len(CHANGES))
-        params = {"expert": ITEM}
-        params.update({_label(i + 1): {**ITEM, **c} for i, c in enumerate(CHANGES)})
+        params = {_label(i + 1): c for i, c in enumerate(CHANGES)}
         r = compare_policies(config, policies, games=games, seed=seed, threads=threads,
                              params=params)
         base_rates.append(r["policies"][0]["win_rate"])
