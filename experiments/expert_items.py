@@ -13,8 +13,9 @@ may draw. This experiment:
 1. **Against search** (seed 2026: the games of ``results/policies.md``), in the three
    configurations of issue 11: the closed-form expert, the item model with 8 rollouts per
    class of leads, the expert's defaults (the item model with 16), the item model with 64
-   (how far more rollouts go), and ``search``, each pair compared over the same games with
-   the 95 % interval of the paired differences.
+   (how far more rollouts go), 64 raced (``race_z 2``: a lead class surely worse stops
+   getting rollouts) and ``search``, each pair compared over the same games with the 95 %
+   interval of the paired differences.
 2. **The settings** (seed 100, tuning games): one-at-a-time changes to the defaults, paired
    against them, which is how they were chosen.
 3. **Speed**: games per second of each expert setting on one thread at the rulebook defaults
@@ -38,14 +39,16 @@ CONFIGS = (("rulebook defaults", GameConfig()),
 SETTINGS = (("closed form (the expert before the item model)", CLOSED_FORM),
             ("item model, 8 rollouts", {"lead_samples": 8}),
             ("expert (defaults: item model, 16 rollouts)", {}),
-            ("item model, 64 rollouts", {"lead_samples": 64}))
+            ("item model, 64 rollouts", {"lead_samples": 64}),
+            ("item model, 64 rollouts raced (race_z 2)", {"lead_samples": 64, "race_z": 2}))
 #: one-at-a-time changes to the defaults (section 2)
 CHANGES = ({"item_model": 0}, {"hideaway_plan": 1}, {"death": 120}, {"death": 300},
            {"draw_over": 5}, {"win_value": 0}, {"win_value": 200}, {"escape_value": 30},
            {"escape_value": 90}, {"damage": 14}, {"damage": 30}, {"breach": 70},
            {"breach": 130}, {"keep_flexible": 20}, {"follow_weight": 1.4},
            {"lead_samples": 8}, {"lead_samples": 12}, {"lead_samples": 24},
-           {"lead_samples": 32}, {"lead_samples": 64})
+           {"lead_samples": 32}, {"lead_samples": 64}, {"race_z": 2, "race_from": 4},
+           {"race_z": 2, "lead_samples": 32, "race_from": 4}, {"race_z": 2, "lead_samples": 64})
 
 
 def _label(i):

@@ -244,6 +244,34 @@ def test_rollout_matches_a_plain_rollout():
                                                       beats, ints))
 
 
+def test_racing_drops_a_class_only_when_it_is_surely_worse():
+    """Four classes after four rollouts, their costs against the best class A (11 on average):
+    B is always 0.5 worse (no spread: dropped); C is as good on average (kept); D is 4 worse
+    with a paired standard error of 8 (kept at 2 errors), until its closed-form cost adds 20."""
+    rollouts = {2: [10, 12, 10, 12], 7: [10.5, 12.5, 10.5, 12.5], 12: [14, 8, 14, 8],
+                17: [30, 0, 30, 0]}
+    cls = np.array(list(rollouts), dtype=np.int64)
+    for d_extra, kept in ((0.0, [2, 12, 17]), (20.0, [2, 12])):
+        fl = np.zeros(E.F_RACE + 100)
+        for i, a in enumerate(cls):
+            fl[E.F_EFF + a] = sum(rollouts[a])
+            for j, b in enumerate(cls):
+                if i <= j:
+                    fl[E.F_RACE + 8 + 8 * i + j] = np.dot(rollouts[a], rollouts[b])
+        fl[E.F_RACE + 72 + 17] = d_extra
+        act = np.arange(8, dtype=np.int64)
+        params = policy_params("expert", {"race_z": 2})
+        na = E.race(params, fl, cls, act, 4, 4)
+        assert [int(cls[a]) for a in act[:na]] == kept
+
+
+def test_racing_that_never_drops_a_class_plays_the_default_games():
+    a = simulate(GameConfig(), "expert", games=150, seed=3, keep_records=True)
+    b = simulate(GameConfig(), "expert", games=150, seed=3, keep_records=True,
+                 params=policy_params("expert", {"race_z": 2, "race_from": 256}))
+    assert a.records.equals(b.records)
+
+
 def test_fast_cost_is_the_heuristics_cost():
     rng = np.random.default_rng(4)
     for area in range(7):
@@ -420,6 +448,11 @@ for edition in ("rulebook", "instructions"):
                  params=policy_params("expert", {"lead_samples": 2, "dd_hands": 4,
                                                  "item_model": 0}))
     out[edition + " closed form"] = r.records.drop(columns=["outcome"]).to_numpy().tolist()
+    r = simulate(GameConfig(edition=edition, hideaway=True, check_invariants=True), "expert",
+                 games=2, seed=13, keep_records=True,
+                 params=policy_params("expert", {"lead_samples": 9, "dd_hands": 4,
+                                                 "race_z": 1, "race_from": 1}))
+    out[edition + " racing"] = r.records.drop(columns=["outcome"]).to_numpy().tolist()
 print(json.dumps(out))
 """
 

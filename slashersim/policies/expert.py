@@ -13,6 +13,10 @@ expert keeps the heuristic's closed-form trap and plan terms and adds that value
   model) of both players' piles at the end of ``lead_samples`` rollouts, each on a partner
   hand drawn from the player's view and played out by random priorities (:func:`rollout`,
   branch-free, up to four classes at a time), the same deal and priorities for every class.
+  With ``race_z`` > 0 the rollouts race (:func:`lead_rollouts`, :func:`race`): a class
+  surely worse than the best, by ``race_z`` paired standard errors, gets no more, so more
+  rollouts go where the choice is close (off by default: 64 raced rollouts are nearly as
+  strong as 64 and cost two thirds of them, ``experiments/expert_items.py``).
 - **Answers** (:func:`follow_card`): no sampling. The cards left in the hands go to either
   player by rough chances of winning their tricks (:func:`win_chance`), independently, so
   each player's future yellows and net knives have closed-form distributions
@@ -71,16 +75,18 @@ PARAM_NAMES = H.PARAM_NAMES + (
     "escape_value",     # ... value of an escape item gained
     "win_value",        # ... value of the game won
     "hideaway_plan",    # 1: play to keep the Hideaway (one player wins every trick), 0: not
+    "race_z",           # leads: drop classes this many standard errors worse (0: no racing)
+    "race_from",        # ... after this many rollouts, then every RACE_EVERY
 )
 N_HEURISTIC = len(H.PARAM_NAMES)
 (LEAD_SAMPLES, DD_FROM, DD_HANDS, LEAD_WEIGHT, FOLLOW_WEIGHT, PRUNE_MARGIN, ITEM_MODEL,
- ESCAPE_VALUE, WIN_VALUE, HIDEAWAY_PLAN) = range(N_HEURISTIC, N_HEURISTIC + 10)
+ ESCAPE_VALUE, WIN_VALUE, HIDEAWAY_PLAN, RACE_Z, RACE_FROM) = range(N_HEURISTIC, N_HEURISTIC + 12)
 #: the heuristic's defaults and the expert's own, then as tuned on common random numbers by
 #: ``experiments/derive_expert.py`` (cabins_gain -1, follow_weight 2; then with the item model
 #: 16 rollouts, death 200, draw_over 0, win_value 100, no Hideaway plan)
 DEFAULT_PARAMS = np.concatenate([H.DEFAULT_PARAMS,
                                  np.array([16.0, 4.0, 64.0, 1.0, 1.0, 50.0, 1.0, 60.0, 100.0,
-                                           0.0])])
+                                           0.0, 0.0, 8.0])])
 for _name, _value in (("death", 200.0), ("draw_over", 0.0), ("cabins_gain", -1.0),
                       ("follow_weight", 2.0)):
     DEFAULT_PARAMS[PARAM_NAMES.index(_name)] = _value
@@ -130,6 +136,11 @@ F_PN = F_DIST + 8 * NDIST
 F_EDMG = F_PN + 2 * ITEM_N
 F_TAB = F_EDMG + 2
 F_SIZE = F_TAB + T_SIZE
+#: ... leads' racing (:func:`lead_rollouts`): a rollout's costs by class slot, the sums of
+#: their products, each class's least closed-form cost, its cost so far
+F_RACE = F_RS + T_SIZE
+#: rollouts between two eliminations of :func:`race`
+RACE_EVERY = 4
 #: ... and int slots (``I_PARTNER``: the partner's possible hands of the exact checks)
 I_POS, I_INV, I_SUITP, I_PSUIT, I_HANDS, I_PARTNER = 0, 20, 40, 44, 64, 72
 MOST_HANDS = 128
@@ -863,13 +874,11 @@ def lead_costs(st, player, legal, params, out):
 def lead_card(st, player, legal, params):
     """The lead of least closed-form cost plus the mean end-of-round cost of both piles over
     ``lead_samples`` sampled partner hands and random-priority rollouts."""
-    fl = np.empty(F_RS + T_SIZE)
+    fl = np.empty(F_RACE + 100)
     zero(fl, F_OUT, F_PC)  # out and eff accumulate; cost_constants writes pc
     ints = np.empty(I_SIZE, dtype=np.int64)
     out = fl[F_OUT:F_OUT + 20]
     eff = fl[F_EFF:F_EFF + 20]
-    pc = fl[F_PC:F_PC + PC_SIZE]
-    trump = st[S_TRUMP]
     lead_costs(st, player, legal, params, out)
     x = lcg_seed(st)
     if planned_area(st, params):
@@ -897,54 +906,9 @@ def lead_card(st, player, legal, params):
     if not live & (live - 1):
         n = 0
     if n > 0:
-        cost_constants(st, pc)
-        tab = fl[F_RS:F_RS + T_SIZE]
-        it = ints[I_IT:I_IT + IT_SIZE]
-        first = first_drawer(st)
-        if params[ITEM_MODEL] > 0:
-            item_prepare(st, player, tab, it)
-        cand, hidden = H.partner_candidates(st, player)
-        beats = H.BEATS[trump]
-        mine = st[S_HAND + player]
-        cls = ints[I_HANDS:I_HANDS + 8]
-        ncls = 0
-        m = live
-        while m:
-            cls[ncls] = lowest_bit(m)
-            m &= m - 1
-            ncls += 1
-        w0 = st[S_WON]
-        w1 = st[S_WON + 1]
-        tricks = st[S_TRICK]
-        for _ in range(n):
-            theirs, x = sample_hand(cand, hidden, x)
-            hp_me, hp_th, x = shuffle_in_play(mine, theirs, ints, x)
-            both = mine | theirs
-            k = 0
-            while k < ncls:
-                left = ncls - k
-                if left >= 3:
-                    r0, r1, r2, r3 = rollout4(hp_me, hp_th, ints[I_POS + cls[k]],
-                                              ints[I_POS + cls[k + 1]], ints[I_POS + cls[k + 2]],
-                                              ints[I_POS + cls[min(k + 3, ncls - 1)]], player,
-                                              tricks, beats, ints)
-                    eff[cls[k]] += piles_cost(r0, both, w0, w1, first, tab, it, pc, params)
-                    eff[cls[k + 1]] += piles_cost(r1, both, w0, w1, first, tab, it, pc, params)
-                    eff[cls[k + 2]] += piles_cost(r2, both, w0, w1, first, tab, it, pc, params)
-                    if left >= 4:
-                        eff[cls[k + 3]] += piles_cost(r3, both, w0, w1, first, tab, it, pc, params)
-                    k += 4
-                elif left == 2:
-                    r0, r1 = rollout2(hp_me, hp_th, ints[I_POS + cls[k]], ints[I_POS + cls[k + 1]],
-                                      player, tricks, beats, ints)
-                    eff[cls[k]] += piles_cost(r0, both, w0, w1, first, tab, it, pc, params)
-                    eff[cls[k + 1]] += piles_cost(r1, both, w0, w1, first, tab, it, pc, params)
-                    k += 2
-                else:
-                    lp = ints[I_POS + cls[k]]
-                    r0 = rollout(hp_me & ~(1 << lp), hp_th, lp, player, tricks, beats, ints)
-                    eff[cls[k]] += piles_cost(r0, both, w0, w1, first, tab, it, pc, params)
-                    k += 1
+        if params[RACE_Z] > 0:
+            class_offsets(legal, reps, out, fl[F_RACE + 72:F_RACE + 92])
+        n, live = lead_rollouts(st, player, live, params, fl, ints, x, n)
     choice = -1
     choice_cost = 1e300
     rep = -1
@@ -961,6 +925,141 @@ def lead_card(st, player, legal, params):
             choice_cost = cost
             choice = c
     return choice
+
+
+@njit(cache=True, inline='always')
+def lead_rollouts(st, player, live, params, fl, ints, x, n):
+    """Add to ``fl[F_EFF + rep]`` the end-of-round cost of both piles (:func:`piles_cost`) of
+    each class ``rep`` of ``live`` over ``n`` sampled partner hands and random-priority
+    rollouts, the same deal and priorities for every class. With ``race_z`` > 0, from
+    ``race_from`` rollouts on (then every ``RACE_EVERY``) a class whose mean cost (plus its
+    best closed-form cost) is ``race_z`` paired standard errors above the best one's gets no
+    more rollouts (:func:`race`). Returns the rollouts the remaining classes got, and their
+    mask."""
+    eff = fl[F_EFF:F_EFF + 20]
+    pc = fl[F_PC:F_PC + PC_SIZE]
+    cost_constants(st, pc)
+    tab = fl[F_RS:F_RS + T_SIZE]
+    it = ints[I_IT:I_IT + IT_SIZE]
+    first = first_drawer(st)
+    if params[ITEM_MODEL] > 0:
+        item_prepare(st, player, tab, it)
+    cand, hidden = H.partner_candidates(st, player)
+    beats = H.BEATS[st[S_TRUMP]]
+    mine = st[S_HAND + player]
+    cls = ints[I_HANDS:I_HANDS + 8]
+    ncls = 0
+    m = live
+    while m:
+        cls[ncls] = lowest_bit(m)
+        m &= m - 1
+        ncls += 1
+    act = ints[I_PARTNER:I_PARTNER + 8]
+    for k in range(ncls):
+        act[k] = k
+    na = ncls
+    racing = params[RACE_Z] > 0
+    v = fl[F_RACE:F_RACE + 8]
+    if racing:
+        zero(fl, F_RACE, F_RACE + 8 + 64)
+    w0 = st[S_WON]
+    w1 = st[S_WON + 1]
+    tricks = st[S_TRICK]
+    done = 0
+    while done < n and na > 1:
+        theirs, x = sample_hand(cand, hidden, x)
+        hp_me, hp_th, x = shuffle_in_play(mine, theirs, ints, x)
+        both = mine | theirs
+        k = 0
+        while k < na:
+            left = na - k
+            if left >= 3:
+                a0, a1, a2 = act[k], act[k + 1], act[k + 2]
+                a3 = act[min(k + 3, na - 1)]
+                r0, r1, r2, r3 = rollout4(hp_me, hp_th, ints[I_POS + cls[a0]],
+                                          ints[I_POS + cls[a1]], ints[I_POS + cls[a2]],
+                                          ints[I_POS + cls[a3]], player, tricks, beats, ints)
+                v[a0] = piles_cost(r0, both, w0, w1, first, tab, it, pc, params)
+                v[a1] = piles_cost(r1, both, w0, w1, first, tab, it, pc, params)
+                v[a2] = piles_cost(r2, both, w0, w1, first, tab, it, pc, params)
+                if left >= 4:
+                    v[a3] = piles_cost(r3, both, w0, w1, first, tab, it, pc, params)
+                k += 4
+            elif left == 2:
+                a0, a1 = act[k], act[k + 1]
+                r0, r1 = rollout2(hp_me, hp_th, ints[I_POS + cls[a0]], ints[I_POS + cls[a1]],
+                                  player, tricks, beats, ints)
+                v[a0] = piles_cost(r0, both, w0, w1, first, tab, it, pc, params)
+                v[a1] = piles_cost(r1, both, w0, w1, first, tab, it, pc, params)
+                k += 2
+            else:
+                a0 = act[k]
+                lp = ints[I_POS + cls[a0]]
+                r0 = rollout(hp_me & ~(1 << lp), hp_th, lp, player, tricks, beats, ints)
+                v[a0] = piles_cost(r0, both, w0, w1, first, tab, it, pc, params)
+                k += 1
+        for k in range(na):
+            eff[cls[act[k]]] += v[act[k]]
+        done += 1
+        if racing:
+            sq = fl[F_RACE + 8:F_RACE + 8 + 64]
+            for i in range(na):
+                for j in range(i, na):
+                    sq[act[i] * 8 + act[j]] += v[act[i]] * v[act[j]]
+            if done >= params[RACE_FROM] and (done - params[RACE_FROM]) % RACE_EVERY == 0:
+                na = race(params, fl, cls, act, na, done)
+    live = 0
+    for k in range(na):
+        live |= 1 << cls[act[k]]
+    return done, live
+
+
+@njit(cache=True, inline='always')
+def class_offsets(legal, reps, out, best):
+    """``best[rep]``: the least closed-form cost ``out`` of a member of each class of leads."""
+    rep = -1
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        if (reps >> c) & 1:
+            rep = c
+            best[rep] = out[c]
+        best[rep] = min(best[rep], out[c])
+
+
+@njit(cache=True)
+def race(params, fl, cls, act, na, done):
+    """Keep in ``act[:na]`` the classes (slots of ``cls``) whose mean cost is within
+    ``race_z`` paired standard errors of the best one's; returns how many. A class's cost is
+    its least closed-form cost (:func:`class_offsets`) plus ``lead_weight`` times its mean
+    rollout cost; ``fl[F_RACE + 8 + 8 i + j]`` (i <= j) hold the sums of the products of the
+    rollout costs of slots i and j."""
+    eff = fl[F_EFF:F_EFF + 20]
+    sq = fl[F_RACE + 8:F_RACE + 72]
+    best_out = fl[F_RACE + 72:F_RACE + 92]
+    offs = fl[F_RACE + 92:F_RACE + 100]
+    wt = params[LEAD_WEIGHT]
+    for k in range(na):
+        rep = cls[act[k]]
+        offs[act[k]] = best_out[rep] + wt * eff[rep] / done
+    b = act[0]
+    for k in range(1, na):
+        if offs[act[k]] < offs[b]:
+            b = act[k]
+    z = params[RACE_Z]
+    keep = 0
+    for k in range(na):
+        a = act[k]
+        if a != b:
+            mean = (eff[cls[a]] - eff[cls[b]]) / done
+            i, j = min(a, b), max(a, b)
+            var = (sq[a * 8 + a] - 2.0 * sq[i * 8 + j] + sq[b * 8 + b]) / done - mean * mean
+            if offs[a] - offs[b] > z * wt * np.sqrt(max(var, 0.0) / done):
+                continue
+        act[keep] = a
+        keep += 1
+    return keep
 
 
 # --- answers: closed-form futures ------------------------------------------------------------------

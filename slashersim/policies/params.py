@@ -108,6 +108,10 @@ EXPERT = tuple(p._replace(default=_EXPERT_TUNED.get(p.name, p.default)) for p in
     _cost("win_value", 100.0, "... value of the game won"),
     Param("hideaway_plan", int, 0, 1, 0.0,
           "1: play to keep the Hideaway (one player wins every trick), 0: not"),
+    Param("race_z", float, 0.0, 10.0, 0.0,
+          "leads: stop rolling out a class this many standard errors worse than the best "
+          "(0: every class gets lead_samples rollouts)"),
+    Param("race_from", int, 1, 256, 8.0, "... after this many rollouts"),
 )
 
 OMNISCIENT = HEURISTIC + (
