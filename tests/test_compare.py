@@ -8,7 +8,7 @@ import pytest
 from numba import njit
 
 from helpers import ROOT, assert_one_line_error, run_cli
-from slashersim.analysis.compare import compare_policies, pair, parse_games
+from slashersim.analysis.compare import compare_policies, pair, param_vector, parse_games
 from slashersim.bench import format_policy_speeds, policy_speed
 from slashersim.cli import main
 from slashersim.config import GameConfig
@@ -206,3 +206,12 @@ def test_policy_speed_table():
     table = format_policy_speeds([b, {**b, "policy": "search", "target_per_core": 100,
                                       "target_met": True}])
     assert "baseline" in table and "target/core" in table and table.rstrip().endswith("met")
+
+
+def test_policy_speed_judges_the_target_at_default_parameters_only():
+    at_defaults = policy_speed("heuristic", seconds=0.05, repeats=1)
+    changed = policy_speed("heuristic", seconds=0.05, repeats=1,
+                           params=param_vector("heuristic", {"damage": 3}))
+    assert at_defaults["target_per_core"] == 100_000 and at_defaults["target_met"] is not None
+    assert changed["target_per_core"] is None and changed["target_met"] is None
+    assert changed["games_per_s_1_thread"] > 0
