@@ -886,28 +886,24 @@ def lead_card(st, player, legal, params):
                             out, x, params[H.BREACH])
     reps = representatives(st, player, legal)
     # classes worth sampling: some member's closed-form cost is near the best
+    class_best = fl[F_RACE + 72:F_RACE + 92]
+    class_offsets(legal, reps, out, class_best)
     best = 1e300
-    m = legal
+    m = reps
     while m:
-        c = lowest_bit(m)
+        best = min(best, class_best[lowest_bit(m)])
         m &= m - 1
-        best = min(best, out[c])
     live = 0
-    rep = -1
-    m = legal
+    m = reps
     while m:
         c = lowest_bit(m)
         m &= m - 1
-        if (reps >> c) & 1:
-            rep = c
-        if out[c] <= best + params[PRUNE_MARGIN]:
-            live |= 1 << rep
+        if class_best[c] <= best + params[PRUNE_MARGIN]:
+            live |= 1 << c
     n = int(params[LEAD_SAMPLES])
     if not live & (live - 1):
         n = 0
     if n > 0:
-        if params[RACE_Z] > 0:
-            class_offsets(legal, reps, out, fl[F_RACE + 72:F_RACE + 92])
         n, live = lead_rollouts(st, player, live, params, fl, ints, x, n)
     choice = -1
     choice_cost = 1e300
