@@ -15,8 +15,8 @@ expert keeps the heuristic's closed-form trap and plan terms and adds that value
   branch-free, up to four classes at a time), the same deal and priorities for every class.
   With ``race_z`` > 0 the rollouts race (:func:`lead_rollouts`, :func:`race`): a class
   surely worse than the best, by ``race_z`` paired standard errors, gets no more, so more
-  rollouts go where the choice is close (off by default: 64 raced rollouts are nearly as
-  strong as 64 and cost two thirds of them, ``experiments/expert_items.py``).
+  rollouts go where the choice is close (off by default: 64 raced rollouts are about as
+  strong as 64 and take about 70 % of their time, ``experiments/expert_items.py``).
 - **Answers** (:func:`follow_card`): no sampling. The cards left in the hands go to either
   player by rough chances of winning their tricks (:func:`win_chance`), independently, so
   each player's future yellows and net knives have closed-form distributions
@@ -873,7 +873,8 @@ def lead_costs(st, player, legal, params, out):
 @njit(cache=True)
 def lead_card(st, player, legal, params):
     """The lead of least closed-form cost plus the mean end-of-round cost of both piles over
-    ``lead_samples`` sampled partner hands and random-priority rollouts."""
+    ``lead_samples`` sampled partner hands and random-priority rollouts (:func:`lead_rollouts`;
+    racing, only the classes still in the race count)."""
     fl = np.empty(F_RACE + 100)
     zero(fl, F_OUT, F_PC)  # out and eff accumulate; cost_constants writes pc
     ints = np.empty(I_SIZE, dtype=np.int64)
