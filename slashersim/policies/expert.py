@@ -145,7 +145,9 @@ RACE_EVERY = 4
 I_POS, I_INV, I_SUITP, I_PSUIT, I_HANDS, I_PARTNER = 0, 20, 40, 44, 64, 72
 MOST_HANDS = 128
 I_IT = I_PARTNER + MOST_HANDS
-I_SIZE = I_IT + IT_SIZE
+#: ... leads: each class's member of least closed-form cost (:func:`class_offsets`)
+I_CARD = I_IT + IT_SIZE
+I_SIZE = I_CARD + 20
 
 
 # --- the area plan ------------------------------------------------------------------------------
@@ -888,7 +890,8 @@ def lead_card(st, player, legal, params):
     reps = representatives(st, player, legal)
     # classes worth sampling: some member's closed-form cost is near the best
     class_best = fl[F_RACE + 72:F_RACE + 92]
-    class_offsets(legal, reps, out, class_best)
+    class_card = ints[I_CARD:I_CARD + 20]
+    class_offsets(legal, reps, out, class_best, class_card)
     best = 1e300
     m = reps
     while m:
@@ -908,19 +911,16 @@ def lead_card(st, player, legal, params):
         n, live = lead_rollouts(st, player, live, params, fl, ints, x, n)
     choice = -1
     choice_cost = 1e300
-    rep = -1
-    m = legal
+    m = reps
     while m:
-        c = lowest_bit(m)
+        rep = lowest_bit(m)
         m &= m - 1
-        if (reps >> c) & 1:
-            rep = c
-        cost = out[c]
+        cost = class_best[rep]
         if n > 0:
             cost += params[LEAD_WEIGHT] * eff[rep] / n if (live >> rep) & 1 else 1e6
         if cost < choice_cost:
             choice_cost = cost
-            choice = c
+            choice = class_card[rep]
     return choice
 
 
@@ -1012,8 +1012,10 @@ def lead_rollouts(st, player, live, params, fl, ints, x, n):
 
 
 @njit(cache=True, inline='always')
-def class_offsets(legal, reps, out, best):
-    """``best[rep]``: the least closed-form cost ``out`` of a member of each class of leads."""
+def class_offsets(legal, reps, out, best, card):
+    """``best[rep]``: the least closed-form cost ``out`` of a member of each class of leads,
+    ``card[rep]``: its first member of that cost (the class's lead, as its rollouts are
+    shared)."""
     rep = -1
     m = legal
     while m:
@@ -1021,8 +1023,9 @@ def class_offsets(legal, reps, out, best):
         m &= m - 1
         if (reps >> c) & 1:
             rep = c
+        if rep == c or out[c] < best[rep]:
             best[rep] = out[c]
-        best[rep] = min(best[rep], out[c])
+            card[rep] = c
 
 
 @njit(cache=True)
