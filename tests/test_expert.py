@@ -288,6 +288,24 @@ def test_fast_cost_is_the_heuristics_cost():
             assert E.fast_cost(won, p, pc, EP) == pytest.approx(want)
 
 
+def test_the_rollouts_pile_tables_give_draws_and_damage_exactly():
+    """The leads' rollouts read :func:`draws_and_damage` from tables: the same numbers."""
+    rng = np.random.default_rng(6)
+    pc = np.zeros(E.PC_SIZE)
+    pt = np.zeros(2 * E.PT_STRIDE, dtype=np.int64)
+    dt = np.zeros(32)
+    for area in range(7):
+        st = play_state(area, seed=area)
+        for _ in range(200):
+            st[L.S_HEALTH], st[L.S_HEALTH + 1] = rng.integers(1, 8, size=2)
+            E.cost_constants(st, pc)
+            E.pile_tables(pc, EP, pt, dt)
+            won = int(rng.integers(0, 1 << 20))
+            p = int(rng.integers(2))
+            assert E.tabled_draws_and_damage(won, p, pt, dt) == \
+                E.draws_and_damage(won, p, pc, EP)
+
+
 def test_future_distributions_are_distributions():
     from test_policies import random_positions
     for st in random_positions(80, seed=5):

@@ -60,7 +60,7 @@ from ..engine.rng import POLICY, next_u32
 from ..engine.predicates import legal_cards, trick_winner
 from ..rules import (ALL_CARDS, COLOUR_GREEN, COLOUR_YELLOW, DRAW_LAST_TRICK_WINNER,
                      ESCAPE_MASK, GREEN, HIDEAWAY, KILLER, KILLER_RESHUFFLE_AT_ONCE, LAKESIDE,
-                     LODGE, RED, SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND, WHITE, YELLOW)
+                     LODGE, MAX_HEALTH, RED, SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND, WHITE, YELLOW)
 from . import heuristic as H
 
 #: the tunable numbers: the heuristic's, then the expert's own
@@ -136,6 +136,11 @@ F_PN = F_DIST + 8 * NDIST
 F_EDMG = F_PN + 2 * ITEM_N
 F_TAB = F_EDMG + 2
 F_SIZE = F_TAB + T_SIZE
+#: ... and int slots of :func:`expected_joint`: per player the offset and bounds of the
+#: yellows' and the knives' distributions, the yellows and knives the trick adds; then the
+#: item table's ints
+J_YO, J_YLO, J_YHI, J_DO, J_DLO, J_DHI, J_ADD_Y, J_ADD_D = range(0, 16, 2)
+J_IT = 16
 #: ... leads' racing (:func:`lead_rollouts`): a rollout's costs by class slot, the sums of
 #: their products, each class's least closed-form cost, its cost so far
 F_RACE = F_RS + T_SIZE
@@ -147,7 +152,17 @@ MOST_HANDS = 128
 I_IT = I_PARTNER + MOST_HANDS
 #: ... leads: each class's member of least closed-form cost (:func:`class_offsets`)
 I_CARD = I_IT + IT_SIZE
-I_SIZE = I_CARD + 20
+#: ... leads: the rollouts' pile tables (:func:`pile_tables`), a player's after another's
+PT_N, PT_RED, PT_STRIDE = 5, 26, 58
+I_PT = I_CARD + 20
+#: ... leads: the cards player 0 won in a sample's rollout, by class slot
+I_WON = I_PT + 2 * PT_STRIDE
+I_SIZE = I_WON + 8
+#: net knives from which the Killer's hit (1 + knives) is above any health
+KNIVES_MAX = 15
+assert KNIVES_MAX >= MAX_HEALTH
+#: ... and their damage costs, 16 float slots per player
+F_DT = F_RACE + 100
 
 
 # --- the area plan ------------------------------------------------------------------------------
@@ -691,16 +706,43 @@ def joint_cost(w0, w1, first, tab, it, pc, params):
     return tab[T_HF + nf] * df + tab[T_HS + cell] * ds - tab[T_G + cell]
 
 
+@njit(cache=True)
+def pile_tables(pc, params, pt, dt):
+    """What :func:`joint_cost` reads of a pile, tabulated once per lead for its rollouts: per
+    player p, ``pt[PT_STRIDE p:]`` the masks of the cards that count as yellows, as greens and
+    as knives (whites), Lakeside's greens removed, a white's knives, the draws' index by
+    yellows (``PT_N``) and the red knives by the mask of reds (``PT_RED``); ``dt[16 p + k]``
+    the cost of the Killer's damage at net knives ``k`` (from ``KNIVES_MAX`` on, the hit is
+    above any health and costs the same)."""
+    for p in range(2):
+        o = 8 * p
+        b = PT_STRIDE * p
+        colour = pc[o + 1]
+        pt[b] = SUIT_MASK[YELLOW] | (SUIT_MASK[WHITE] if colour == COLOUR_YELLOW else 0)
+        pt[b + 1] = SUIT_MASK[GREEN] | (SUIT_MASK[WHITE] if colour == COLOUR_GREEN else 0)
+        pt[b + 2] = SUIT_MASK[WHITE] if colour < COLOUR_YELLOW else 0
+        pt[b + 3] = int(pc[o + 2])
+        pt[b + 4] = int(pc[o + 6])
+        for y in range(21):
+            n = max(0.0, max(1, y) - pc[o + 5])
+            pt[b + PT_N + y] = min(int(n), ITEM_N - 1)
+        for m in range(32):
+            pt[b + PT_RED + m] = int(pc[24 + m])
+        health = pc[o]
+        for k in range(KNIVES_MAX + 1):
+            hit = 1.0 + max(0.0, float(k))
+            hit = hit + pc[o + 4] * (health - hit)
+            dt[16 * p + k] = min(hit, health) * params[H.DAMAGE] + (hit >= health) * params[H.DEATH]
+
+
 @njit(cache=True, inline='always')
-def piles_cost(r, both, w0, w1, first, tab, it, pc, params):
-    """The end-of-round cost of both piles when player 0 takes the cards ``r`` of ``both``
-    (the rest going to player 1) on top of its pile ``w0`` (``w1``): :func:`joint_cost`, or
-    :func:`fast_cost` each."""
-    w0 = w0 | r
-    w1 = w1 | (both & ~r)
-    if params[ITEM_MODEL] > 0:
-        return joint_cost(w0, w1, first, tab, it, pc, params)
-    return fast_cost(w0, 0, pc, params) + fast_cost(w1, 1, pc, params)
+def tabled_draws_and_damage(won, p, pt, dt):
+    """:func:`draws_and_damage` from the tables of :func:`pile_tables`."""
+    b = PT_STRIDE * p
+    greens = max(0, popcount(won & pt[b + 1]) - pt[b + 3])
+    knives = pt[b + PT_RED + ((won >> (5 * RED)) & 31)] + popcount(won & pt[b + 2]) * pt[b + 4]
+    return pt[b + PT_N + popcount(won & pt[b])], \
+        dt[16 * p + min(max(0, knives - greens), KNIVES_MAX)]
 
 
 # --- leads: rollouts ----------------------------------------------------------------------------
@@ -877,7 +919,7 @@ def lead_card(st, player, legal, params):
     """The lead of least closed-form cost plus the mean end-of-round cost of both piles over
     ``lead_samples`` sampled partner hands and random-priority rollouts (:func:`lead_rollouts`;
     racing, only the classes still in the race count)."""
-    fl = np.empty(F_RACE + 100)
+    fl = np.empty(F_DT + 32)
     zero(fl, F_OUT, F_PC)  # out and eff accumulate; cost_constants writes pc
     ints = np.empty(I_SIZE, dtype=np.int64)
     out = fl[F_OUT:F_OUT + 20]
@@ -926,7 +968,7 @@ def lead_card(st, player, legal, params):
 
 @njit(cache=True, inline='always')
 def lead_rollouts(st, player, live, params, fl, ints, x, n):
-    """Add to ``fl[F_EFF + rep]`` the end-of-round cost of both piles (:func:`piles_cost`) of
+    """Add to ``fl[F_EFF + rep]`` the end-of-round cost of both piles (:func:`joint_cost`, or :func:`fast_cost` each) of
     each class ``rep`` of ``live`` over ``n`` sampled partner hands and random-priority
     rollouts, the same deal and priorities for every class. With ``race_z`` > 0, from
     ``race_from`` rollouts on (then every ``RACE_EVERY``) a class whose mean cost (plus its
@@ -939,8 +981,13 @@ def lead_rollouts(st, player, live, params, fl, ints, x, n):
     tab = fl[F_RS:F_RS + T_SIZE]
     it = ints[I_IT:I_IT + IT_SIZE]
     first = first_drawer(st)
-    if params[ITEM_MODEL] > 0:
+    pt = ints[I_PT:I_PT + 2 * PT_STRIDE]
+    dt = fl[F_DT:F_DT + 32]
+    won = ints[I_WON:I_WON + 8]
+    tabled = params[ITEM_MODEL] > 0
+    if tabled:
         item_prepare(st, player, tab, it)
+        pile_tables(pc, params, pt, dt)
     cand, hidden = H.partner_candidates(st, player)
     beats = H.BEATS[st[S_TRUMP]]
     mine = st[S_HAND + player]
@@ -973,28 +1020,37 @@ def lead_rollouts(st, player, live, params, fl, ints, x, n):
             if left >= 3:
                 a0, a1, a2 = act[k], act[k + 1], act[k + 2]
                 a3 = act[min(k + 3, na - 1)]
-                r0, r1, r2, r3 = rollout4(hp_me, hp_th, ints[I_POS + cls[a0]],
-                                          ints[I_POS + cls[a1]], ints[I_POS + cls[a2]],
-                                          ints[I_POS + cls[a3]], player, tricks, beats, ints)
-                v[a0] = piles_cost(r0, both, w0, w1, first, tab, it, pc, params)
-                v[a1] = piles_cost(r1, both, w0, w1, first, tab, it, pc, params)
-                v[a2] = piles_cost(r2, both, w0, w1, first, tab, it, pc, params)
-                if left >= 4:
-                    v[a3] = piles_cost(r3, both, w0, w1, first, tab, it, pc, params)
+                won[a0], won[a1], won[a2], won[a3] = rollout4(
+                    hp_me, hp_th, ints[I_POS + cls[a0]], ints[I_POS + cls[a1]],
+                    ints[I_POS + cls[a2]], ints[I_POS + cls[a3]], player, tricks, beats, ints)
                 k += 4
             elif left == 2:
                 a0, a1 = act[k], act[k + 1]
-                r0, r1 = rollout2(hp_me, hp_th, ints[I_POS + cls[a0]], ints[I_POS + cls[a1]],
-                                  player, tricks, beats, ints)
-                v[a0] = piles_cost(r0, both, w0, w1, first, tab, it, pc, params)
-                v[a1] = piles_cost(r1, both, w0, w1, first, tab, it, pc, params)
+                won[a0], won[a1] = rollout2(hp_me, hp_th, ints[I_POS + cls[a0]],
+                                            ints[I_POS + cls[a1]], player, tricks, beats, ints)
                 k += 2
             else:
                 a0 = act[k]
                 lp = ints[I_POS + cls[a0]]
-                r0 = rollout(hp_me & ~(1 << lp), hp_th, lp, player, tricks, beats, ints)
-                v[a0] = piles_cost(r0, both, w0, w1, first, tab, it, pc, params)
+                won[a0] = rollout(hp_me & ~(1 << lp), hp_th, lp, player, tricks, beats, ints)
                 k += 1
+        # the piles' costs (:func:`joint_cost` from the tables, or :func:`fast_cost`), here
+        # rather than in a function: an inlined function that may call fill_item_cell costs
+        # numba reference counts on every call
+        for k in range(na):
+            a = act[k]
+            p0 = w0 | won[a]
+            p1 = w1 | (both & ~won[a])
+            if tabled:
+                n0, d0 = tabled_draws_and_damage(p0, 0, pt, dt)
+                n1, d1 = tabled_draws_and_damage(p1, 1, pt, dt)
+                nf, df, ns, ds = (n0, d0, n1, d1) if first == 0 else (n1, d1, n0, d0)
+                cell = nf * ITEM_N + ns
+                if not (it[IT_DONE] >> cell) & 1:
+                    fill_item_cell(tab, it, nf, ns, cell, params)
+                v[a] = tab[T_HF + nf] * df + tab[T_HS + cell] * ds - tab[T_G + cell]
+            else:
+                v[a] = fast_cost(p0, 0, pc, params) + fast_cost(p1, 1, pc, params)
         for k in range(na):
             eff[cls[act[k]]] += v[act[k]]
         done += 1
@@ -1166,56 +1222,61 @@ def expected_cost(st, p, a, yo, ylo, yhi, do, dlo, dhi, add_y, add_d, pc, params
 
 
 @njit(cache=True)
-def expected_joint(st, a, it, first, yo, ylo, yhi, do, dlo, dhi, add_y, add_d, pc, params):
-    """E[:func:`joint_cost`] when player p ends with its pile so far, ``add_y[p]`` yellows and
-    ``add_d[p]`` net knives more, and futures distributed as ``a[yo[p]:]`` (yellows) and
-    ``a[do[p]:]`` (net knives), all independently (the arguments as :func:`expected_cost`,
-    one per player)."""
-    pn = a[F_PN:F_PN + 2 * ITEM_N]
-    tab = a[F_TAB:F_TAB + T_SIZE]
+def expected_joint(st, a, ji, first, pc, params):
+    """E[:func:`joint_cost`] when player p ends with its pile so far, ``ji[J_ADD_Y + p]``
+    yellows and ``ji[J_ADD_D + p]`` net knives more, and futures distributed as
+    ``a[ji[J_YO + p]:]`` (yellows, over ``ji[J_YLO + p]..ji[J_YHI + p]``) and
+    ``a[ji[J_DO + p]:]`` (net knives, ``J_DLO``, ``J_DHI``), all independently (as
+    :func:`expected_cost`, one per player; the item table's ints at ``ji[J_IT:]``). Reads its
+    arrays by index, without views: numba counts references to every view."""
     for i in range(2 * ITEM_N):
-        pn[i] = 0.0
-    e_dmg = a[F_EDMG:F_EDMG + 2]
+        a[F_PN + i] = 0.0
     extra = 0.0
     for p in range(2):
         o = 8 * p
         greens, yellows, knives = pile_counts(st[S_WON + p], p, pc)
         health = pc[o]
-        for j in range(ylo[p], yhi[p] + 1):
-            n = max(0.0, max(1, yellows + add_y[p] + j - YOFF) - pc[o + 5])
+        add_y = ji[J_ADD_Y + p]
+        yo = ji[J_YO + p]
+        for j in range(ji[J_YLO + p], ji[J_YHI + p] + 1):
+            n = max(0.0, max(1, yellows + add_y + j - YOFF) - pc[o + 5])
             off = n - params[H.TARGET_DRAWS]
-            q = a[yo[p] + j]
-            pn[p * ITEM_N + min(int(n), ITEM_N - 1)] += q
+            q = a[yo + j]
+            a[F_PN + p * ITEM_N + min(int(n), ITEM_N - 1)] += q
             extra += q * (max(off, 0.0) * params[H.DRAW_OVER]
                           + max(-off, 0.0) * params[H.DRAW_UNDER])
         d = 0.0
-        base = knives - greens + add_d[p] - DOFF
-        for j in range(dlo[p], dhi[p] + 1):
+        base = knives - greens + ji[J_ADD_D + p] - DOFF
+        do = ji[J_DO + p]
+        for j in range(ji[J_DLO + p], ji[J_DHI + p] + 1):
             hit = 1.0 + max(0.0, base + j)
             hit = hit + pc[o + 4] * (health - hit)
-            d += a[do[p] + j] * (min(hit, health) * params[H.DAMAGE]
-                                 + (hit >= health) * params[H.DEATH])
-        e_dmg[p] = d
-    f = first * ITEM_N
-    s = (1 - first) * ITEM_N
-    df = e_dmg[first]
-    ds = e_dmg[1 - first]
+            d += a[do + j] * (min(hit, health) * params[H.DAMAGE]
+                              + (hit >= health) * params[H.DEATH])
+        a[F_EDMG + p] = d
+    f = F_PN + first * ITEM_N
+    s = F_PN + (1 - first) * ITEM_N
+    df = a[F_EDMG + first]
+    ds = a[F_EDMG + 1 - first]
     lo = ITEM_N
     hi = -1
     for ns in range(ITEM_N):
-        if pn[s + ns] > NEGLIGIBLE:
+        if a[s + ns] > NEGLIGIBLE:
             lo = min(lo, ns)
             hi = ns
     cost = extra
     for nf in range(ITEM_N):
-        qf = pn[f + nf]
+        qf = a[f + nf]
         if qf <= NEGLIGIBLE:
             continue
         inner = 0.0
         for ns in range(lo, hi + 1):
-            cell = item_cell(tab, it, nf, ns, params)
-            inner += pn[s + ns] * (tab[T_HS + cell] * ds - tab[T_G + cell])
-        cost += qf * (inner + tab[T_HF + nf] * df)
+            cell = nf * ITEM_N + ns
+            if not (ji[J_IT + IT_DONE] >> cell) & 1:
+                fill_item_cell(a[F_TAB:F_TAB + T_SIZE], ji[J_IT:J_IT + IT_SIZE], nf, ns, cell,
+                               params)
+            inner += a[s + ns] * (a[F_TAB + T_HS + cell] * ds - a[F_TAB + T_G + cell])
+        cost += qf * (inner + a[F_TAB + T_HF + nf] * df)
     return cost
 
 
@@ -1309,10 +1370,8 @@ def follow_card(st, player, legal, params):
     b = (0, 0, 0, 0, 0, 0, 0, 0)
     joint = futures and params[ITEM_MODEL] > 0
     first = first_drawer(st)
-    ji = np.empty(16 + IT_SIZE, dtype=np.int64)
-    it = ji[16:]
-    jy, jylo, jyhi, jd = ji[0:2], ji[2:4], ji[4:6], ji[6:8]
-    jdlo, jdhi, jay, jad = ji[8:10], ji[10:12], ji[12:14], ji[14:16]
+    ji = np.empty(J_IT + IT_SIZE, dtype=np.int64)
+    it = ji[J_IT:]
     if futures:
         cost_constants(st, pc)
         b = future_distributions(st, player, fl)
@@ -1357,20 +1416,19 @@ def follow_card(st, player, legal, params):
                         add_y += 1 - kz
                         add_d += kz * vz
                 if joint:
-                    jy[p] = yo
-                    jylo[p] = ylo
-                    jyhi[p] = yhi
-                    jd[p] = do
-                    jdlo[p] = dlo
-                    jdhi[p] = dhi
-                    jay[p] = add_y
-                    jad[p] = add_d
+                    ji[J_YO + p] = yo
+                    ji[J_YLO + p] = ylo
+                    ji[J_YHI + p] = yhi
+                    ji[J_DO + p] = do
+                    ji[J_DLO + p] = dlo
+                    ji[J_DHI + p] = dhi
+                    ji[J_ADD_Y + p] = add_y
+                    ji[J_ADD_D + p] = add_d
                 else:
                     value += expected_cost(st, p, fl, yo, ylo, yhi, do, dlo, dhi, add_y, add_d,
                                            pc, params)
             if joint:
-                value = expected_joint(st, fl, it, first, jy, jylo, jyhi, jd, jdlo, jdhi, jay,
-                                       jad, pc, params)
+                value = expected_joint(st, fl, ji, first, pc, params)
         cost += params[FOLLOW_WEIGHT] * value
         if cost < best_cost:
             best_cost = cost
