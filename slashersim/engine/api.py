@@ -77,3 +77,11 @@ POLICY_TYPE = types.FunctionType(POLICY_SIGNATURE)
 def keepable(card):
     """Whether a drawn or discarded card may be kept (not Junk, the Killer or Cursed Object)."""
     return card < 11
+
+
+#: the decorator of a policy's compiled helpers that neither allocate nor keep an array: numba
+#: counts references to each array a compiled function receives or views (an atomic add on
+#: entry and on exit), which took a fifth of the expert's time; the caller holds its arrays
+#: for the call, so these helpers borrow them uncounted (numba's ``_nrt=False``; an
+#: allocation inside one is a compile error)
+borrowing = njit(cache=True, _nrt=False)

@@ -278,7 +278,7 @@ def parity_two(hl, hf, tl, tf, parity, trump):
     return False
 
 
-@njit(cache=True)
+@api.borrowing
 def parity_solvable(hl, hf, tl, tf, parity, trump):
     """Whether some line of play of the hands ``hl`` (the trick's leader, ``tl`` tricks won)
     and ``hf`` (the follower, ``tf``) ends with the leader's count ``% 2 == parity`` (both
@@ -317,7 +317,7 @@ def parity_solvable(hl, hf, tl, tf, parity, trump):
     return False
 
 
-@njit(cache=True)
+@api.borrowing
 def one_takes_all(hl, hf, tl, tf, trump):
     """Hideaway: whether some line of play of the hands ``hl`` (the trick's leader, ``tl``
     tricks won) and ``hf`` (the follower, ``tf``) ends with one player holding every trick
@@ -371,7 +371,7 @@ def planned_area(st, params):
         not st[S_TRAP_ROUND] and st[S_TRICK] >= params[DD_FROM]
 
 
-@njit(cache=True)
+@api.borrowing
 def partner_hands(cand, hidden, out, most, x):
     """Fill ``out`` with the partner's possible hands, ``cand`` less ``hidden`` cards: all of
     them if there are at most ``most``, else ``most`` uniform samples drawn from generator
@@ -421,7 +421,7 @@ def partner_hands(cand, hidden, out, most, x):
     return k, x
 
 
-@njit(cache=True)
+@api.borrowing
 def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
     """Add ``weight`` times the share of the partner's possible hands on which playing each
     legal card leaves no line of play that keeps the area (Tent site / Lodge: the right
@@ -477,7 +477,7 @@ def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
 
 
 # --- the cards won, valued ---------------------------------------------------------------------
-@njit(cache=True)
+@api.borrowing
 def cost_constants(st, pc):
     """``pc[8p:8p+7]``: player p's health, white colour, greens Lakeside removes, 1 / deck
     size, Hideaway flag, Tent site's draw reduction, a white-red's knives; ``pc[16:21]`` the
@@ -533,7 +533,7 @@ def fast_cost(won, p, pc, params):
 # --- the item phase, valued -----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@api.borrowing
 def item_prepare(st, player, tab, it):
     """What ``player`` may know of the item phase ahead, for :func:`item_cell`: the Killer lies
     uniformly in the slots the player has not seen, within the rulebook's top group while it
@@ -624,7 +624,7 @@ def item_cell(tab, it, nf, ns, params):
     return cell
 
 
-@njit(cache=True)
+@api.borrowing
 def fill_item_cell(tab, it, nf, ns, cell, params):
     """Fill the table's cell for ``nf`` draws of the first drawer and ``ns`` of the second: the
     first draws the top cards and stops on the Killer, the second draws on from there (after
@@ -706,7 +706,7 @@ def joint_cost(w0, w1, first, tab, it, pc, params):
     return tab[T_HF + nf] * df + tab[T_HS + cell] * ds - tab[T_G + cell]
 
 
-@njit(cache=True)
+@api.borrowing
 def pile_tables(pc, params, pt, dt):
     """What :func:`joint_cost` reads of a pile, tabulated once per lead for its rollouts: per
     player p, ``pt[PT_STRIDE p:]`` the masks of the cards that count as yellows, as greens and
@@ -881,7 +881,7 @@ def representatives(st, player, legal):
     return reps
 
 
-@njit(cache=True)
+@api.borrowing
 def lead_costs(st, player, legal, params, out):
     """The heuristic's closed-form lead costs other than the cards won, per legal card: the
     chance that the partner has no answer that keeps the trick rule, or none that gives the
@@ -1084,7 +1084,7 @@ def class_offsets(legal, reps, out, best, card):
             card[rep] = c
 
 
-@njit(cache=True)
+@api.borrowing
 def race(params, fl, cls, act, na, done):
     """Keep in ``act[:na]`` the classes (slots of ``cls``) whose mean cost is within
     ``race_z`` paired standard errors of the best one's; returns how many. A class's cost is
@@ -1194,7 +1194,7 @@ def deconvolve(a, src, dst, lo, hi, v, r):
     return nlo, nhi
 
 
-@njit(cache=True)
+@api.borrowing
 def expected_cost(st, p, a, yo, ylo, yhi, do, dlo, dhi, add_y, add_d, pc, params):
     """E[:func:`fast_cost`] of player p ending with its pile so far, ``add_y`` yellows and
     ``add_d`` net knives more, and a future of yellows distributed as ``a[yo:yo + NDIST]``
@@ -1221,7 +1221,7 @@ def expected_cost(st, p, a, yo, ylo, yhi, do, dlo, dhi, add_y, add_d, pc, params
     return e_draw + e_hit * e_dmg
 
 
-@njit(cache=True)
+@api.borrowing
 def expected_joint(st, a, ji, first, pc, params):
     """E[:func:`joint_cost`] when player p ends with its pile so far, ``ji[J_ADD_Y + p]``
     yellows and ``ji[J_ADD_D + p]`` net knives more, and futures distributed as
@@ -1280,7 +1280,7 @@ def expected_joint(st, a, ji, first, pc, params):
     return cost
 
 
-@njit(cache=True)
+@api.borrowing
 def future_distributions(st, player, fl):
     """The distributions of each player's future yellows and net knives: every card left in
     the hands (the partner's as the share of the unseen cards it holds) goes to the player
