@@ -732,7 +732,8 @@ def pile_tables(pc, params, pt, dt):
         for k in range(KNIVES_MAX + 1):
             hit = 1.0 + max(0.0, float(k))
             hit = hit + pc[o + 4] * (health - hit)
-            dt[16 * p + k] = min(hit, health) * params[H.DAMAGE] + (hit >= health) * params[H.DEATH]
+            dt[16 * p + k] = min(hit, health) * params[H.DAMAGE] \
+                + (hit >= health) * params[H.DEATH]
 
 
 @njit(cache=True, inline='always')
@@ -968,13 +969,13 @@ def lead_card(st, player, legal, params):
 
 @njit(cache=True, inline='always')
 def lead_rollouts(st, player, live, params, fl, ints, x, n):
-    """Add to ``fl[F_EFF + rep]`` the end-of-round cost of both piles (:func:`joint_cost`, or :func:`fast_cost` each) of
-    each class ``rep`` of ``live`` over ``n`` sampled partner hands and random-priority
-    rollouts, the same deal and priorities for every class. With ``race_z`` > 0, from
-    ``race_from`` rollouts on (then every ``RACE_EVERY``) a class whose mean cost (plus its
-    best closed-form cost) is ``race_z`` paired standard errors above the best one's gets no
-    more rollouts (:func:`race`). Returns the rollouts the remaining classes got, and their
-    mask."""
+    """Add to ``fl[F_EFF + rep]`` the end-of-round cost of both piles (:func:`joint_cost`, or
+    :func:`fast_cost` each) of each class ``rep`` of ``live`` over ``n`` sampled partner hands
+    and random-priority rollouts, the same deal and priorities for every class. With
+    ``race_z`` > 0, from ``race_from`` rollouts on (then every ``RACE_EVERY``) a class whose
+    mean cost (plus its best closed-form cost) is ``race_z`` paired standard errors above the
+    best one's gets no more rollouts (:func:`race`). Returns the rollouts the remaining classes
+    got, and their mask."""
     eff = fl[F_EFF:F_EFF + 20]
     pc = fl[F_PC:F_PC + PC_SIZE]
     cost_constants(st, pc)
@@ -1227,8 +1228,7 @@ def expected_joint(st, a, ji, first, pc, params):
     yellows and ``ji[J_ADD_D + p]`` net knives more, and futures distributed as
     ``a[ji[J_YO + p]:]`` (yellows, over ``ji[J_YLO + p]..ji[J_YHI + p]``) and
     ``a[ji[J_DO + p]:]`` (net knives, ``J_DLO``, ``J_DHI``), all independently (as
-    :func:`expected_cost`, one per player; the item table's ints at ``ji[J_IT:]``). Reads its
-    arrays by index, without views: numba counts references to every view."""
+    :func:`expected_cost`, one per player; the item table's ints at ``ji[J_IT:]``)."""
     for i in range(2 * ITEM_N):
         a[F_PN + i] = 0.0
     extra = 0.0
