@@ -6,8 +6,10 @@ import json
 
 import numpy as np
 import pytest
+from numba.core.errors import TypingError
 
 from slashersim.config import GameConfig
+from slashersim.engine import api
 from slashersim.engine import layout as L
 from slashersim.engine import steps
 from slashersim.engine import tricks
@@ -286,6 +288,19 @@ def test_fast_cost_is_the_heuristics_cost():
             st[L.S_WON + p] = won
             want = H.effects_cost(st, p, H.won_effects(st, p), EP)
             assert E.fast_cost(won, p, pc, EP) == pytest.approx(want)
+
+
+def _allocating(n):
+    a = np.empty(n)
+    a[0] = 1.0
+    return a[0]
+
+
+def test_a_borrowing_helper_cannot_allocate():
+    """``api.borrowing`` compiles without reference counts, so an array it allocated would
+    never be freed: numba refuses to compile one."""
+    with pytest.raises(TypingError):
+        api.borrowing(_allocating)(3)
 
 
 def test_the_rollouts_pile_tables_give_draws_and_damage_exactly():
