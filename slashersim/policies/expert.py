@@ -698,7 +698,8 @@ def draws_and_damage(won, p, pc, params):
 @njit(cache=True, inline='always')
 def joint_cost(w0, w1, first, tab, it, pc, params):
     """The item-phase cost of players 0 and 1 ending the play phase with the piles ``w0``
-    and ``w1``, ``first`` drawing first (:func:`item_cell`)."""
+    and ``w1``, ``first`` drawing first (:func:`item_cell`). The leads' rollouts compute it
+    from :func:`pile_tables` (tested equal)."""
     n0, d0 = draws_and_damage(w0, 0, pc, params)
     n1, d1 = draws_and_damage(w1, 1, pc, params)
     nf, df, ns, ds = (n0, d0, n1, d1) if first == 0 else (n1, d1, n0, d0)
@@ -1229,6 +1230,8 @@ def expected_joint(st, a, ji, first, pc, params):
     ``a[ji[J_YO + p]:]`` (yellows, over ``ji[J_YLO + p]..ji[J_YHI + p]``) and
     ``a[ji[J_DO + p]:]`` (net knives, ``J_DLO``, ``J_DHI``), all independently (as
     :func:`expected_cost`, one per player; the item table's ints at ``ji[J_IT:]``)."""
+    tab = a[F_TAB:F_TAB + T_SIZE]
+    it = ji[J_IT:J_IT + IT_SIZE]
     for i in range(2 * ITEM_N):
         a[F_PN + i] = 0.0
     extra = 0.0
@@ -1271,12 +1274,9 @@ def expected_joint(st, a, ji, first, pc, params):
             continue
         inner = 0.0
         for ns in range(lo, hi + 1):
-            cell = nf * ITEM_N + ns
-            if not (ji[J_IT + IT_DONE] >> cell) & 1:
-                fill_item_cell(a[F_TAB:F_TAB + T_SIZE], ji[J_IT:J_IT + IT_SIZE], nf, ns, cell,
-                               params)
-            inner += a[s + ns] * (a[F_TAB + T_HS + cell] * ds - a[F_TAB + T_G + cell])
-        cost += qf * (inner + a[F_TAB + T_HF + nf] * df)
+            cell = item_cell(tab, it, nf, ns, params)
+            inner += a[s + ns] * (tab[T_HS + cell] * ds - tab[T_G + cell])
+        cost += qf * (inner + tab[T_HF + nf] * df)
     return cost
 
 
