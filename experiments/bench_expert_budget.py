@@ -56,19 +56,18 @@ def replay(states, players, legal, answers, rows, params, decide):
     return differ
 
 
-def best_time(points, rows, params, replays):
+def best_time(recorded, rows, params, replays):
     """Best of ``replays`` wall-clock times of :func:`replay` of ``rows`` less those of copying
     their states alone (seconds), and how many replayed decisions differ from the recorded
-    ones."""
-    args = (np.ascontiguousarray(points[:, POINT_HEADER:]), points[:, 1].copy(),
-            points[:, 2].copy(), points[:, 3].copy(), rows)
-    differ = replay(*args[:4], rows[:2], params, True)
+    ones. ``recorded``: the states, players, legal cards and answers of the decisions."""
+    replay(*recorded, rows[:2], params, True)
     times = {}
+    differ = 0
     for decide in (False, True):
         times[decide] = np.inf
         for _ in range(replays):
             t = time.perf_counter()
-            d = replay(*args, params, decide)
+            d = replay(*recorded, rows, params, decide)
             times[decide] = min(times[decide], time.perf_counter() - t)
             if decide:
                 differ = d
@@ -121,6 +120,8 @@ def main(argv=None):
     points = decision_points("expert", GameConfig(), args.games, seed=args.seed,
                              rates={api.PLAY_CARD: 1.0}, capacity=100 * args.games)
     points = points[points[:, 0] == api.PLAY_CARD]
+    recorded = (np.ascontiguousarray(points[:, POINT_HEADER:]), points[:, 1].copy(),
+                points[:, 2].copy(), points[:, 3].copy())
     whole = game_time(params, args.whole_games, args.seed)
     whole_plain = game_time(no_rollouts, args.whole_games, args.seed)
 
@@ -128,13 +129,13 @@ def main(argv=None):
     sums = {"all": 0.0, "leads": 0.0, "lead rollouts": 0.0, "answers": 0.0}
     differ = 0
     for label, idx in groups(points):
-        t, d = best_time(points, idx, params, args.replays)
+        t, d = best_time(recorded, idx, params, args.replays)
         differ += d
         per_game = t / args.games
         sums["all"] += per_game
         extra = ""
         if label.startswith("lead"):
-            plain = best_time(points, idx, no_rollouts, args.replays)[0]
+            plain = best_time(recorded, idx, no_rollouts, args.replays)[0]
             sums["leads"] += per_game
             sums["lead rollouts"] += (t - plain) / args.games
             extra = f"{(t - plain) / idx.size * 1e9:,.0f}"
