@@ -494,9 +494,11 @@ def cost_constants(st, pc):
         pc[8 * p + 7] = 0.0
     for r in range(5):
         pc[16 + r] = st[C_RED_KNIVES + r]
+    # the reds' knives read into locals: the table's stores could alias them
+    r0, r1, r2, r3, r4 = pc[16], pc[17], pc[18], pc[19], pc[20]
     for m in range(32):
-        pc[24 + m] = (m & 1) * pc[16] + ((m >> 1) & 1) * pc[17] + ((m >> 2) & 1) * pc[18] \
-            + ((m >> 3) & 1) * pc[19] + ((m >> 4) & 1) * pc[20]
+        pc[24 + m] = (m & 1) * r0 + ((m >> 1) & 1) * r1 + ((m >> 2) & 1) * r2 \
+            + ((m >> 3) & 1) * r3 + ((m >> 4) & 1) * r4
 
 
 @njit(cache=True, inline='always')

@@ -130,8 +130,7 @@ def partner_voids(st, player):
     for t in range(st[S_TRICK]):
         lead = st[S_PLAY_LOG + 2 * t]
         follow = st[S_PLAY_LOG + 2 * t + 1]
-        if leader == player and follow // 5 != lead // 5:
-            voids |= 1 << (lead // 5)
+        voids |= ((leader == player) & (follow // 5 != lead // 5)) << (lead // 5)
         leader = leader ^ trick_winner(lead, follow, trump)
     return voids
 
@@ -209,18 +208,12 @@ def colour_of_whites(st, player):
 def card_effect(st, colour, card):
     """What one won card adds for a player whose whites take ``colour``: a packed
     ``greens + 16 * yellows + 256 * knives``."""
+    # branch-free: the suits of the cards tried come in no order a branch could predict
     suit = card // 5
-    if suit == GREEN:
-        return 1
-    if suit == YELLOW:
-        return 16
-    if suit == RED:
-        return 256 * st[C_RED_KNIVES + card % 5]
-    if colour == COLOUR_GREEN:
-        return 1
-    if colour == COLOUR_YELLOW:
-        return 16
-    return 256 * st[C_WHITE_RED_KNIVES]
+    white = 1 if colour == COLOUR_GREEN else 16 if colour == COLOUR_YELLOW else \
+        256 * st[C_WHITE_RED_KNIVES]
+    return (suit == GREEN) + 16 * (suit == YELLOW) \
+        + (suit == RED) * 256 * st[C_RED_KNIVES + card % 5] + (suit == WHITE) * white
 
 
 @njit(cache=True, inline='always')
@@ -235,13 +228,11 @@ def won_effects_coloured(st, player, colour):
     """:func:`won_effects` with ``player``'s whites taking ``colour``."""
     won = st[S_WON + player]
     whites = popcount(won & SUIT_MASK[WHITE])
-    total = popcount(won & SUIT_MASK[GREEN]) + 16 * popcount(won & SUIT_MASK[YELLOW])
-    if whites:
-        total += whites * card_effect(st, colour, 0)
+    total = popcount(won & SUIT_MASK[GREEN]) + 16 * popcount(won & SUIT_MASK[YELLOW]) \
+        + whites * card_effect(st, colour, 5 * WHITE)
     reds = (won >> (5 * RED)) & 31
-    while reds:
-        total += 256 * st[C_RED_KNIVES + lowest_bit(reds)]
-        reds &= reds - 1
+    for r in range(5):
+        total += 256 * ((reds >> r) & 1) * st[C_RED_KNIVES + r]
     return total
 
 
