@@ -31,6 +31,7 @@ CONFIGS = (("rulebook defaults", GameConfig()),
 #: (label, policy, parameter overrides): the defaults first, then ever cheaper settings
 SETTINGS = (("expert defaults (16 rollouts per lead class)", "expert", {}),
             ("16 rollouts raced from 4 (race_z 2)", "expert", {"race_z": 2, "race_from": 4}),
+            ("tighter pruning (prune_margin 10)", "expert", {"prune_margin": 10}),
             ("8 rollouts", "expert", {"lead_samples": 8}),
             ("4 rollouts", "expert", {"lead_samples": 4}),
             ("no exact area checks (dd_from 8)", "expert", {"dd_from": 8}),
