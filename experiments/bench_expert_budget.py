@@ -13,8 +13,12 @@ time per game on one thread at the rulebook defaults:
    :func:`slashersim.policies.expert.choose_card`, each on a copy of its state in one scratch
    array (the time of the copies alone taken off), best of ``--replays``, grouped by kind (a
    forced card, the exact last two tricks, leads and answers by trick); leads are replayed
-   again without rollouts, which splits their time into rollouts and the rest. What whole
-   games cost beyond the card decisions is the engine and the item-phase decisions.
+   again without rollouts, which splits their time into rollouts and the rest, and without
+   rollouts and exact area checks (``dd_from 8``), which splits the rest; answers are replayed
+   again without exact area checks and without the item model (``item_model 0``), which
+   splits their time in the same way. Each part is the time the decisions of the recorded
+   states take less that of the same decisions without it. What whole games cost beyond the
+   card decisions is the engine and the item-phase decisions.
 
 Measure on an idle machine: every figure is a wall-clock time.
 """
@@ -117,6 +121,9 @@ def main(argv=None):
     started = time.perf_counter()
     params = policy_params("expert")
     no_rollouts = policy_params("expert", {"lead_samples": 0})
+    no_checks = policy_params("expert", {"dd_from": 8})
+    neither = policy_params("expert", {"lead_samples": 0, "dd_from": 8})
+    no_items = policy_params("expert", {"item_model": 0})
     points = decision_points("expert", GameConfig(), args.games, seed=args.seed,
                              rates={api.PLAY_CARD: 1.0}, capacity=100 * args.games)
     points = points[points[:, 0] == api.PLAY_CARD]
@@ -126,7 +133,8 @@ def main(argv=None):
     whole_plain = game_time(no_rollouts, args.whole_games, args.seed)
 
     rows = []
-    sums = {"all": 0.0, "leads": 0.0, "lead rollouts": 0.0, "answers": 0.0}
+    sums = {"all": 0.0, "leads": 0.0, "lead rollouts": 0.0, "lead checks": 0.0,
+            "answers": 0.0, "answer checks": 0.0, "answer items": 0.0}
     differ = 0
     for label, idx in groups(points):
         t, d = best_time(recorded, idx, params, args.replays)
@@ -136,11 +144,17 @@ def main(argv=None):
         extra = ""
         if label.startswith("lead"):
             plain = best_time(recorded, idx, no_rollouts, args.replays)[0]
+            bare = best_time(recorded, idx, neither, args.replays)[0]
             sums["leads"] += per_game
             sums["lead rollouts"] += (t - plain) / args.games
+            sums["lead checks"] += (plain - bare) / args.games
             extra = f"{(t - plain) / idx.size * 1e9:,.0f}"
         elif label.startswith("answer"):
             sums["answers"] += per_game
+            sums["answer checks"] += \
+                (t - best_time(recorded, idx, no_checks, args.replays)[0]) / args.games
+            sums["answer items"] += \
+                (t - best_time(recorded, idx, no_items, args.replays)[0]) / args.games
         rows.append(f"| {label} | {idx.size / args.games:.2f} | {t / idx.size * 1e9:,.0f} | "
                     f"{extra} | {per_game * 1e6:.1f} |")
 
@@ -150,7 +164,9 @@ def main(argv=None):
         "",
         f"Generated {date.today().isoformat()} by `{COMMAND}` in "
         f"{time.perf_counter() - started:.0f} s. Player: `expert` at its defaults (and, where "
-        "named, without lead rollouts: `lead_samples 0`), rulebook defaults, one thread.",
+        "named, without a part: `lead_samples 0`, `dd_from 8`, `item_model 0`), rulebook "
+        "defaults, one thread. A part's time is that of the decisions less that of the same "
+        "decisions without it.",
         "",
         f"Whole games: {args.whole_games:,} games, seed {args.seed}, best of 3. Card decisions: "
         f"every one of {args.games:,} games of seed {args.seed}, recorded and replayed through "
@@ -167,9 +183,17 @@ def main(argv=None):
         f"| card decisions replayed | {sums['all'] * us:.1f} |",
         f"| - leads | {sums['leads'] * us:.1f} |",
         f"| - of which the rollouts | {sums['lead rollouts'] * us:.1f} |",
-        f"| - of which the rest (closed-form costs, exact area checks) | "
-        f"{(sums['leads'] - sums['lead rollouts']) * us:.1f} |",
+        f"| - of which the exact area checks (`dd_from 8` saves) | "
+        f"{sums['lead checks'] * us:.1f} |",
+        f"| - of which the rest (closed-form costs) | "
+        f"{(sums['leads'] - sums['lead rollouts'] - sums['lead checks']) * us:.1f} |",
         f"| - answers | {sums['answers'] * us:.1f} |",
+        f"| - of which the exact area checks (`dd_from 8` saves) | "
+        f"{sums['answer checks'] * us:.1f} |",
+        f"| - of which the item model (`item_model 0` saves) | "
+        f"{sums['answer items'] * us:.1f} |",
+        f"| - of which the rest (closed-form futures and terms) | "
+        f"{(sums['answers'] - sums['answer checks'] - sums['answer items']) * us:.1f} |",
         f"| engine and item-phase decisions (whole game less card decisions) | "
         f"{(whole - sums['all']) * us:.1f} |",
         "",
