@@ -16,7 +16,7 @@ expert keeps the heuristic's closed-form trap and plan terms and adds that value
   With ``race_z`` > 0 the rollouts race (:func:`lead_rollouts`, :func:`race`): a class
   surely worse than the best, by ``race_z`` paired standard errors, gets no more, so more
   rollouts go where the choice is close (off by default: 64 raced rollouts are about as
-  strong as 64 and take about 70 % of their time, ``experiments/expert_items.py``).
+  strong as 64 and take about three quarters of their time, ``experiments/expert_items.py``).
 - **Answers** (:func:`follow_card`): no sampling. The cards left in the hands go to either
   player by rough chances of winning their tricks (:func:`win_chance`), independently, so
   each player's future yellows and net knives have closed-form distributions
