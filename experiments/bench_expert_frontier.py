@@ -4,7 +4,8 @@
         [--seconds S] [--threads T] --out results/expert_frontier.md
 
 Issue 11 asks for an expert within 0.02 of ``search`` at 20,000 games/s per core. This
-experiment measures, for the settings that make the expert cheaper, both at once:
+experiment measures, for the settings that make the expert cheaper (and two dearer raced
+ones), both at once:
 
 1. **Speed**: games per second on one thread and on all threads at the rulebook defaults
    (:func:`slashersim.bench.policy_speed`: sized to about ``--seconds`` per run, best of 3).
@@ -28,9 +29,15 @@ from slashersim.policies.expert import CLOSED_FORM
 CONFIGS = (("rulebook defaults", GameConfig()),
            ("health 5", GameConfig(health=5)),
            ("instructions defaults", GameConfig(edition="instructions")))
-#: (label, policy, parameter overrides): the defaults first, then ever cheaper settings
+#: (label, policy, parameter overrides): the defaults first, then two dearer settings whose
+#: racing pays for part of their rollouts, then ever cheaper settings
 SETTINGS = (("expert defaults (16 rollouts per lead class)", "expert", {}),
+            ("32 rollouts raced from 4 (race_z 1.5)", "expert",
+             {"lead_samples": 32, "race_z": 1.5, "race_from": 4}),
+            ("20 rollouts raced from 4 (race_z 1.5)", "expert",
+             {"lead_samples": 20, "race_z": 1.5, "race_from": 4}),
             ("16 rollouts raced from 4 (race_z 2)", "expert", {"race_z": 2, "race_from": 4}),
+            ("16 rollouts raced from 4 (race_z 1.5)", "expert", {"race_z": 1.5, "race_from": 4}),
             ("tighter pruning (prune_margin 10)", "expert", {"prune_margin": 10}),
             ("8 rollouts", "expert", {"lead_samples": 8}),
             ("4 rollouts", "expert", {"lead_samples": 4}),

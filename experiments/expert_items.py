@@ -49,7 +49,9 @@ CHANGES = ({"item_model": 0}, {"hideaway_plan": 1}, {"death": 120}, {"death": 30
            {"breach": 130}, {"keep_flexible": 20}, {"follow_weight": 1.4},
            {"lead_samples": 8}, {"lead_samples": 12}, {"lead_samples": 24},
            {"lead_samples": 32}, {"lead_samples": 64}, {"race_z": 2, "race_from": 4},
-           {"race_z": 2, "lead_samples": 32, "race_from": 4}, {"race_z": 2, "lead_samples": 64})
+           {"race_z": 2, "lead_samples": 32, "race_from": 4}, {"race_z": 2, "lead_samples": 64},
+           {"race_z": 1.5, "lead_samples": 20, "race_from": 4},
+           {"race_z": 1.5, "lead_samples": 32, "race_from": 4})
 
 
 def _label(i):
