@@ -44,6 +44,10 @@ expert keeps the heuristic's closed-form trap and plan terms and adds that value
 Everything is drawn from the player's view: the partner's hand from :func:`heuristic.
 partner_candidates` (unseen cards outside its void suits, less the hidden trump-deck cards),
 random numbers from two draws of the policy stream per decision.
+
+Ideas for the leads that lost (balanced partner hands, rollouts played by rank, fewer rollouts
+for later leads, leads valued by closed-form futures) are patches of ``experiments/variants/``,
+measured by ``experiments/expert_variants.py``.
 """
 import numpy as np
 from numba import njit
