@@ -123,7 +123,14 @@ def run_patch(patch, games, seed, seconds):
     return json.loads(out.stdout)
 
 
-def report(results, games, seed):
+def per_core(b):
+    """A :func:`slashersim.bench.policy_speed` result's rate per core: the lesser of the
+    one-thread rate and the all-threads rate per core."""
+    return min(b["games_per_s_1_thread"], b["games_per_s_per_core_all_threads"])
+
+
+def report(results):
+    """The report's tables, one per patch: speed and paired strength of each setting."""
     from slashersim.analysis.compare import format_ci
     threads = results[SETTINGS[0][0]]["speed"][0]["threads"]
     lines = []
@@ -135,9 +142,6 @@ def report(results, games, seed):
                   + " | ".join(f"{t}: − defaults | 95 % CI" for t, _ in CONFIGS) + " |",
                   "| --- | ---: | ---: | ---: | ---: | "
                   + " | ".join("---: | ---" for _ in CONFIGS) + " |"]
-
-        def per_core(b):
-            return min(b["games_per_s_1_thread"], b["games_per_s_per_core_all_threads"])
         for i, (name, _) in enumerate((("defaults", {}),) + settings):
             b = res["speed"][i]
             cells = ["0 | -" for _ in CONFIGS] if i == 0 else [
@@ -186,7 +190,7 @@ def main(argv=None):
             "with the 95 % interval of the paired per-game differences. Where the defaults "
             "stand against `search` on the games of seed 2026: `results/policies.md`; issue "
             "11 asks for no worse than −0.02 there, at 20,000 games/s per core.", ""]
-    args.out.write_text("\n".join(head + report(results, args.games, args.seed)))
+    args.out.write_text("\n".join(head + report(results)))
     print(f"wrote {args.out}", file=sys.stderr)
 
 
