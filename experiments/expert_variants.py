@@ -16,6 +16,9 @@ the player carries no setting that lost and the measurement stays reproducible:
 - ``lead_futures.patch``: leads valued by the answers' closed-form futures
   (``lead_futures``, its weight), with few rollouts or none.
 
+The folder's ``lead_model.patch`` (leads valued by models fitted to the rollouts) is measured
+by ``experiments/lead_distill.py``, which fits the models first.
+
 Every patch was made against commit :data:`BASE` and its new parameters default to the
 expert's play there. For each patch this script checks the commit out in a temporary git
 worktree, applies the patch, and runs in that tree (its own numba cache):
@@ -31,6 +34,7 @@ worktree, applies the patch, and runs in that tree (its own numba cache):
 Measure on an idle machine: the speed columns are wall-clock rates.
 """
 import argparse
+from contextlib import contextmanager
 from datetime import date
 import json
 import os
@@ -72,9 +76,9 @@ CONFIGS = (("rulebook defaults", {}),
 SPEED_SEED = 12345
 
 
-def measure(patch, games, seed, seconds):
+def measure(settings, games, seed, seconds):
     """In a patched tree (``slashersim`` imported from it): speed and paired strength of the
-    defaults and of each setting of ``patch``, as a JSON-ready dict."""
+    defaults and of each ``(name, overrides)`` of ``settings``, as a JSON-ready dict."""
     import slashersim
     tree = Path(os.environ["PYTHONPATH"]).resolve()
     if not Path(slashersim.__file__).resolve().is_relative_to(tree):
@@ -82,14 +86,13 @@ def measure(patch, games, seed, seconds):
     from slashersim.analysis.compare import compare_policies, pair, param_vector
     from slashersim.bench import policy_speed
     from slashersim.config import GameConfig
-    settings = dict(SETTINGS)[patch]
     rows = [("defaults", {})] + list(settings)
     speed = []
     for name, over in rows:
         b = policy_speed("expert", seconds=seconds, seed=SPEED_SEED,
                          params=param_vector("expert", over))
         speed.append(b)
-        print(f"  {patch}: speed of {name} done", file=sys.stderr, flush=True)
+        print(f"  speed of {name} done", file=sys.stderr, flush=True)
     labels = ["expert"] + [f"expert#{k}" for k in range(2, len(rows) + 1)]
     params = {label: over for label, (_, over) in zip(labels[1:], settings)}
     strength = {}
@@ -98,12 +101,14 @@ def measure(patch, games, seed, seconds):
                              seed=seed, params=params)
         strength[title] = [[p["difference"], p["difference_ci"]]
                            for p in (pair(r, "expert", label) for label in labels[1:])]
-        print(f"  {patch}: strength at {title} done", file=sys.stderr, flush=True)
+        print(f"  strength at {title} done", file=sys.stderr, flush=True)
     return {"speed": speed, "strength": strength}
 
 
-def run_patch(patch, games, seed, seconds):
-    """:func:`measure` in a temporary worktree of :data:`BASE` with ``patch`` applied."""
+@contextmanager
+def patched_tree(patch):
+    """A temporary git worktree of :data:`BASE` with ``patch`` applied: ``(the tree, a scratch
+    folder)``, both removed on exit."""
     with tempfile.TemporaryDirectory(prefix="expert-variant-") as tmp:
         tree = Path(tmp) / "tree"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach",
@@ -111,15 +116,27 @@ def run_patch(patch, games, seed, seconds):
         try:
             subprocess.run(["git", "-C", str(tree), "apply", str(VARIANTS / patch)],
                            check=True)
-            env = dict(os.environ, PYTHONPATH=str(tree),
-                       NUMBA_CACHE_DIR=str(Path(tmp) / "numba-cache"))
-            out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker",
-                                  patch, "--games", str(games), "--seed", str(seed),
-                                  "--seconds", str(seconds)],
-                                 env=env, check=True, stdout=subprocess.PIPE, text=True)
+            yield tree, Path(tmp)
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
                             str(tree)], check=True)
+
+
+def tree_env(tree, cache):
+    """The environment of a process that imports ``slashersim`` from ``tree``, with the numba
+    cache ``cache``."""
+    return dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(cache))
+
+
+def run_patch(patch, games, seed, seconds):
+    """:func:`measure` in a temporary worktree of :data:`BASE` with ``patch`` applied."""
+    print(f"{patch}:", file=sys.stderr, flush=True)
+    with patched_tree(patch) as (tree, tmp):
+        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker",
+                              patch, "--games", str(games), "--seed", str(seed),
+                              "--seconds", str(seconds)],
+                             env=tree_env(tree, tmp / "numba-cache"), check=True,
+                             stdout=subprocess.PIPE, text=True)
     return json.loads(out.stdout)
 
 
@@ -167,7 +184,8 @@ def main(argv=None):
     if not args.seconds > 0:
         ap.error(f"--seconds must be positive, got {args.seconds}")
     if args.worker:
-        print(json.dumps(measure(args.worker, args.games, args.seed, args.seconds)))
+        print(json.dumps(measure(dict(SETTINGS)[args.worker], args.games, args.seed,
+                                 args.seconds)))
         return
     if args.out is None:
         ap.error("--out is required")
