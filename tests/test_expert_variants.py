@@ -1,6 +1,7 @@
-"""experiments/expert_variants.py: its patches still apply to their commit, add parameters only,
-leave the expert's play at its defaults unchanged and know every setting the script measures;
-its bad input is refused."""
+"""experiments/expert_variants.py and lead_distill.py: their patches still apply to their commit,
+add parameters only, leave the expert's play at its defaults unchanged and know every setting
+the scripts measure; bad input to expert_variants.py is refused (lead_distill.py's:
+test_lead_distill.py)."""
 import importlib.util
 import json
 import os
@@ -15,6 +16,11 @@ SCRIPT = ROOT / "experiments" / "expert_variants.py"
 spec = importlib.util.spec_from_file_location("expert_variants", SCRIPT)
 ev = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ev)
+spec = importlib.util.spec_from_file_location("lead_distill", SCRIPT.with_name("lead_distill.py"))
+ld = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ld)
+#: every patch of the folder and the settings its script measures
+PATCHES = dict(ev.SETTINGS) | {ld.PATCH: (("model", ld.IN_PLAY),) + ld.REFERENCE}
 
 #: run in a tree, without JIT: the expert's parameter names and defaults, whether each override
 #: of the script's settings is a parameter, and the counts of a few games at the defaults
@@ -71,14 +77,13 @@ def base(tmp_path_factory):
 
 
 def test_every_patch_of_the_folder_is_measured():
-    assert sorted(p.name for p in ev.VARIANTS.glob("*.patch")) == \
-        sorted(p for p, _ in ev.SETTINGS)
+    assert sorted(p.name for p in ev.VARIANTS.glob("*.patch")) == sorted(PATCHES)
 
 
-@pytest.mark.parametrize("patch", [p for p, _ in ev.SETTINGS])
+@pytest.mark.parametrize("patch", sorted(PATCHES))
 def test_a_patch_adds_parameters_and_keeps_the_defaults_play(base, patch):
     tmp, before = base
-    settings = dict(ev.SETTINGS)[patch]
+    settings = PATCHES[patch]
     after = _probe(_tree(tmp, patch.removesuffix(".patch"), patch),
                    [over for _, over in settings])
     n = len(before["names"])

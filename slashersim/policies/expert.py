@@ -47,7 +47,8 @@ random numbers from two draws of the policy stream per decision.
 
 Ideas for the leads that lost (balanced partner hands, rollouts played by rank, fewer rollouts
 for later leads, leads valued by closed-form futures) are patches of ``experiments/variants/``,
-measured by ``experiments/expert_variants.py``.
+measured by ``experiments/expert_variants.py``; leads valued by models fitted to the rollouts
+(``lead_model.patch``), by ``experiments/lead_distill.py``.
 """
 import numpy as np
 from numba import njit
