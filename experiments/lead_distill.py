@@ -65,7 +65,6 @@ def lab_kernel():
     from numba import njit
     from slashersim.engine.bits import lowest_bit
     from slashersim.policies import expert as E
-    from slashersim.policies import heuristic as H
 
     @njit
     def lab(states, players, legal, params, nref, ks, rows, picks):
@@ -86,31 +85,11 @@ def lab_kernel():
             fl = np.empty(E.F_DT + 32)
             E.zero(fl, E.F_OUT, E.F_PC)
             ints = np.empty(E.I_SIZE, dtype=np.int64)
-            out = fl[E.F_OUT:E.F_OUT + 20]
-            lg = legal[i]
-            E.lead_costs(st, player, lg, params, out)
-            x = E.lcg_seed(st)
-            if E.planned_area(st, params):
-                x = E.parity_failures(st, player, lg, True, int(params[E.DD_HANDS]),
-                                      ints[E.I_PARTNER:], out, x, params[H.BREACH])
-            reps = E.representatives(st, player, lg)
-            best_of = np.zeros(20)
-            card_of = np.zeros(20, dtype=np.int64)
-            E.class_offsets(lg, reps, out, best_of, card_of)
-            best = 1e300
-            m = reps
-            while m:
-                best = min(best, best_of[lowest_bit(m)])
-                m &= m - 1
-            live = 0
-            m = reps
-            while m:
-                c = lowest_bit(m)
-                m &= m - 1
-                if best_of[c] <= best + params[E.PRUNE_MARGIN]:
-                    live |= 1 << c
+            x, _, live = E.lead_classes(st, player, legal[i], params, fl, ints)
             if not live & (live - 1):
                 continue
+            best_of = fl[E.F_RACE + 72:E.F_RACE + 92]
+            card_of = ints[E.I_CARD:E.I_CARD + 20]
             n, _ = E.lead_rollouts(st, player, live, params, fl, ints,
                                    E.lcg_next(x + np.int64(i) * np.int64(7919)), nref)
             E.lead_features(st, player, live, card_of, params, fl, ints, feats)
