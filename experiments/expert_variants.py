@@ -146,28 +146,34 @@ def per_core(b):
     return min(b["games_per_s_1_thread"], b["games_per_s_per_core_all_threads"])
 
 
+def table(rows, base):
+    """A table of speed and paired strength: ``rows`` of ``(setting, its``
+    :func:`slashersim.bench.policy_speed` ``result, its (difference, 95 % interval) to the
+    defaults per configuration of CONFIGS or None for the defaults)``, ``base`` the defaults'
+    speed."""
+    from slashersim.analysis.compare import format_ci
+    lines = [f"| setting | 1 thread | {base['threads']} threads | per core | speed / defaults | "
+             + " | ".join(f"{t}: − defaults | 95 % CI" for t, _ in CONFIGS) + " |",
+             "| --- | ---: | ---: | ---: | ---: | "
+             + " | ".join("---: | ---" for _ in CONFIGS) + " |"]
+    for name, b, strength in rows:
+        cells = ["0 | -" for _ in CONFIGS] if strength is None else [
+            f"{d:+.4f} | {format_ci(ci, signed=True)}" for d, ci in strength]
+        lines.append(f"| {name} | {b['games_per_s_1_thread']:,.0f} | "
+                     f"{b['games_per_s_all_threads']:,.0f} | {per_core(b):,.0f} | "
+                     f"{per_core(b) / per_core(base):.2f} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def report(results):
     """The report's tables, one per patch: speed and paired strength of each setting."""
-    from slashersim.analysis.compare import format_ci
-    threads = results[SETTINGS[0][0]]["speed"][0]["threads"]
     lines = []
     for patch, settings in SETTINGS:
         res = results[patch]
-        base = res["speed"][0]
-        lines += [f"## `{patch}`", "",
-                  f"| setting | 1 thread | {threads} threads | per core | speed / defaults | "
-                  + " | ".join(f"{t}: − defaults | 95 % CI" for t, _ in CONFIGS) + " |",
-                  "| --- | ---: | ---: | ---: | ---: | "
-                  + " | ".join("---: | ---" for _ in CONFIGS) + " |"]
-        for i, (name, _) in enumerate((("defaults", {}),) + settings):
-            b = res["speed"][i]
-            cells = ["0 | -" for _ in CONFIGS] if i == 0 else [
-                f"{d:+.4f} | {format_ci(ci, signed=True)}"
-                for d, ci in (res["strength"][t][i - 1] for t, _ in CONFIGS)]
-            lines.append(f"| {name} | {b['games_per_s_1_thread']:,.0f} | "
-                         f"{b['games_per_s_all_threads']:,.0f} | {per_core(b):,.0f} | "
-                         f"{per_core(b) / per_core(base):.2f} | " + " | ".join(cells) + " |")
-        lines.append("")
+        rows = [("defaults", res["speed"][0], None)] + [
+            (name, res["speed"][i + 1], [res["strength"][t][i] for t, _ in CONFIGS])
+            for i, (name, _) in enumerate(settings)]
+        lines += [f"## `{patch}`", ""] + table(rows, res["speed"][0]) + [""]
     return lines
 
 

@@ -251,11 +251,9 @@ def run(tree, tmp, args, step, cache, model=None):
 
 def report(args, offline, reference, played, seconds):
     """The report's lines."""
-    from slashersim.analysis.compare import format_ci
     command = "python experiments/lead_distill.py" + "".join(
         f" {a}" for a in args.argv)
     base = reference["speed"][0]
-    threads = base["threads"]
     lines = [
         "# Leads valued by a model fitted to the rollouts (distillation)", "",
         f"Generated {date.today().isoformat()} by `{command}` in {seconds:,.0f} s. Player: "
@@ -280,23 +278,14 @@ def report(args, offline, reference, played, seconds):
         f"{args.seconds:g} s, seed {ev.SPEED_SEED}; per core: the lesser of the one-thread "
         "rate and the all-threads rate per core. Strength: each setting minus the expert's "
         f"defaults on the same games, {args.games:,} games of seed {args.seed} per "
-        "configuration, with the 95 % interval of the paired per-game differences.", "",
-        f"| setting | 1 thread | {threads} threads | per core | speed / defaults | "
-        + " | ".join(f"{t}: − defaults | 95 % CI" for t, _ in ev.CONFIGS) + " |",
-        "| --- | ---: | ---: | ---: | ---: | " + " | ".join("---: | ---" for _ in ev.CONFIGS)
-        + " |"]
+        "configuration, with the 95 % interval of the paired per-game differences.", ""]
     rows = [("defaults (16 rollouts)", base, None)]
     rows += [(name, reference["speed"][i + 1],
               [reference["strength"][t][i] for t, _ in ev.CONFIGS])
              for i, (name, _) in enumerate(REFERENCE)]
     rows += [(f"no rollouts, {name} model", played[name]["speed"][1],
               [played[name]["strength"][t][0] for t, _ in ev.CONFIGS]) for name in MODELS]
-    for name, b, strength in rows:
-        cells = ["0 | -" for _ in ev.CONFIGS] if strength is None else [
-            f"{d:+.4f} | {format_ci(ci, signed=True)}" for d, ci in strength]
-        lines.append(f"| {name} | {b['games_per_s_1_thread']:,.0f} | "
-                     f"{b['games_per_s_all_threads']:,.0f} | {ev.per_core(b):,.0f} | "
-                     f"{ev.per_core(b) / ev.per_core(base):.2f} | " + " | ".join(cells) + " |")
+    lines += ev.table(rows, base)
     return lines + [""]
 
 
