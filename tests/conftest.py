@@ -8,6 +8,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 #: numba cache is filled once, its two halves at the same time. Left to the tests, whichever
 #: came first compiled a kernel, and now and then both workers compiled the same one at once
 #: (a cold run then cost up to 180 s more CPU time).
+#: ``steps`` comes last: it calls the engine's round functions, which the other worker compiles
+#: with its ``engine`` first.
 WARM_UP = {"gw0": ("engine", "rollouts", "held", "record"),
            "gw1": ("expert", "search", "omniscient", "exerciser", "steps")}
 
@@ -15,7 +17,9 @@ WARM_UP = {"gw0": ("engine", "rollouts", "held", "record"),
 def _warm(part):
     from importlib import import_module
     if part == "engine":
-        import_module("slashersim.engine.game")
+        game = import_module("slashersim.engine.game")
+        game.simulate_chunk.compile()
+        game.aggregate.compile()
     elif part == "steps":
         import_module("slashersim.engine.steps")
     elif part in ("rollouts", "held", "record"):

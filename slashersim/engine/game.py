@@ -7,6 +7,7 @@ from .api import POLICY_TYPE
 from .bits import popcount
 from .deal import setup_game, start_round
 from .items import item_phase, reshuffle_item_deck, team_escapes
+from .lazy import lazy_njit
 from .layout import (K_CABINS_EXTRA, K_GIFTS, K_KEPT_ITEM, K_USED, R_CABINS_EXTRA, R_GIFTS,
                      R_KEPT_ITEM, R_USED, S_CABINS_EXTRA, S_GIFTS, S_KEPT_ITEM, S_USED,
                      C_CHECK, C_JUNK, C_KILLER_RESHUFFLE, C_MAX_HEALTH, C_MAX_ROUNDS,
@@ -188,19 +189,21 @@ def block_size(n):
     return max(1, min(BLOCK, n // MIN_BLOCKS))
 
 
-@njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
-                 types.int64, types.int32[:, ::1]), parallel=True, cache=True)
+@lazy_njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
+                      types.int64, types.int32[:, ::1]), parallel=True, cache=True)
 def simulate_chunk(policy, fast, cfg, params, seed, game0, records):
     """Play games ``game0 .. game0 + len(records) - 1`` in parallel blocks, one record row each.
 
     ``fast`` is the policy's fast-path id (:mod:`slashersim.policies.dispatch`), or 0.
+    Compiled on its first call (:func:`.lazy.lazy_njit`): the modules that only call the round
+    functions (``search``, ``steps``, ``luck``) import this one without compiling the driver.
     """
     size = block_size(records.shape[0])
     for b in prange((records.shape[0] + size - 1) // size):
         play_block(policy, fast, cfg, params, seed, game0, records, b, size)
 
 
-@njit(types.void(types.int32[:, ::1], types.int64[::1]), cache=True)
+@lazy_njit(types.void(types.int32[:, ::1], types.int64[::1]), cache=True)
 def aggregate(records, counts):
     """Add the records of a chunk into ``counts`` (laid out by ``layout.K_*``)."""
     max_rounds = counts.shape[0] - K_ROUNDS_HIST - 1
