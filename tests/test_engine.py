@@ -152,6 +152,19 @@ def test_chunk_driver_loads_from_the_disk_cache():
     assert int(p.stdout.strip()) >= 1
 
 
+def test_importing_the_engine_compiles_no_driver():
+    """``search``, ``steps`` and the luck kernels import ``engine.game`` only to call its round
+    functions: the import must not compile the chunk driver (about 90 s from a clean cache) nor
+    any other driver of ``engine.game`` and ``engine.luck``."""
+    out = run_python("import slashersim.engine.game as g, slashersim.engine.luck as l\n"
+                     "from slashersim.engine.lazy import LazyKernel\n"
+                     "ks = {n: k for m in (g, l) for n, k in vars(m).items()\n"
+                     "      if isinstance(k, LazyKernel)}\n"
+                     "print(sorted(n for n, k in ks.items() if k.dispatcher.overloads))\n"
+                     "print('simulate_chunk' in ks and 'aggregate' in ks)\n")
+    assert out.split("\n")[:2] == ["[]", "True"]
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_fast_path_and_function_pointer_play_the_same_games(edition):
     """The inlined built-in baseline and the baseline called through its function pointer
