@@ -253,6 +253,12 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
                 not isinstance(repeats, (int, np.integer)) or repeats < 1:
             raise ValueError(f"hold must be (streams among 0..3, repeats >= 1), got {hold!r}")
     from .engine.game import aggregate, simulate_chunk
+    if hold is not None:
+        from .engine.luck import simulate_chunk_held
+    # the drivers compile (or load from the cache) on first call: before the clock starts, so
+    # that elapsed_s, and every games/s derived from it, is play alone
+    (simulate_chunk if hold is None else simulate_chunk_held).compile()
+    aggregate.compile()
     cfg = config.to_array()
     max_rounds = int(cfg[L.C_MAX_ROUNDS])
     counts = np.zeros(L.counts_size(max_rounds), dtype=np.int64)
@@ -275,7 +281,6 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
                     simulate_chunk(entry.decide, entry.fast, cfg, params, int(seed),
                                    int(first_game + done), rec)
                 else:
-                    from .engine.luck import simulate_chunk_held
                     simulate_chunk_held(entry.decide, entry.fast, cfg, params, int(seed),
                                         int(first_game + done), rec,
                                         sum(1 << int(k) for k in set(hold[0])), int(hold[1]))

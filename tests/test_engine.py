@@ -165,6 +165,39 @@ def test_importing_the_engine_compiles_no_driver():
     assert out.split("\n")[:2] == ["[]", "True"]
 
 
+@pytest.mark.parametrize("hold", [None, ((0,), 2)], ids=["per-game", "held"])
+def test_simulate_compiles_its_driver_before_its_clock_starts(monkeypatch, hold):
+    """The drivers compile on first call (about 90 s from a clean cache): ``simulate`` must
+    compile them before it starts timing, or ``elapsed_s`` and every games/s figure built on
+    it (``simulate``'s output, the speed table of the policies report) count the compile."""
+    from types import SimpleNamespace
+    import slashersim.runner as runner
+    from slashersim.engine import game, luck
+    events = []
+
+    class Watched:
+        def __init__(self, kernel):
+            self.kernel = kernel
+
+        def compile(self):
+            events.append("compile")
+            return self.kernel.compile()
+
+        def __call__(self, *args):
+            events.append("play")
+            return self.kernel(*args)
+
+    for module, name in ((game, "simulate_chunk"), (luck, "simulate_chunk_held")):
+        monkeypatch.setattr(module, name, Watched(getattr(module, name)))
+    clock = runner.time.perf_counter
+    monkeypatch.setattr(runner, "time", SimpleNamespace(
+        perf_counter=lambda: events.append("clock") or clock()))
+    r = simulate(games=3, seed=5, hold=hold)
+    assert r.games == 3
+    assert "compile" in events and events.index("compile") < events.index("clock") \
+        < events.index("play")
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_fast_path_and_function_pointer_play_the_same_games(edition):
     """The inlined built-in baseline and the baseline called through its function pointer
