@@ -25,7 +25,7 @@ from slashersim.rules import EDITION_NAMES
 #: the nominal strength order; other registered policies follow in registry order
 STRENGTH_ORDER = ("baseline", "exerciser", "heuristic", "expert", "search", "omniscient")
 HEALTHS = (7, 5, 3)
-DEFAULT_GAMES = "1000000,expert=100000,search=20000,omniscient=4000"
+DEFAULT_GAMES = "1000000,expert=100000,search=100000,omniscient=4000"
 DEFAULT_SEED = 2026
 #: (stronger, weaker, margin): the stronger's win rate must reach the weaker's + margin on the
 #: rulebook defaults
