@@ -1,11 +1,11 @@
 """A compiled policy in one file: the worked example of the README's "Adding a compiled
 policy". Register it with one line in ``POLICIES`` (``slashersim/policies/__init__.py``)::
 
-    "cautious": PolicySpec("examples.cautious", "cautious"),
+    "cautious": PolicySpec("examples.cautious"),
 
-(a file inside the package, ``slashersim/policies/cautious.py``, is ``PolicySpec(".cautious",
-"cautious")``) and every command, sweep and comparison can play it: ``slashersim simulate
---policy cautious``.
+(a file inside the package, ``slashersim/policies/cautious.py``, is ``PolicySpec(".cautious")``)
+and every command, sweep and comparison can play it: ``slashersim simulate --policy
+cautious``.
 
 The player follows with its lowest legal card and leads the lowest card of its longest suit
 that is not trumps; it uses a Lucky Charm as soon as a trap is set off and First Aid at health
@@ -64,8 +64,8 @@ def card_to_keep(st, pick):
     return first
 
 
-@njit(api.POLICY_SIGNATURE, cache=True)
-def cautious(decision, player, arg, st, params):
+@njit(cache=True)
+def decide(decision, player, arg, st, params):
     """The engine's one policy signature (``engine.api``): answer ``decision``."""
     if decision == api.PLAY_CARD:
         return lowest_bit(arg) if st[L.S_LED] >= 0 else lead_card(arg, st[L.S_TRUMP])

@@ -13,7 +13,8 @@ from pathlib import Path
 import sys
 import time
 
-from slashersim.analysis.compare import compare_policies, format_ci
+from slashersim.analysis.compare import compare_policies
+from slashersim.present import format_ci
 from slashersim.config import GameConfig
 
 POLICIES = ("heuristic", "search", "omniscient")

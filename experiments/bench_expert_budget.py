@@ -9,7 +9,7 @@ time per game on one thread at the rulebook defaults:
 1. **Whole games**: :func:`slashersim.simulate` on one thread, the expert at its defaults and
    without lead rollouts (``lead_samples 0``).
 2. **Card decisions**: every card decision of ``--games`` games (seed ``--seed``) recorded
-   (:func:`slashersim.hygiene.decision_points`) and replayed through the compiled
+   (:func:`slashersim.testing.decision_points`) and replayed through the compiled
    :func:`slashersim.policies.expert.choose_card`, each on a copy of its state in one scratch
    array (the time of the copies alone taken off), best of ``--replays``, grouped by kind (a
    forced card, the exact last two tricks, leads and answers by trick); leads are replayed
@@ -34,10 +34,11 @@ from numba import njit
 from slashersim.config import GameConfig
 from slashersim.engine import api
 from slashersim.engine.layout import S_LED, S_TRAP_ROUND, S_TRICK
-from slashersim.hygiene import POINT_HEADER, decision_points
+from slashersim.testing import POINT_HEADER, decision_points
 from slashersim.policies import expert as E
 from slashersim.rules import TRICKS_PER_ROUND
-from slashersim.runner import policy_params, simulate
+from slashersim.policies import param_vector
+from slashersim.runner import simulate
 
 COMMAND = "python experiments/bench_expert_budget.py --out results/expert_budget.md"
 
@@ -119,11 +120,11 @@ def main(argv=None):
             parser.exit(2, f"--{name.replace('_', '-')} must be at least 1, "
                            f"got {getattr(args, name)}\n")
     started = time.perf_counter()
-    params = policy_params("expert")
-    no_rollouts = policy_params("expert", {"lead_samples": 0})
-    no_checks = policy_params("expert", {"dd_from": 8})
-    neither = policy_params("expert", {"lead_samples": 0, "dd_from": 8})
-    no_items = policy_params("expert", {"item_model": 0})
+    params = param_vector("expert")
+    no_rollouts = param_vector("expert", {"lead_samples": 0})
+    no_checks = param_vector("expert", {"dd_from": 8})
+    neither = param_vector("expert", {"lead_samples": 0, "dd_from": 8})
+    no_items = param_vector("expert", {"item_model": 0})
     points = decision_points("expert", GameConfig(), args.games, seed=args.seed,
                              rates={api.PLAY_CARD: 1.0}, capacity=100 * args.games)
     points = points[points[:, 0] == api.PLAY_CARD]

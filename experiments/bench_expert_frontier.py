@@ -21,7 +21,9 @@ from pathlib import Path
 import sys
 import time
 
-from slashersim.analysis.compare import compare_policies, format_ci, pair, param_vector
+from slashersim.analysis.compare import compare_policies, pair
+from slashersim.policies import param_vector
+from slashersim.present import format_ci
 from slashersim.bench import SPEED_TARGETS, policy_speed
 from slashersim.config import GameConfig
 from slashersim.policies.expert import CLOSED_FORM

@@ -13,7 +13,8 @@ import time
 
 from slashersim.config import GameConfig
 from slashersim.policies import get_policy
-from slashersim.runner import policy_params, simulate
+from slashersim.policies import param_vector
+from slashersim.runner import simulate
 
 
 def first_legal(obs):
@@ -43,7 +44,7 @@ class ReadsTheTable:
 
 
 def wrapped_heuristic():
-    fn, params = get_policy("heuristic").decide, policy_params("heuristic")
+    fn, params = get_policy("heuristic").decide, param_vector("heuristic")
     return lambda obs: fn(obs.decision, obs.player, obs.arg, obs.state, params)
 
 

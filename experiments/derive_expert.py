@@ -42,7 +42,8 @@ from slashersim.policies import POLICIES, Policy
 from slashersim.policies import expert as E
 from slashersim.policies import heuristic as H
 from slashersim.policies import search as S
-from slashersim.runner import policy_params, simulate
+from slashersim.policies import param_vector
+from slashersim.runner import simulate
 
 SEED = 7
 TUNE_SEED = 100
@@ -130,7 +131,7 @@ def where_the_heuristic_loses(games, threads):
                                              threads=threads))
     describe("search, cards won valued at 0",
              simulate(GameConfig(), "search", games=games, seed=SEED, threads=threads,
-                      params=policy_params("search", {"damage": 0, "death": 0})))
+                      params=param_vector("search", {"damage": 0, "death": 0})))
     tent_lodge = AREAS["tent_site"] | AREAS["lodge"]
     for label, over in (("search in Tent site / Lodge only", {"area_mask": tent_lodge}),
                         ("search everywhere else", {"area_mask": 127 & ~tent_lodge}),
@@ -139,7 +140,7 @@ def where_the_heuristic_loses(games, threads):
                         ("search in tricks 1-4 only", {"trick_to": 3}),
                         ("search in tricks 5-8 only", {"trick_from": 4})):
         describe(label, simulate(GameConfig(), "search_in", games=games, seed=SEED,
-                                 threads=threads, params=policy_params("search_in", over)))
+                                 threads=threads, params=param_vector("search_in", over)))
 
 
 def expert_parts(games, threads):
@@ -157,7 +158,7 @@ def expert_parts(games, threads):
             ("4 rollouts per lead class", "expert", {"lead_samples": 4}),
             ("8 rollouts per lead class", "expert", {"lead_samples": 8}),
             ("untuned parameters", "expert", UNTUNED)):
-        params = None if over is None else policy_params(policy, over)
+        params = None if over is None else param_vector(policy, over)
         r, w = wins(policy, games, SEED, threads, params)
         d, se = paired(base_w, w)
         describe(label, r)
@@ -168,7 +169,7 @@ def tune(games, threads):
     print(f"\n3. The tuning (seed {TUNE_SEED}, {games:,} games per candidate)", flush=True)
     current = dict(UNTUNED)
     t0 = time.perf_counter()
-    _, best = wins("expert", games, TUNE_SEED, threads, policy_params("expert", current))
+    _, best = wins("expert", games, TUNE_SEED, threads, param_vector("expert", current))
     print(f"  start {best.mean():.4f} {current}", flush=True)
     for k, grid in enumerate(SWEEPS):
         for name, values in grid.items():
@@ -177,7 +178,7 @@ def tune(games, threads):
                     continue
                 candidate = dict(current, **{name: float(v)})
                 _, w = wins("expert", games, TUNE_SEED, threads,
-                            policy_params("expert", candidate))
+                            param_vector("expert", candidate))
                 d, se = paired(best, w)
                 kept = d > 2 * se
                 print(f"    {name} = {v}: {w.mean():.4f}, paired {d:+.4f} ± {se:.4f}"
@@ -185,8 +186,8 @@ def tune(games, threads):
                 if kept:
                     current, best = candidate, w
         print(f"  after sweep {k + 1}: {best.mean():.4f} {current}", flush=True)
-    tuned = policy_params("expert", current)
-    target = policy_params("expert", E.CLOSED_FORM)
+    tuned = param_vector("expert", current)
+    target = param_vector("expert", E.CLOSED_FORM)
     same = np.array_equal(tuned, target)
     print(f"  tuned parameters {'are' if same else 'are NOT'} expert.CLOSED_FORM "
           f"({time.perf_counter() - t0:.0f} s)", flush=True)
@@ -203,16 +204,16 @@ def item_model(games, threads):
     for title, config in ITEM_CONFIGS:
         current = dict(E.CLOSED_FORM)
         _, before = wins("expert", games, TUNE_SEED, threads,
-                         policy_params("expert", current), config)
+                         param_vector("expert", current), config)
         print(f"  {title}: closed form {before.mean():.4f}", flush=True)
         for label, step in ITEM_STEPS:
             current.update(step)
-            _, w = wins("expert", games, TUNE_SEED, threads, policy_params("expert", current),
+            _, w = wins("expert", games, TUNE_SEED, threads, param_vector("expert", current),
                         config)
             d, se = paired(before, w)
             print(f"    + {label:<30} {w.mean():.4f}, paired {d:+.4f} ± {se:.4f}", flush=True)
             before = w
-    same = np.array_equal(policy_params("expert", current), E.DEFAULT_PARAMS)
+    same = np.array_equal(param_vector("expert", current), E.DEFAULT_PARAMS)
     print(f"  the last step {'is' if same else 'is NOT'} expert.DEFAULT_PARAMS", flush=True)
 
 

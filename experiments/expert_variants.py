@@ -83,7 +83,8 @@ def measure(settings, games, seed, seconds):
     tree = Path(os.environ["PYTHONPATH"]).resolve()
     if not Path(slashersim.__file__).resolve().is_relative_to(tree):
         raise SystemExit(f"slashersim imported from {slashersim.__file__}, not from {tree}")
-    from slashersim.analysis.compare import compare_policies, pair, param_vector
+    from slashersim.analysis.compare import compare_policies, pair
+    from slashersim.policies import param_vector
     from slashersim.bench import policy_speed
     from slashersim.config import GameConfig
     rows = [("defaults", {})] + list(settings)
@@ -151,7 +152,7 @@ def table(rows, base):
     :func:`slashersim.bench.policy_speed` ``result, its (difference, 95 % interval) to the
     defaults per configuration of CONFIGS or None for the defaults)``, ``base`` the defaults'
     speed."""
-    from slashersim.analysis.compare import format_ci
+    from slashersim.present import format_ci
     lines = [f"| setting | 1 thread | {base['threads']} threads | per core | speed / defaults | "
              + " | ".join(f"{t}: − defaults | 95 % CI" for t, _ in CONFIGS) + " |",
              "| --- | ---: | ---: | ---: | ---: | "

@@ -113,10 +113,10 @@ def lead_data(games, seed, nref):
     from slashersim.config import GameConfig
     from slashersim.engine import api
     from slashersim.engine.layout import S_LED, S_TRAP_ROUND, S_TRICK
-    from slashersim.hygiene import POINT_HEADER, decision_points
+    from slashersim.testing import POINT_HEADER, decision_points
     from slashersim.policies import expert as E
     from slashersim.rules import TRICKS_PER_ROUND
-    from slashersim.runner import policy_params
+    from slashersim.policies import param_vector
     pts = decision_points("expert", GameConfig(), games, seed=seed,
                           rates={api.PLAY_CARD: 1.0}, capacity=100 * games)
     st = pts[:, POINT_HEADER:]
@@ -127,9 +127,9 @@ def lead_data(games, seed, nref):
     rows = np.zeros((8 * len(pts), 4 + E.NFEAT))
     picks = np.zeros((len(pts), len(ROLLOUTS)), dtype=np.int64)
     n = lab_kernel()(np.ascontiguousarray(pts[:, POINT_HEADER:]), pts[:, 1].copy(),
-                     pts[:, 2].copy(), policy_params("expert"), nref,
+                     pts[:, 2].copy(), param_vector("expert"), nref,
                      np.array(ROLLOUTS, dtype=np.float64), rows, picks)
-    default = ROLLOUTS.index(int(policy_params("expert")[E.LEAD_SAMPLES]))
+    default = ROLLOUTS.index(int(param_vector("expert")[E.LEAD_SAMPLES]))
     if not np.array_equal(picks[:, default], pts[:, 3]):
         raise SystemExit("the leads replayed at the defaults differ from the games' leads")
     return rows[:n], picks

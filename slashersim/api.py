@@ -35,7 +35,8 @@ import pandas as pd
 
 from . import rules
 from .config import ConfigError, GameConfig
-from .runner import SimulationResult
+from .present import config_line, format_comparison, format_killer_effects, format_summary
+from .runner.result import SimulationResult
 
 __all__ = ["simulate", "compare", "sweep", "luck", "Simulation", "Comparison", "LuckResult",
            "ConfigError", "GameConfig"]
@@ -165,11 +166,6 @@ def _ci(value: Sequence[float] | None) -> tuple[float, float]:
     return (np.nan, np.nan) if value is None else (float(value[0]), float(value[1]))
 
 
-def _config_line(described: Mapping[str, Any]) -> str:
-    from .cli import _config_line as line
-    return line(described)
-
-
 # --- results ---------------------------------------------------------------------------------
 
 def _knob_columns(config: GameConfig) -> dict[str, Any]:
@@ -221,7 +217,6 @@ class Simulation(SimulationResult):
         return df[columns]
 
     def __repr__(self) -> str:
-        from .cli import format_summary
         return format_summary(self.summary())
 
 
@@ -313,8 +308,7 @@ class Comparison(_Answer):
         return self.policies
 
     def __repr__(self) -> str:
-        from .analysis.compare import format_comparison
-        return format_comparison(self.result, _config_line(self.result["config"]))
+        return format_comparison(self.result, config_line(self.result["config"]))
 
 
 @dataclass(frozen=True, repr=False)
@@ -362,7 +356,6 @@ class LuckResult(_Answer):
                                            "effect_ci_high"])
 
     def __repr__(self) -> str:
-        from .cli import format_killer_effects
         return format_killer_effects(self.result)
 
 

@@ -56,21 +56,6 @@ def run_bench(games=2_000_000, policy="baseline", config=None, seed=12345, repea
     }
 
 
-def format_bench(b):
-    lines = [
-        f"policy {b['policy']}, {b['games']:,} games per run, best of {b['repeats']} "
-        f"(kernels compiled or loaded from cache at import; warm-up call {b['warmup_s']:.2f} s)",
-        f"  1 thread : {b['games_per_s_1_thread']:>12,.0f} games/s",
-        f"  {b['threads']} threads: {b['games_per_s_all_threads']:>12,.0f} games/s "
-        f"({b['games_per_s_per_core_all_threads']:,.0f} per core)",
-        f"  peak traced memory: {b['peak_traced_bytes_small_run'] / 2**20:.1f} MiB for "
-        f"{b['games'] // 10:,} games, {b['peak_traced_bytes_large_run'] / 2**20:.1f} MiB for "
-        f"{b['games']:,} games",
-        f"  peak resident memory of the process: {b['max_rss_bytes'] / 2**20:.0f} MiB",
-    ]
-    return "\n".join(lines)
-
-
 #: the speed targets, games per second per core at default parameters (issue 3's; the
 #: expert's from the issue that asked for it)
 SPEED_TARGETS = {"heuristic": 100_000, "search": 100, "omniscient": 20, "expert": 20_000}
@@ -110,21 +95,3 @@ def policy_speed(policy, config=None, seconds=2.0, seed=12345, repeats=3, params
             "games_per_s_all_threads": many, "games_per_s_per_core_all_threads": many / threads,
             "target_per_core": target,
             "target_met": None if target is None else min(one, many / threads) >= target}
-
-
-def format_policy_speeds(rows):
-    """The table of a non-empty list of :func:`policy_speed` results; a target counts as met
-    when both the one-thread rate and the all-threads rate per core reach it."""
-    threads = rows[0]["threads"]
-    lines = [f"games per second at default parameters, best of {rows[0]['repeats']} "
-             f"(rulebook defaults; {threads} threads = all cores)",
-             f"  {'policy':<12} {'games':>10} {'warm-up s':>10} {'1 thread':>12} "
-             f"{f'{threads} threads':>12} {'per core':>12} {'target/core':>12}  verdict"]
-    for b in rows:
-        target = b["target_per_core"]
-        verdict = "-" if target is None else ("met" if b["target_met"] else "NOT met")
-        lines.append(f"  {b['policy']:<12} {b['games']:>10,} {b['warmup_s']:>10.2f} "
-                     f"{b['games_per_s_1_thread']:>12,.0f} {b['games_per_s_all_threads']:>12,.0f} "
-                     f"{b['games_per_s_per_core_all_threads']:>12,.0f} "
-                     f"{'-' if target is None else format(target, ','):>12}  {verdict}")
-    return "\n".join(lines)

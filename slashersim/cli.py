@@ -17,6 +17,9 @@ from . import __version__, compiling, rules
 from .config import ConfigError, GameConfig
 from .inputs import SEED_LIMIT, check_output, parse_games, write_atomic
 from .policies import param_specs, param_vector, policy_names
+from .present import (config_line, format_bench, format_comparison, format_effects, format_info,
+                      format_killer_effects, format_policy_speeds, format_sources, format_summary,
+                      format_timeline, format_win_probability)
 from .progress import bar
 from .rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
 
@@ -402,73 +405,6 @@ def _add_rollout_options(parser, games, policy=True):
     _add_output_options(parser)
 
 
-def _config_line(c):
-    return (f"{c['edition']} edition, health {c['health']}, hideaway "
-            f"{'in' if c['hideaway'] else 'out'}, cursed object "
-            f"{'in' if c['cursed_object'] else 'out'}, {c['escapes_needed']} escapes, "
-            f"{c['traps']} traps")
-
-
-def format_summary(s):
-    """The human-readable table of a ``SimulationResult.summary()``."""
-    lo, hi = s["win_ci"]
-    lines = [
-        f"{_config_line(s['config'])}; policy {s['policy']}; {s['games']:,} games, "
-        f"seed {s['seed']}",
-        "",
-        f"  win rate          {s['win_rate']:.4f}   95% CI [{lo:.4f}, {hi:.4f}]",
-        f"  loss by health    {s['loss_health']:.4f}",
-        f"  loss by traps     {s['loss_traps']:.4f}",
-        f"  timeout           {s['timeout']:.4f}",
-        f"  mean rounds       {s['mean_rounds']:.2f}",
-    ]
-    if s.get("invariant_violations"):
-        lines.append(f"  INVARIANT VIOLATIONS in {s['invariant_violations']:,} games: the figures "
-                     f"are not trustworthy")
-    lines += [
-        "",
-        "  area         rounds played   traps per round",
-    ]
-    for area, rate in s["trap_rate_by_area"].items():
-        played = s["rounds_by_area"][area]
-        lines.append(f"  {area:<12} {played:>13,}   "
-                     f"{'-' if rate is None else format(rate, '.3f'):>15}")
-    lines.append("")
-    lines.append("  killer start   games      win rate")
-    for k, (n, rate) in s["win_rate_by_killer_start"].items():
-        lines.append(f"  {k:>12} {n:>8,}      {rate:.4f}")
-    lines.append("")
-    lines.append(f"  {s['elapsed_s']:.2f} s, {s['games'] / max(s['elapsed_s'], 1e-9):,.0f} games/s")
-    return "\n".join(lines)
-
-
-def format_killer_effects(r):
-    """The human-readable table of a ``killer_position_effects`` result."""
-    n_pos = GameConfig.killer_slots(r["config"])
-    return format_effects(r, "positions", "killer start", "position",
-                          f"positions 1..{n_pos}")
-
-
-def format_effects(r, key, column, unit, over):
-    """The human-readable table of a paired-effects result (``r[key]`` holds the rows)."""
-    games = next(iter(r[key].values()))["games"]
-    lines = [
-        f"{_config_line(r['config'])}; policy {r['policy']}; {games:,} games per {unit}, "
-        f"seed {r['seed']}",
-        "",
-        f"  {column:>12}      games   win rate   95% CI               effect   95% CI",
-    ]
-    for k, p in r[key].items():
-        lo, hi = p["win_ci"]
-        ci = p["effect_ci"]
-        effect_ci = "-" if ci is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
-        lines.append(f"  {k:>12} {p['games']:>10,}     {p['win_rate']:.4f}   "
-                     f"[{lo:.4f}, {hi:.4f}]   {p['effect']:+.4f}   {effect_ci}")
-    lines.append("")
-    lines.append(f"  average over {over}: win rate {r['average']:.4f}")
-    return "\n".join(lines)
-
-
 def _check_record(args):
     """``--record N --record-out FILE``: both or neither, N a game of the run, FILE writable."""
     if (args.record is None) != (args.record_out is None):
@@ -519,7 +455,7 @@ def cmd_luck_killer(args):
     if args.png:
         from .analysis.luck import effects_figure
         _save_png(args.png, effects_figure(r, "positions", "Killer's starting position",
-                                           _config_line(r["config"])))
+                                           config_line(r["config"])))
     print(json.dumps(r) if args.json else format_killer_effects(r))
     return _violations(r["invariant_violations"], total)
 
@@ -541,7 +477,7 @@ def cmd_luck_fact(args, fact=None, player=0):
         from .analysis.luck import effects_figure
         words = {"area": "first area card", "trump": "first trump suit",
                  "yellows": f"yellows in player {player}'s first hand"}[fact]
-        _save_png(args.png, effects_figure(r, "values", words, _config_line(r["config"])))
+        _save_png(args.png, effects_figure(r, "values", words, config_line(r["config"])))
     if args.json:
         print(json.dumps(r))
     elif fact == "yellows":
@@ -567,16 +503,7 @@ def cmd_luck_state(args):
     with _bar(args, args.games, unit="play-out") as b:
         r = win_probability(position, args.policy, args.games, args.seed, args.threads,
                             params, step=b.update)
-    if args.json:
-        print(json.dumps(r))
-        return 0
-    lo, hi = r["win_ci"]
-    print(f"{_config_line(r['config'])}; policy {r['policy']}; {r['games']:,} play-outs, "
-          f"seed {r['seed']}\n")
-    print(f"  win probability   {r['win_rate']:.4f}   95% CI [{lo:.4f}, {hi:.4f}]")
-    print(f"  loss by health    {r['loss_health']:.4f}")
-    print(f"  loss by traps     {r['loss_traps']:.4f}")
-    print(f"  timeout           {r['timeout']:.4f}")
+    print(json.dumps(r) if args.json else format_win_probability(r))
     return 0
 
 
@@ -595,35 +522,10 @@ def cmd_luck_timeline(args):
     if args.json:
         print(json.dumps(t))
         return 0
-    p0 = t["start"]
-    print(f"{_config_line(t['config'])}; policy {t['policy']}; game {t['game']} of seed "
-          f"{t['seed']}, {t['outcome']}; {t['games']:,} play-outs per position\n")
-    print(f"  {'event':<58} {'before':>7} {'after':>7} {'swing':>7}")
-    print(f"  {'start: a fresh game':<58} {'':>7} {p0['win_rate']:>7.4f}")
-    for e in t["events"]:
-        print(f"  {e['label'][:58]:<58} {e['before']:>7.4f} {e['after']:>7.4f} "
-              f"{e['swing']:>+7.4f}")
-    top = sorted(t["events"], key=lambda e: -abs(e["swing"]))[:3]
-    print("\n  largest swings: " + "; ".join(f"{e['label']} ({e['swing']:+.3f})" for e in top))
+    print(format_timeline(t))
     if args.png:
         print(f"  figure written to {args.png}")
     return 0
-
-
-def format_sources(r):
-    """The human-readable table of a ``variance_sources`` result."""
-    first = next(iter(r["shares"].values()))
-    lines = [f"{_config_line(r['config'])}; policy {r['policy']}; {first['games']:,} games "
-             f"per held set, in groups of {r['repeats']} sharing it, seed {r['seed']}", "",
-             f"  {'stream':<8} {'first-order share':>17}   95% CI              "
-             f"{'total share':>11}   95% CI"]
-    for name, v in r["shares"].items():
-        (a, b), (c, d) = v["first_ci"], v["total_ci"]
-        lines.append(f"  {name:<8} {v['first']:>17.4f}   [{a:+.4f}, {b:+.4f}]   "
-                     f"{v['total']:>11.4f}   [{c:.4f}, {d:.4f}]")
-    lines += ["", f"  sum of first-order shares {r['sum_first']:.4f}; decided only by streams "
-                  f"together {r['interactions']:.4f}; sum of total shares {r['sum_total']:.4f}"]
-    return "\n".join(lines)
 
 
 def cmd_luck_sources(args):
@@ -658,7 +560,7 @@ def _names(option, text):
 
 def cmd_compare(args):
     from . import api
-    from .analysis.compare import check_comparison, format_comparison, parse_policy_params
+    from .analysis.compare import check_comparison, parse_policy_params
     from .progress import increments
     names = _names("--policies", args.policies)
     config = config_from_args(args)
@@ -672,8 +574,8 @@ def cmd_compare(args):
                         progress=increments(b.update)).summary()
     if args.png:
         from .analysis.compare import comparison_figure
-        _save_png(args.png, comparison_figure(r, _config_line(r["config"])))
-    print(json.dumps(r) if args.json else format_comparison(r, _config_line(r["config"])))
+        _save_png(args.png, comparison_figure(r, config_line(r["config"])))
+    print(json.dumps(r) if args.json else format_comparison(r, config_line(r["config"])))
     return _violations(sum(row["invariant_violations"] for row in r["policies"]), sum(counts))
 
 
@@ -798,7 +700,7 @@ def cmd_report(args):
 
 
 def cmd_info(args):
-    from .tables import format_info, table_info
+    from .tables import table_info
     info = table_info(args.table)
     print(json.dumps(info, indent=1) if args.json else format_info(info))
     return 0
@@ -811,13 +713,13 @@ def cmd_bench(args):
         names = list(policy_names()) if args.policies.strip() == "all" else \
             _names("--policies", args.policies)
         _start(args, names)
-        from .bench import format_policy_speeds, policy_speed
+        from .bench import policy_speed
         rows = [policy_speed(name, seconds=args.seconds) for name in names]
         print(json.dumps(rows) if args.json else format_policy_speeds(rows))
         return 0
     param_specs(args.policy)
     _start(args, [args.policy])
-    from .bench import format_bench, run_bench
+    from .bench import run_bench
     b = run_bench(games=args.games, policy=args.policy)
     print(json.dumps(b) if args.json else format_bench(b))
     return 0

@@ -12,15 +12,22 @@ import sys
 
 #: part -> (kernel file stem, kernel function, label, seconds to compile from a clean cache)
 PARTS = {
-    "engine": ("game", "simulate_chunk", "the engine", 75),
-    "rollouts": ("luck", "rollouts", "the play-outs of positions", 70),
-    "record": ("luck", "record_game", "the game recorder", 75),
-    "held": ("luck", "simulate_chunk_held", "the held-stream games", 60),
-    "exerciser": ("exerciser", "exerciser", "the exerciser player", 5),
-    "expert": ("expert", "expert", "the expert player", 40),
-    "search": ("search", "search", "the search player", 70),
-    "omniscient": ("omniscient", "omniscient", "the omniscient player", 70),
+    "engine": ("kernels", "chunk", "the engine", 45),
+    "engine_baseline": ("kernels", "chunk_baseline", "the engine with the baseline", 50),
+    "engine_heuristic": ("kernels", "chunk_heuristic", "the engine with the heuristic", 80),
+    "rollouts": ("kernels", "rollouts", "the play-outs of positions", 45),
+    "rollouts_baseline": ("kernels", "rollouts_baseline", "the play-outs of positions", 50),
+    "rollouts_heuristic": ("kernels", "rollouts_heuristic", "the play-outs of positions", 80),
+    "record": ("kernels", "record_game", "the game recorder", 45),
+    "exerciser": ("exerciser", "decide", "the exerciser player", 5),
+    "expert": ("expert", "decide", "the expert player", 40),
+    "search": ("search", "decide", "the search player", 70),
+    "omniscient": ("omniscient", "decide", "the omniscient player", 70),
 }
+#: policies compiled into kernels of their own (:data:`slashersim.runner.kernels.FAST`)
+FAST = ("baseline", "heuristic")
+#: kernel kinds of a command -> the kernel that plays them
+_KINDS = {"engine": "engine", "held": "engine", "rollouts": "rollouts", "record": "record"}
 
 _state = {"enabled": False, "said": False, "parts": ("engine",)}
 
@@ -51,11 +58,18 @@ def is_cached(part):
 
 
 def parts_for(policies=(), kernels=("engine",)):
-    """The parts a command needs: its ``kernels`` and the policies that are not built in."""
-    parts = list(kernels)
-    for p in policies:
-        if p in PARTS and p not in parts:
-            parts.append(p)
+    """The parts a command needs: each kernel kind of ``kernels`` (``engine``, ``held``,
+    ``rollouts``, ``record``) for each of ``policies`` (a policy with a fast path has kernels
+    of its own), and the policies compiled apart."""
+    parts = []
+    for kind in kernels:
+        kernel = _KINDS[kind]
+        for p in policies or ("",):
+            part = f"{kernel}_{p}" if kernel != "record" and p in FAST else kernel
+            if part not in parts:
+                parts.append(part)
+            if p in PARTS and p not in parts and (kernel == "record" or p not in FAST):
+                parts.append(p)
     return parts
 
 
@@ -64,7 +78,7 @@ def message(parts):
     cold = [p for p in parts if not is_cached(p)]
     if not cold:
         return None
-    labels = [PARTS[p][2] for p in cold]
+    labels = list(dict.fromkeys(PARTS[p][2] for p in cold))
     what = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
     seconds = sum(PARTS[p][3] for p in cold)
     return (f"slashersim: compiling {what}, first run only, about {seconds} s "

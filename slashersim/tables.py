@@ -40,6 +40,7 @@ import pandas as pd
 
 from . import rules
 from .config import ConfigError
+from .runner.result import count_fields
 from .stats import rates, wilson_arrays
 
 #: the table format written by this version; 1 is the format before provenance and counts
@@ -79,31 +80,9 @@ class TableError(ConfigError):
 
 def row_from_counts(knobs, base, policy, counts, cell=0):
     """One table row from a cell's summed integer ``counts`` (laid out by
-    ``engine.layout.K_*``): the knobs, ``policy``, ``cell`` and the :data:`TABLE_COLUMNS`."""
-    from .engine import layout as L
-    c = [int(x) for x in counts]
-    g = c[L.K_GAMES]
-    row = {**knobs, **base, "policy": policy, "cell": int(cell), "games": g}
-    for name in OUTCOME_COLUMNS:
-        row[name] = c[L.K_OUTCOMES + rules.OUTCOME_NAMES.index("win" if name == "wins"
-                                                                else name)]
-    row["invariant_violations"] = c[L.K_VIOLATIONS]
-    row["rounds"] = c[L.K_ROUNDS]
-    row["damage"] = c[L.K_DAMAGE]
-    for a, area in enumerate(AREAS):
-        row[f"traps_{area}"] = c[L.K_TRAPS_AREA + a]
-        row[f"rounds_{area}"] = c[L.K_ROUNDS_AREA + a]
-    hist = c[L.K_ROUNDS_HIST:]
-    while hist and hist[-1] == 0:
-        hist.pop()
-    row["rounds_hist"] = hist
-    for i, item in enumerate(rules.ITEM_STAT_NAMES):
-        row[f"used_{item}"] = c[L.K_USED + i]
-        row[f"kept_{item}"] = c[L.K_KEPT_ITEM + i]
-    row["killer_draws"] = c[L.K_KILLER_DRAWS]
-    row["cabins_extra_draws"] = c[L.K_CABINS_EXTRA]
-    row["gifts"] = c[L.K_GIFTS]
-    return row
+    ``engine.layout.K_*``): the knobs, ``policy``, ``cell`` and the count columns of
+    :func:`slashersim.runner.result.count_fields`."""
+    return {**knobs, **base, "policy": policy, "cell": int(cell), **count_fields(counts)}
 
 
 def derive_rates(df):
@@ -488,70 +467,3 @@ def table_info(path):
         import pyarrow.parquet as pq
         rows = pq.read_metadata(path).num_rows
     return {"path": str(path), "rows": rows, "format": fmt, "provenance": prov}
-
-
-def _show(value):
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
-    if value is None:
-        return "-"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def format_info(info):
-    """The provenance of :func:`table_info` as text: what made the table, from what, and the
-    full configuration of its cells (the values every cell shares once, then per cell only the
-    values that differ)."""
-    p = info["provenance"]
-    sw = p.get("software") or {}
-    git = sw.get("git")
-    git_text = "not a git checkout" if not git else \
-        f"git {git['commit']}" + (" (with uncommitted changes)" if git.get("dirty") else "")
-    cells = p.get("cells") or []
-    policies = p.get("policies") or []
-    lines = [f"{info['path']}: sweep table, format {info['format']}, {info['rows']:,} rows "
-             f"({len(cells)} cells x {len(policies)} policies)",
-             f"  made by      slashersim {sw.get('slashersim')}, {git_text}",
-             f"               sources sha1 {sw.get('source_sha1')}; python {sw.get('python')}, "
-             f"numpy {sw.get('numpy')}, numba {sw.get('numba')}",
-             f"  created      {p.get('created')}",
-             f"  command      {p.get('command') or '(from Python: slashersim.sweeps.run_sweep)'}"]
-    if p.get("spec_file"):
-        lines.append(f"  spec file    {p['spec_file']}")
-    spec = p.get("spec") or {}
-    sweep = spec.get("sweep", {})
-    lines += [f"  seed         {p.get('seed')}",
-              f"  games        {p.get('games', 0):,} per cell and policy"
-              + (f" (chunks of {sweep['chunk_games']:,})" if "chunk_games" in sweep else "")]
-    for pol in policies:
-        params = ", ".join(f"{k}={_show(v)}" for k, v in pol.get("params", {}).items())
-        lines.append(f"  policy       {pol['name']}" + (" (omniscient)" if pol.get("omniscient")
-                                                       else "")
-                     + (f": {params}" if params else ": no parameters"))
-    if spec.get("axes"):
-        lines.append("  axes         " + "; ".join(f"{k} = {_show(v)}"
-                                                   for k, v in spec["axes"].items()))
-    if spec.get("base"):
-        lines.append("  base         " + "; ".join(f"{k} = {_show(v)}"
-                                                   for k, v in spec["base"].items()))
-    configs = [c.get("config", {}) for c in cells]
-    if configs:
-        keys = list(dict.fromkeys(k for c in configs for k in c))
-        same = [k for k in keys if all(json.dumps(c.get(k)) == json.dumps(configs[0].get(k))
-                                       for c in configs)]
-        differ = [k for k in keys if k not in same]
-        lines.append("  configuration of every cell, resolved (set or not):")
-        width = max(len(k) for k in keys)
-        lines += [f"    {k:<{width}} = {_show(configs[0].get(k))}" for k in same]
-        if differ:
-            lines.append("  per cell, the values that differ:")
-            for c in cells:
-                lines.append(f"    cell {c.get('cell')}: " + ", ".join(
-                    f"{k}={_show(c.get('config', {}).get(k))}" for k in differ))
-    return "\n".join(lines)

@@ -6,29 +6,29 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 #: what each of the two pytest-xdist workers compiles (or loads) before its first test: a clean
 #: numba cache is filled once, its two halves at the same time. Left to the tests, whichever
-#: came first compiled a kernel, and now and then both workers compiled the same one at once
-#: (a cold run then cost up to 180 s more CPU time).
-#: ``steps`` comes last: it calls the engine's round functions, which the other worker compiles
-#: with its ``engine`` first.
-WARM_UP = {"gw0": ("engine", "rollouts", "held", "record"),
-           "gw1": ("expert", "search", "omniscient", "exerciser", "steps")}
+#: came first compiled a kernel, and now and then both workers compiled the same one at once.
+#: Names are parts of ``slashersim.compiling.PARTS``, and ``steps`` (the engine's entry points
+#: for single rules).
+WARM_UP = {"gw0": ("engine_baseline", "engine_heuristic", "rollouts_baseline", "record",
+                   "steps"),
+           "gw1": ("engine", "expert", "search", "omniscient", "exerciser", "rollouts")}
 
 
 def _warm(part):
     from importlib import import_module
-    if part == "engine":
-        game = import_module("slashersim.engine.game")
-        game.simulate_chunk.compile()
-        game.aggregate.compile()
-    elif part == "steps":
+    from slashersim.compiling import PARTS
+    if part == "steps":
         import_module("slashersim.engine.steps")
-    elif part in ("rollouts", "held", "record"):
-        luck = import_module("slashersim.engine.luck")
-        getattr(luck, {"held": "simulate_chunk_held", "record": "record_game"}.get(part, part)
-                ).compile()
+        return
+    stem, function, _, _ = PARTS[part]
+    if stem == "kernels":
+        kernels = import_module("slashersim.runner.kernels")
+        getattr(kernels, function).compile()
+        import_module("slashersim.engine.game").aggregate.compile()
     else:
         from slashersim.policies import get_policy
-        get_policy(part)
+        from slashersim.runner.kernels import as_function
+        as_function(get_policy(part).decide)
 
 
 def pytest_sessionstart(session):

@@ -12,7 +12,6 @@ import hashlib
 import io
 import json
 from pathlib import Path
-import sys
 
 import numpy as np
 
@@ -150,12 +149,8 @@ def case_game():
 
 
 def case_hygiene(policy):
-    sys.path.insert(0, str(Path(__file__).parent))
-    try:
-        from hygiene import decision_points
-    except ImportError:
-        from slashersim.hygiene import decision_points
     from slashersim.config import GameConfig
+    from slashersim.testing import decision_points
     return digest(decision_points(policy, GameConfig(health=6), 30, seed=3, capacity=300))
 
 

@@ -11,9 +11,10 @@ import pytest
 
 from slashersim import rules as R
 from slashersim.config import GameConfig
-from slashersim.engine import api, game, steps
+from slashersim.engine import api, steps
 from slashersim.engine import layout as L
-from slashersim.policies.baseline import baseline
+from slashersim.policies.baseline import decide as baseline
+from slashersim.runner.kernels import chunk_baseline
 from helpers import discard, held, hold, make_state, set_discard, set_drawn
 from slashersim.rules import (BACKPACK, BASEBALL_BAT, CABINS, CAR_KEY, FIRE_PIT,
                               FIRST_AID_LARGE, FIRST_AID_SMALL, FLASHLIGHT, GASOLINE, GREEN, JUNK,
@@ -239,6 +240,6 @@ def test_play_card_is_roughly_uniform():
 def test_full_games_without_policy_or_invariant_violations(edition):
     cfg = GameConfig(edition=edition, check_invariants=True).to_array()
     records = np.zeros((300, L.RECORD_SIZE), dtype=np.int32)
-    game.simulate_chunk(baseline, 1, cfg, P, 11, 0, records)
+    chunk_baseline(cfg, P, 11, 0, records, 0, 1)
     assert (records[:, L.R_VIOLATIONS] == 0).all()
     assert (records[:, L.R_OUTCOME] != R.RUNNING).all()

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from slashersim.config import GameConfig
-from slashersim.runner import policy_params, simulate
+from slashersim.policies import param_vector
+from slashersim.runner import simulate
 from slashersim.sweeps import cells, parse_spec
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -77,7 +78,7 @@ def test_parameter_is_a_sweep_axis_and_changes_the_games(name):
                        "axes": {name: [default, flipped]}})
     configs = [config for _, config in cells(spec)]
     assert [c.resolved()[name] for c in configs] != [configs[0].resolved()[name]] * 2
-    vec = policy_params(policy, params)
+    vec = param_vector(policy, params)
     runs = [simulate(c, policy, games=1500, seed=4, keep_records=True, params=vec)
             for c in configs]
     assert not runs[0].records.equals(runs[1].records), name

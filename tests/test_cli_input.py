@@ -19,7 +19,7 @@ from slashersim.config import ConfigError
 from slashersim.engine import api
 from slashersim.inputs import OutputLock, lock_path
 from slashersim.policies import POLICIES, param_specs, param_vector
-from slashersim.policies.baseline import baseline
+from slashersim.policies.baseline import decide as baseline
 
 STATE = json.loads((ROOT / "experiments" / "state_example.json").read_text())
 SPEC = """[sweep]
@@ -106,8 +106,9 @@ def test_compare_refuses_a_bad_parameter_before_playing(capsys, no_play):
 
 
 def test_api_refuses_a_nan_parameter_vector():
-    from slashersim.runner import policy_params, simulate
-    params = policy_params("heuristic")
+    from slashersim.policies import param_vector
+    from slashersim.runner import simulate
+    params = param_vector("heuristic")
     params[0] = np.nan
     with pytest.raises(ValueError, match="parameter breach must be a number"):
         simulate(policy="heuristic", games=10, params=params)
@@ -125,7 +126,7 @@ for argv in {argvs!r}:
         pass
 compiled = sorted(m for m in sys.modules if m.startswith(("slashersim.engine.",
                   "slashersim.policies.")) and m.rsplit(".", 1)[1] not in
-                  ("layout", "positions", "params"))
+                  ("layout", "positions", "decisions", "params", "python"))
 print(compiled, round(time.perf_counter() - t0, 2))
 """
 
@@ -284,7 +285,7 @@ def _illegal(decision, player, arg, st, params):
 @pytest.fixture
 def broken(monkeypatch):
     monkeypatch.setitem(POLICIES, "broken", SimpleNamespace(
-        name="broken", decide=_illegal, default_params=np.zeros(0), omniscient=False, fast=0,
+        name="broken", decide=_illegal, default_params=np.zeros(0), omniscient=False,
         param_names=()))
     return "broken"
 
@@ -408,7 +409,7 @@ def test_quiet_says_nothing_on_stderr(capsys, monkeypatch):
     assert code == 0 and err == "" and "win rate" in out
     monkeypatch.setattr(policies, "_compiled", {})
     code, out, err = run(capsys, "simulate", "--games", "20")
-    assert err.startswith("slashersim: compiling the engine, first run only")
+    assert err.startswith("slashersim: compiling the engine with the baseline, first run only")
 
 
 def test_cli_refusal_in_a_subprocess_is_one_line():

@@ -9,12 +9,13 @@ from numba import njit
 
 from helpers import ROOT, assert_one_line_error, run_cli
 from slashersim.analysis.compare import compare_policies, pair, param_vector, parse_games
-from slashersim.bench import format_policy_speeds, policy_speed
+from slashersim.bench import policy_speed
+from slashersim.present import format_policy_speeds
 from slashersim.cli import main
 from slashersim.config import GameConfig
 from slashersim.engine import api
 from slashersim.policies import POLICIES
-from slashersim.policies.baseline import baseline
+from slashersim.policies.baseline import decide as baseline
 from slashersim.runner import simulate
 
 
@@ -33,7 +34,7 @@ def nocharm(monkeypatch):
     (default 1): it plays as the baseline does but for Lucky Charms, so its results correlate
     strongly with the baseline's on common random numbers."""
     monkeypatch.setitem(POLICIES, "nocharm", SimpleNamespace(
-        name="nocharm", decide=_no_charm, default_params=np.ones(1), omniscient=False, fast=0,
+        name="nocharm", decide=_no_charm, default_params=np.ones(1), omniscient=False,
         param_names=("charm_off",)))
     return "nocharm"
 

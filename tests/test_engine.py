@@ -137,12 +137,12 @@ def test_killer_start_is_uniform_and_forced_positions_hold():
     assert sorted(inst.win_rate_by_killer_start(), key=int) == [str(k) for k in range(1, 14)]
 
 
-def test_chunk_driver_loads_from_the_disk_cache():
-    """A second process loads the compiled driver instead of compiling it again."""
+def test_chunk_kernel_loads_from_the_disk_cache():
+    """A second process loads the compiled kernel instead of compiling it again."""
     script = ("from slashersim.runner import simulate\n"
-              "from slashersim.engine.game import simulate_chunk\n"
+              "from slashersim.runner.kernels import chunk_baseline\n"
               "simulate(games=10)\n"
-              "print(sum(simulate_chunk.stats.cache_hits.values()))\n")
+              "print(sum(chunk_baseline.stats.cache_hits.values()))\n")
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("NUMBA_DISABLE_JIT", None)
     simulate(games=10)
@@ -152,27 +152,39 @@ def test_chunk_driver_loads_from_the_disk_cache():
     assert int(p.stdout.strip()) >= 1
 
 
-def test_importing_the_engine_compiles_no_driver():
-    """``search``, ``steps`` and the luck kernels import ``engine.game`` only to call its round
-    functions: the import must not compile the chunk driver (about 90 s from a clean cache) nor
-    any other driver of ``engine.game`` and ``engine.luck``."""
+def test_importing_the_kernels_compiles_none():
+    """Importing the engine and the runner's kernels compiles nothing: each kernel compiles
+    on its first call (most of a minute from a clean cache), and a run compiles only the
+    kernels of the player it plays."""
     out = run_python("import slashersim.engine.game as g, slashersim.engine.luck as l\n"
+                     "import slashersim.runner.kernels as k\n"
                      "from slashersim.engine.lazy import LazyKernel\n"
-                     "ks = {n: k for m in (g, l) for n, k in vars(m).items()\n"
-                     "      if isinstance(k, LazyKernel)}\n"
-                     "print(sorted(n for n, k in ks.items() if k.dispatcher.overloads))\n"
-                     "print('simulate_chunk' in ks and 'aggregate' in ks)\n")
+                     "ks = {n: x for m in (g, l, k) for n, x in vars(m).items()\n"
+                     "      if isinstance(x, LazyKernel)}\n"
+                     "print(sorted(n for n, x in ks.items() if x.dispatcher.overloads))\n"
+                     "print('chunk' in ks and 'chunk_baseline' in ks and 'aggregate' in ks)\n")
     assert out.split("\n")[:2] == ["[]", "True"]
 
 
+def test_a_baseline_run_compiles_only_the_baseline_kernel():
+    """The fast paths are chosen where the kernel is built: a baseline run compiles its own
+    kernel, never the heuristic's nor the function-pointer one."""
+    out = run_python("from slashersim.runner import simulate\n"
+                     "import slashersim.runner.kernels as k\n"
+                     "simulate(games=5)\n"
+                     "print(sorted(n for n in ('chunk', 'chunk_baseline', 'chunk_heuristic')\n"
+                     "             if getattr(k, n).dispatcher.overloads))\n")
+    assert out.split("\n")[0] == "['chunk_baseline']"
+
+
 @pytest.mark.parametrize("hold", [None, ((0,), 2)], ids=["per-game", "held"])
-def test_simulate_compiles_its_driver_before_its_clock_starts(monkeypatch, hold):
-    """The drivers compile on first call (about 90 s from a clean cache): ``simulate`` must
-    compile them before it starts timing, or ``elapsed_s`` and every games/s figure built on
-    it (``simulate``'s output, the speed table of the policies report) count the compile."""
+def test_simulate_compiles_its_kernel_before_its_clock_starts(monkeypatch, hold):
+    """The kernels compile on first call (most of a minute from a clean cache): ``simulate``
+    must compile them before it starts timing, or ``elapsed_s`` and every games/s figure built
+    on it (``simulate``'s output, the speed table of the policies report) count the compile."""
     from types import SimpleNamespace
     import slashersim.runner as runner
-    from slashersim.engine import game, luck
+    from slashersim.runner import kernels
     events = []
 
     class Watched:
@@ -187,8 +199,9 @@ def test_simulate_compiles_its_driver_before_its_clock_starts(monkeypatch, hold)
             events.append("play")
             return self.kernel(*args)
 
-    for module, name in ((game, "simulate_chunk"), (luck, "simulate_chunk_held")):
-        monkeypatch.setattr(module, name, Watched(getattr(module, name)))
+    fast = kernels.FAST["baseline"]
+    monkeypatch.setitem(kernels.FAST, "baseline", fast._replace(
+        chunk_kernel=Watched(fast.chunk_kernel)))
     clock = runner.time.perf_counter
     monkeypatch.setattr(runner, "time", SimpleNamespace(
         perf_counter=lambda: events.append("clock") or clock()))
@@ -200,17 +213,17 @@ def test_simulate_compiles_its_driver_before_its_clock_starts(monkeypatch, hold)
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_fast_path_and_function_pointer_play_the_same_games(edition):
-    """The inlined built-in baseline and the baseline called through its function pointer
-    (how every other policy is called) give identical records."""
-    from slashersim.engine.game import simulate_chunk
-    from slashersim.policies.baseline import baseline
-    from slashersim.policies.dispatch import FAST_BASELINE, FAST_NONE
+    """The baseline compiled into its kernel and the baseline called through its function
+    pointer (how every other policy is called) give identical records."""
+    from slashersim.policies.baseline import decide
+    from slashersim.runner.kernels import chunk, chunk_baseline
     cfg = GameConfig(edition=edition, hideaway=True).to_array()
     params = np.zeros(0)
     out = []
-    for fast in (FAST_NONE, FAST_BASELINE):
+    for run in (lambda rec: chunk(decide, cfg, params, 17, 0, rec, 0, 1),
+                lambda rec: chunk_baseline(cfg, params, 17, 0, rec, 0, 1)):
         rec = np.zeros((3000, L.RECORD_SIZE), dtype=np.int32)
-        simulate_chunk(baseline, fast, cfg, params, 17, 0, rec)
+        run(rec)
         out.append(rec)
     assert np.array_equal(out[0], out[1])
 

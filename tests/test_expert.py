@@ -18,7 +18,8 @@ from slashersim.policies import heuristic as H
 from slashersim import rules as R
 from slashersim.rules import (CABINS, GREEN, HIDEAWAY, LODGE, RED, TENT_SITE, WHITE, YELLOW,
                               TRICKS_PER_ROUND)
-from slashersim.runner import policy_params, simulate
+from slashersim.policies import param_vector
+from slashersim.runner import simulate
 
 from helpers import c, cards, run_python
 from test_policies import play_state
@@ -105,7 +106,7 @@ def test_parity_failures_counts_every_partner_hand():
     for seed in range(40):
         st = play_state(TENT_SITE, seed=seed, trump=int(rng.integers(4)))
         for _ in range(6):
-            steps.play_trick(H.heuristic, st, H.DEFAULT_PARAMS)
+            steps.play_trick(H.decide, st, H.DEFAULT_PARAMS)
         if st[L.S_TRAP_ROUND]:
             continue
         player = st[L.S_TRICK_LEADER]
@@ -262,7 +263,7 @@ def test_racing_drops_a_class_only_when_it_is_surely_worse():
                     fl[E.F_RACE + 8 + 8 * i + j] = np.dot(rollouts[a], rollouts[b])
         fl[E.F_RACE + 72 + 17] = d_extra
         act = np.arange(8, dtype=np.int64)
-        params = policy_params("expert", {"race_z": 2})
+        params = param_vector("expert", {"race_z": 2})
         na = E.race(params, fl, cls, act, 4, 4)
         assert [int(cls[a]) for a in act[:na]] == kept
 
@@ -270,7 +271,7 @@ def test_racing_drops_a_class_only_when_it_is_surely_worse():
 def test_racing_that_never_drops_a_class_plays_the_default_games():
     a = simulate(GameConfig(), "expert", games=150, seed=3, keep_records=True)
     b = simulate(GameConfig(), "expert", games=150, seed=3, keep_records=True,
-                 params=policy_params("expert", {"race_z": 2, "race_from": 256}))
+                 params=param_vector("expert", {"race_z": 2, "race_from": 256}))
     assert a.records.equals(b.records)
 
 
@@ -363,7 +364,7 @@ def _item_state(deck_top_first, held=(0, 0), seen=None, reshuffle=None):
 
 
 def _cell(st, player, nf, ns, escape_value=60.0, win_value=200.0):
-    params = policy_params("expert", {"item_model": 1, "escape_value": escape_value,
+    params = param_vector("expert", {"item_model": 1, "escape_value": escape_value,
                                       "win_value": win_value})
     tab = np.full(E.T_SIZE, np.nan)
     it = np.zeros(E.IT_SIZE, dtype=np.int64)
@@ -422,7 +423,7 @@ def test_without_the_hideaway_plan_no_trick_winner_is_wished_for():
     st = play_state(HIDEAWAY, seed=3)
     legal = st[L.S_HAND]
     for plan, some_cost in ((1, True), (0, False)):
-        params = policy_params("expert", {"hideaway_plan": plan})
+        params = param_vector("expert", {"hideaway_plan": plan})
         out = np.zeros(20)
         E.lead_costs(st, 0, legal, params, out)
         assert (out.max() > 0) == some_cost, plan
@@ -435,7 +436,7 @@ def test_joint_cost_of_piles_without_draw_risk():
     """With the Killer known to lie below both draws, the piles cost only the gains."""
     deck = [R.MAP, R.FLASHLIGHT, R.KILLER, R.BACKPACK]
     st = _item_state(deck, seen={0: 1, 1: 1, 2: 1})
-    params = policy_params("expert", {"item_model": 1})
+    params = param_vector("expert", {"item_model": 1})
     pc = np.zeros(E.PC_SIZE)
     E.cost_constants(st, pc)
     tab = np.zeros(E.T_SIZE)
@@ -452,7 +453,7 @@ def test_joint_cost_of_piles_without_draw_risk():
 def test_expert_plays_legal_games_that_keep_every_invariant(edition, item_model):
     cfg = GameConfig(edition=edition, hideaway=True, check_invariants=True)
     r = simulate(cfg, "expert", games=1000, seed=5, threads=1,
-                 params=policy_params("expert", {"item_model": item_model}))
+                 params=param_vector("expert", {"item_model": item_model}))
     assert r.summary()["invariant_violations"] == 0
     assert r.outcome("running") == 0
 
@@ -469,21 +470,22 @@ def test_expert_gives_the_same_games_on_one_and_two_threads():
 _JIT_SCRIPT = """
 import json
 from slashersim.config import GameConfig
-from slashersim.runner import policy_params, simulate
+from slashersim.policies import param_vector
+from slashersim.runner import simulate
 out = {}
 for edition in ("rulebook", "instructions"):
     r = simulate(GameConfig(edition=edition, hideaway=True, check_invariants=True), "expert",
                  games=2, seed=13, keep_records=True,
-                 params=policy_params("expert", {"lead_samples": 2, "dd_hands": 4}))
+                 params=param_vector("expert", {"lead_samples": 2, "dd_hands": 4}))
     out[edition] = r.records.drop(columns=["outcome"]).to_numpy().tolist()
     r = simulate(GameConfig(edition=edition, hideaway=True, check_invariants=True), "expert",
                  games=2, seed=13, keep_records=True,
-                 params=policy_params("expert", {"lead_samples": 2, "dd_hands": 4,
+                 params=param_vector("expert", {"lead_samples": 2, "dd_hands": 4,
                                                  "item_model": 0}))
     out[edition + " closed form"] = r.records.drop(columns=["outcome"]).to_numpy().tolist()
     r = simulate(GameConfig(edition=edition, hideaway=True, check_invariants=True), "expert",
                  games=2, seed=13, keep_records=True,
-                 params=policy_params("expert", {"lead_samples": 9, "dd_hands": 4,
+                 params=param_vector("expert", {"lead_samples": 9, "dd_hands": 4,
                                                  "race_z": 1, "race_from": 1}))
     out[edition + " racing"] = r.records.drop(columns=["outcome"]).to_numpy().tolist()
 print(json.dumps(out))
@@ -497,7 +499,7 @@ def test_numba_on_and_off_play_the_same_expert_games():
 
 def test_parameter_names_match_the_vector():
     assert len(E.PARAM_NAMES) == len(E.DEFAULT_PARAMS)
-    p = policy_params("expert", {"lead_samples": 4})
+    p = param_vector("expert", {"lead_samples": 4})
     assert p[E.LEAD_SAMPLES] == 4
     assert p[:len(H.PARAM_NAMES)].shape == H.DEFAULT_PARAMS.shape
 

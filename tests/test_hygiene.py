@@ -1,19 +1,19 @@
 """Strict information hygiene: every fair policy decides identically when every hidden channel
-is redrawn consistently with the deciding player's view (``slashersim.hygiene``), at more than
+is redrawn consistently with the deciding player's view (``slashersim.testing``), at more than
 1,000 decision points of its own games; and for each channel a test-only policy that peeks at
 exactly that channel is caught by the same test."""
 import numpy as np
 import pytest
 from numba import njit
 
-from slashersim import hygiene as Hy
+from slashersim import testing as Hy
 from slashersim.config import GameConfig
 from slashersim.engine import api
 from slashersim.engine import layout as L
 from slashersim.engine.bits import nth_bit, popcount
 from slashersim.policies import POLICIES
 from slashersim.policies import exerciser as X
-from slashersim.runner import policy_params
+from slashersim.policies import param_vector
 
 FAIR = [name for name, entry in POLICIES.items() if not entry.omniscient]
 CONFIGS = (GameConfig(), GameConfig(edition="instructions"),
@@ -37,7 +37,7 @@ CASES = [(name, FAST_PARAMS.get(name)) for name in FAIR] + \
                          ids=[f"{n}-{'-'.join(f'{k}={v}' for k, v in (o or {}).items())}"
                               .rstrip("-") for n, o in CASES])
 def test_fair_policies_decide_alike_whatever_the_hidden_cards(policy, overrides):
-    params = policy_params(policy, overrides)
+    params = param_vector(policy, overrides)
     games = 60 if policy == "search" else 250
     points = points_of(policy, games, params)
     assert len(points) >= 1000

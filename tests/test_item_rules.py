@@ -16,7 +16,7 @@ import pytest
 from slashersim import rules as R
 from slashersim.engine import api, deal, game, items, steps
 from slashersim.engine import layout as L
-from slashersim.policies.exerciser import exerciser
+from slashersim.policies.exerciser import decide as exerciser
 from slashersim.rules import (BACKPACK, BOLT_CUTTERS, CABINS, CAR_KEY,
                               CURSED_OBJECT, FIRE_PIT, FIRST_AID_LARGE, FIRST_AID_SMALL,
                               FLASHLIGHT, GASOLINE, GREEN, HIDEAWAY, JUNK, KILLER, LAKESIDE,

@@ -18,8 +18,9 @@ from slashersim.config import ConfigError, GameConfig
 from slashersim.engine import layout as L
 from slashersim.engine import luck as K
 from slashersim.engine import rng
-from slashersim.policies import get_policy
-from slashersim.runner import policy_params, simulate
+from slashersim.policies import get_policy, param_vector
+from slashersim.runner import simulate
+from slashersim.runner.kernels import continue_as_is
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "experiments" / "state_example.json"
@@ -216,14 +217,14 @@ def test_recorded_positions_continued_as_they_are_end_as_the_game_did(edition):
     exact state (nothing redrawn, the streams as recorded) ends as the recorded game."""
     config = GameConfig(edition=edition, hideaway=True, check_invariants=True)
     entry = get_policy("baseline")
-    params = policy_params("baseline")
+    params = param_vector("baseline")
     mid = 0
     for g in range(60):
         rec = record_game(config, "baseline", 8, g)
         for i in range(len(rec.info) - 1):
             pos = snapshot_position(rec, i)
             st = pos.state.copy()
-            K.continue_as_is(entry.decide, entry.fast, st, params, pos.known)
+            continue_as_is(entry.decide, st, params, pos.known)
             assert np.array_equal(st, rec.snaps[-1]), (g, i, rec.info[i])
             mid += pos.known[K.P_PHASE] == K.PHASE_DRAW and pos.known[K.P_PENDING] > 0
     assert mid > 50

@@ -10,14 +10,15 @@ import random
 import numpy as np
 import pytest
 
-from slashersim import hygiene as Hy
+from slashersim import testing as Hy
 from slashersim.analysis.compare import compare_policies
 from slashersim.config import GameConfig
 from slashersim.engine import api
 from slashersim.engine import layout as L
 from slashersim.player import Game, IllegalAnswer, Observation, policy_label
 from slashersim.policies import get_policy
-from slashersim.runner import policy_params, simulate
+from slashersim.policies import param_vector
+from slashersim.runner import simulate
 
 CONFIGS = {
     "rulebook": GameConfig(),
@@ -30,7 +31,7 @@ CONFIGS = {
 
 def wrapped(name):
     """A Python policy that answers what the compiled policy ``name`` answers on the view."""
-    fn, params = get_policy(name).decide, policy_params(name)
+    fn, params = get_policy(name).decide, param_vector(name)
 
     def act(obs):
         return fn(obs.decision, obs.player, obs.arg, obs.state, params)
@@ -242,7 +243,7 @@ class CautiousInPython:
 @pytest.fixture
 def cautious_registered(monkeypatch):
     from slashersim.policies import POLICIES, PolicySpec
-    monkeypatch.setitem(POLICIES, "cautious", PolicySpec("examples.cautious", "cautious"))
+    monkeypatch.setitem(POLICIES, "cautious", PolicySpec("examples.cautious"))
     return "cautious"
 
 

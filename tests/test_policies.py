@@ -15,12 +15,12 @@ from slashersim.engine import deal, steps, tricks
 from slashersim.engine import layout as L
 from slashersim.policies import heuristic as H
 from slashersim.policies import search as S
-from slashersim.policies.dispatch import FAST_HEURISTIC
 from slashersim.rules import (BACKPACK, BASEBALL_BAT, CABINS, CAR_KEY, FIRE_PIT, FIRST_AID_LARGE,
                               FIRST_AID_SMALL, FLASHLIGHT, GASOLINE, GREEN, HIDEAWAY, KILLER,
                               LAKESIDE, LODGE, LUCKY_CHARM, MAP, RED, TENT_SITE,
                               WHITE, WOODLAND, YELLOW)
-from slashersim.runner import policy_params, simulate
+from slashersim.policies import param_vector
+from slashersim.runner import simulate
 
 from helpers import (ROOT, c, cards, hold, make_state, run_python, set_deck, set_discard,
                      set_drawn)
@@ -44,7 +44,6 @@ def play_state(area=CABINS, seed=0, trump=GREEN, hands=None, leader=0):
         st[f] = 0
     st[L.S_ROUND_LEADER] = st[L.S_TRICK_LEADER] = leader
     st[L.S_LED] = -1
-    st[L.S_FAST_POLICY] = FAST_HEURISTIC
     return st
 
 
@@ -238,7 +237,7 @@ def random_positions(n, seed=0):
         area = int(rng.integers(0, 7))
         st = play_state(area, seed=i, trump=int(rng.integers(0, 4)), leader=int(rng.integers(2)))
         for _ in range(int(rng.integers(0, 8))):
-            steps.play_trick(H.heuristic, st, HP)
+            steps.play_trick(H.decide, st, HP)
         if rng.integers(2):
             tricks.place_card(st, st[L.S_TRICK_LEADER],
                               H.choose_card(st, st[L.S_TRICK_LEADER], st[L.S_HAND +
@@ -269,7 +268,7 @@ def test_sampled_partner_hands_are_consistent_with_the_players_view():
 @pytest.mark.parametrize("edition", ["rulebook", "instructions"])
 def test_policies_play_legal_games_that_keep_every_invariant(policy, games, edition):
     cfg = GameConfig(edition=edition, hideaway=True, check_invariants=True)
-    params = policy_params(policy, {"samples": 4} if policy == "search" else None)
+    params = param_vector(policy, {"samples": 4} if policy == "search" else None)
     r = simulate(cfg, policy, games=games, seed=5, params=params)
     assert r.summary()["invariant_violations"] == 0
     assert r.outcome("running") == 0
@@ -277,7 +276,7 @@ def test_policies_play_legal_games_that_keep_every_invariant(policy, games, edit
 
 def test_search_and_omniscient_give_the_same_games_on_one_and_two_threads():
     for policy in ("search", "omniscient"):
-        params = policy_params(policy, {"samples": 3} if policy == "search" else None)
+        params = param_vector(policy, {"samples": 3} if policy == "search" else None)
         a = simulate(policy=policy, games=24, seed=2, threads=1, keep_records=True,
                      params=params, chunk_size=7)
         b = simulate(policy=policy, games=24, seed=2, threads=2, keep_records=True,
@@ -288,14 +287,15 @@ def test_search_and_omniscient_give_the_same_games_on_one_and_two_threads():
 _JIT_SCRIPT = """
 import json
 from slashersim.config import GameConfig
-from slashersim.runner import policy_params, simulate
+from slashersim.policies import param_vector
+from slashersim.runner import simulate
 out = {}
 for policy, games, over in (("heuristic", 40, None), ("search", 2, {"samples": 2}),
                             ("omniscient", 1, None)):
     for edition in ("rulebook", "instructions"):
         r = simulate(GameConfig(edition=edition, hideaway=True, check_invariants=True), policy,
                      games=games, seed=13, keep_records=True,
-                     params=policy_params(policy, over))
+                     params=param_vector(policy, over))
         out[f"{policy}-{edition}"] = r.records.drop(columns=["outcome"]).to_numpy().tolist()
 print(json.dumps(out))
 """

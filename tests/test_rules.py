@@ -1012,10 +1012,11 @@ def test_edition_junk():
 # §5 end
 # ==========================================================================================
 def test_timeout_after_max_rounds():
-    from slashersim.policies.baseline import baseline
+    from slashersim.policies.baseline import decide as baseline
+    from slashersim.runner.kernels import chunk
     # one round cannot bring 4 escapes or 3 traps; only a Killer can end it early
     records = np.zeros((40, L.RECORD_SIZE), dtype=np.int32)
-    game.simulate_chunk(baseline, 1, GameConfig(max_rounds=1).to_array(), NO_PARAMS, 7, 0, records)
+    chunk(baseline, GameConfig(max_rounds=1).to_array(), NO_PARAMS, 7, 0, records, 0, 1)
     assert (records[:, L.R_ROUNDS] == 1).all()
     outcomes = set(records[:, L.R_OUTCOME].tolist())
     assert outcomes <= {R.TIMEOUT, R.LOSS_HEALTH}

@@ -13,13 +13,13 @@ import numpy as np
 
 from .. import rules
 from ..config import GameConfig
+from ..engine import layout as L
 from ..inputs import parse_games  # noqa: F401 (part of this module's interface)
-from ..policies import get_policy, param_vector as _param_vector, param_specs
-from ..progress import increments
-from ..runner import DEFAULT_CHUNK, SimulationResult, simulate
+from ..policies import get_policy, param_specs, param_vector
+from ..policies.python import answerer, policy_label
+from ..runner import DEFAULT_CHUNK, SimulationResult, play_side_by_side, prepare
 from ..stats import mean_interval, unpaired_difference_interval
 
-_WIN = rules.OUTCOME_NAMES.index("win")
 #: the per-policy figures copied from ``SimulationResult.summary()``
 POLICY_KEYS = ("games", "wins", "win_rate", "win_ci", "loss_health", "loss_traps", "timeout",
                "mean_rounds", "trap_rate_by_area", "rounds_by_area", "invariant_violations")
@@ -32,10 +32,9 @@ def _count(name, value):
 
 
 def _label(policy):
-    """A policy's name in tables (a Python policy's: :func:`slashersim.player.policy_label`)."""
+    """A policy's name in tables (a Python policy's: :func:`slashersim.policies.python.policy_label`)."""
     if isinstance(policy, str):
         return policy
-    from ..player import policy_label
     return policy_label(policy)
 
 
@@ -60,13 +59,8 @@ def parse_policy_params(items):
         if not (sep and dot and policy and name):
             raise ValueError(f"policy parameter must be POLICY.NAME=VALUE, got {item!r}")
         out.setdefault(policy, {})[name] = value
-        _param_vector(policy.partition("#")[0], {name: value})
+        param_vector(policy.partition("#")[0], {name: value})
     return {policy: {name: float(v) for name, v in over.items()} for policy, over in out.items()}
-
-
-def param_vector(policy, overrides=None):
-    """The parameter vector of ``policy`` with ``overrides`` (name or index -> value)."""
-    return _param_vector(policy, overrides)
 
 
 def check_comparison(policies, games, params=None):
@@ -79,7 +73,6 @@ def check_comparison(policies, games, params=None):
         if isinstance(name, str):
             param_specs(name)
         else:
-            from ..player import answerer
             answerer(name)
     row_labels = labels(names)
     params = params or {}
@@ -120,8 +113,8 @@ def compare_policies(config=None, policies=("baseline",), games=100_000, seed=0,
     config : GameConfig, optional
         The rules (default: the rulebook defaults).
     policies : sequence of str or Python policies
-        Registered policy names, or Python policies (:mod:`slashersim.player`, labelled by
-        :func:`slashersim.player.policy_label`, played on one thread); a name may repeat (rows
+        Registered policy names, or Python policies (:mod:`slashersim.policies.python`, labelled by
+        :func:`slashersim.policies.python.policy_label`, played on one thread); a name may repeat (rows
         are labelled ``name#2``, ...).
     games : int or dict
         Games per policy: one count, or ``{policy name or label: count}`` with an optional
@@ -154,33 +147,24 @@ def compare_policies(config=None, policies=("baseline",), games=100_000, seed=0,
     names, row_labels, vectors, counts_n = check_comparison(policies, games, params)
     chunk_size = _count("chunk_size", chunk_size)
     omniscient = [isinstance(name, str) and get_policy(name).omniscient for name in names]
-    counts = [None] * len(names)
-    elapsed = [0.0] * len(names)
     pairs = list(combinations(range(len(names)), 2))
     # per pair: wins of a, wins of b, games only a won, games only b won (all integers)
     tally = np.zeros((len(pairs), 4), dtype=np.int64)
-    total = max(counts_n)
-    done = 0
-    while done < total:
-        end = min(done + chunk_size, total)
-        won = {}
-        for i, name in enumerate(names):
-            n = min(end, counts_n[i]) - done
-            if n <= 0:
-                continue
-            r = simulate(config, name, games=n, seed=seed, threads=threads, chunk_size=n,
-                         keep_records=True, first_game=done, params=vectors[i],
-                         progress=increments(step))
-            counts[i] = r.counts if counts[i] is None else counts[i] + r.counts
-            elapsed[i] += r.elapsed_s
-            won[i] = r.records["outcome"].cat.codes.to_numpy() == _WIN
+
+    def on_chunk(start, chunk, counts):
+        won = [None if rec is None else rec[:, L.R_OUTCOME] == rules.WIN for rec in chunk]
         for p, (i, j) in enumerate(pairs):
-            k = min(end, counts_n[i], counts_n[j]) - done
+            k = min(counts_n[i], counts_n[j]) - start
             if k <= 0:
                 continue
             a, b = won[i][:k], won[j][:k]
             tally[p] += (a.sum(), b.sum(), (a & ~b).sum(), (b & ~a).sum())
-        done = end
+
+    players = [prepare(name, None if vector is None else vector)
+               for name, vector in zip(names, vectors)]
+    counts, elapsed = play_side_by_side([(config, p) for p in players], counts_n, seed,
+                                        threads=threads, cap=chunk_size, step=step,
+                                        on_chunk=on_chunk)
     rows = []
     for i, name in enumerate(names):
         s = SimulationResult(config, _label(name), int(seed), counts[i], elapsed[i]).summary()
@@ -217,50 +201,6 @@ def pair(result, a, b):
                     "unpaired_ci": [-p["unpaired_ci"][1], -p["unpaired_ci"][0]],
                     "only_a_won": p["only_b_won"], "only_b_won": p["only_a_won"]}
     return None
-
-
-def format_ci(ci, signed=False):
-    """``[low, high]`` to 4 decimals (signed for differences); ``-`` for ``None``."""
-    if ci is None:
-        return "-"
-    f = "+.4f" if signed else ".4f"
-    return f"[{ci[0]:{f}}, {ci[1]:{f}}]"
-
-
-def played_areas(result):
-    """The areas some compared policy played a round in, in area order."""
-    return [a for a in rules.AREA_NAMES
-            if any(row["rounds_by_area"][a] for row in result["policies"])]
-
-
-def format_comparison(r, config_line):
-    """The human-readable tables of a :func:`compare_policies` result; ``config_line`` is the
-    configuration's one-line description."""
-    width = max(12, *(len(row["label"]) for row in r["policies"]))
-    lines = [f"{config_line}; seed {r['seed']}", "",
-             f"  {'policy':<{width}} {'games':>10}   win rate   95% CI             "
-             f"loss health  loss traps  timeout"]
-    for row in r["policies"]:
-        lines.append(f"  {row['label']:<{width}} {row['games']:>10,}     {row['win_rate']:.4f}"
-                     f"   {format_ci(row['win_ci'])}     {row['loss_health']:.4f}"
-                     f"      {row['loss_traps']:.4f}   {row['timeout']:.4f}")
-    if r["pairs"]:
-        pw = max(len("b - a"), *(len(p["b"]) + len(p["a"]) + 3 for p in r["pairs"]))
-        lines += ["", "  paired difference of win rates on the games both played",
-                  f"  {'b - a':<{pw}} {'games':>10}   difference   95% CI"
-                  f"               unpaired 95% CI"]
-        for p in r["pairs"]:
-            lines.append(f"  {p['b'] + ' - ' + p['a']:<{pw}} {p['games']:>10,}"
-                         f"      {p['difference']:+.4f}   {format_ci(p['difference_ci'], True)}"
-                         f"   {format_ci(p['unpaired_ci'], True)}")
-    areas = played_areas(r)
-    lines += ["", "  traps set off per round played, by area",
-              f"  {'policy':<{width}} " + " ".join(f"{a:>9}" for a in areas)]
-    for row in r["policies"]:
-        rates = row["trap_rate_by_area"]
-        lines.append(f"  {row['label']:<{width}} " + " ".join(
-            f"{'-' if rates[a] is None else format(rates[a], '.3f'):>9}" for a in areas))
-    return "\n".join(lines)
 
 
 def comparison_figure(r, config_line):

@@ -12,7 +12,8 @@ import numpy as np
 from .. import rules
 from ..config import ConfigError, GameConfig
 from ..progress import increments
-from ..runner import DEFAULT_CHUNK, simulate
+from ..engine import layout as L
+from ..runner import DEFAULT_CHUNK, play_side_by_side, prepare, simulate
 from ..stats import Z95, wilson_interval
 
 _WIN = rules.OUTCOME_NAMES.index("win")
@@ -55,21 +56,19 @@ def paired_effects(configs, policy="baseline", games=100_000, seed=0, threads=No
     e_sum = np.zeros(n_pos, dtype=np.int64)
     e_sq = np.zeros(n_pos, dtype=np.int64)
     violations = 0
-    done = 0
-    while done < games:
-        n = min(chunk_size, games - done)
-        won = np.empty((n_pos, n), dtype=np.int64)
-        for i, label in enumerate(labels):
-            records = simulate(configs[label], policy, games=n, seed=seed, threads=threads,
-                               chunk_size=n, keep_records=True, first_game=done,
-                               progress=increments(step)).records
-            won[i] = records["outcome"].cat.codes.to_numpy() == _WIN
-            violations += int((records["violations"] != 0).sum())
+
+    def on_chunk(start, chunk, counts):
+        nonlocal violations
+        won = np.stack([rec[:, L.R_OUTCOME] == rules.WIN for rec in chunk]).astype(np.int64)
+        violations += sum(int((rec[:, L.R_VIOLATIONS] != 0).sum()) for rec in chunk)
         e = total * won - weight @ won
-        wins += won.sum(axis=1)
-        e_sum += e.sum(axis=1)
-        e_sq += (e * e).sum(axis=1)
-        done += n
+        wins[:] += won.sum(axis=1)
+        e_sum[:] += e.sum(axis=1)
+        e_sq[:] += (e * e).sum(axis=1)
+
+    player = prepare(policy)
+    play_side_by_side([(configs[label], player) for label in labels], games, seed,
+                      threads=threads, cap=chunk_size, step=step, on_chunk=on_chunk)
     if tally is not None:
         tally["invariant_violations"] = tally.get("invariant_violations", 0) + violations
     scale = total * games

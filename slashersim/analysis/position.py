@@ -13,32 +13,16 @@ import math
 from pathlib import Path
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from .. import rules
 from ..config import ConfigError, GameConfig
 from ..engine import layout as L
-from ..engine import positions as _positions
+from ..engine import positions as K
 from ..inputs import check_seed
-from ..policies import get_policy
-from ..runner import held_interrupt, policy_params
+from ..policies import get_policy, param_specs, param_vector, policy_names
+from ..runner import drive, prepare
 from ..stats import wilson_interval
-
-
-class _LuckKernels:
-    """:mod:`slashersim.engine.luck`, imported (compiled or loaded) on first use of a kernel;
-    the offsets of a position come from :mod:`slashersim.engine.positions`, so reading and
-    checking a position compiles nothing."""
-
-    def __getattr__(self, name):
-        if hasattr(_positions, name):
-            return getattr(_positions, name)
-        from ..engine import luck
-        return getattr(luck, name)
-
-
-K = _LuckKernels()
 
 STATE_KEYS = ("config", "round", "area", "areas_seen", "arrows", "leader", "health", "traps",
               "items", "killer_draws", "item_deck", "hands", "trump")
@@ -413,38 +397,27 @@ SMALL_RUN = 2048
 def _outcomes(position, policy, games, seed, threads, first=0, params=None, step=None):
     """Outcome codes ``ndarray(int8, (games,))`` of ``games`` play-outs of ``position``.
 
-    The play-outs run in kernel calls of about ``runner.CALL_SECONDS`` each (play-out ``i``
-    draws from the streams of game ``first + i`` whatever the split), calling ``step(n)``
-    after each call with the play-outs just played."""
-    from ..runner import DEFAULT_CHUNK, next_chunk
-    import time
+    The play-outs run through the run driver (play-out ``i`` draws from the streams of game
+    ``first + i`` whatever the split), calling ``step(n)`` after each kernel call with the
+    play-outs just played."""
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise ValueError(f"games must be at least 1, got {games!r}")
     seed = check_seed(seed)
-    params = policy_params(policy) if params is None else np.asarray(params, dtype=np.float64)
-    entry = get_policy(policy)
+    player = prepare(policy, params)
+    if player.python:
+        raise ValueError("play-outs need a registered policy")
+    player.compile()
     out = np.empty(int(games), dtype=np.int8)
-    previous = numba.get_num_threads()
     if threads is None and games <= SMALL_RUN:
         threads = 1
-    if threads is not None:
-        numba.set_num_threads(int(threads))
     base = np.ascontiguousarray(position.state)
     known = np.ascontiguousarray(position.known)
-    try:
-        done, n = 0, 1
-        while done < games:
-            n = min(n, games - done)
-            t0 = time.perf_counter()
-            with held_interrupt():
-                K.rollouts(entry.decide, entry.fast, base, params, known, int(seed),
-                           int(first + done), out[done:done + n])
-            done += n
-            if step is not None:
-                step(n)
-            n = next_chunk(n, time.perf_counter() - t0, DEFAULT_CHUNK)
-    finally:
-        numba.set_num_threads(previous)
+
+    def play(start, n):
+        player.kernels.rollouts(base, player.params, known, int(seed), int(first + start),
+                                out[start:start + n])
+
+    drive(int(games), play, threads=threads, step=step)
     return out
 
 
@@ -494,15 +467,15 @@ def record_game(config, policy, seed, game, params=None):
         raise ValueError(f"the recorded game must be 0 or more, got {game!r}")
     check_seed(int(game), "the recorded game")
     seed = check_seed(seed)
-    params = policy_params(policy) if params is None else np.asarray(params, dtype=np.float64)
-    entry = get_policy(policy)
+    params = param_vector(policy) if params is None else np.asarray(params, dtype=np.float64)
+    from ..runner.kernels import as_function, record_game as kernel  # compiles on first call
+    decide = as_function(get_policy(policy).decide)
     cfg = config.to_array()
     size = 256
     while True:
         snaps = np.zeros((size, L.STATE_SIZE), dtype=np.int64)
         info = np.zeros((size, K.INFO_SIZE), dtype=np.int64)
-        n = K.record_game(entry.decide, entry.fast, cfg, params, int(seed), int(game), snaps,
-                          info)
+        n = kernel(decide, cfg, params, int(seed), int(game), snaps, info)
         if n <= size:
             break
         size = n                     # the replay is deterministic: again, with room for all
@@ -607,8 +580,7 @@ RECORD_FORMAT = "slashersim game record 2"
 def record_json(rec):
     """The game record as a JSON-ready dict (the ``simulate --record-out`` file)."""
     last = rec.snaps[-1]
-    from ..policies import param_specs
-    params = policy_params(rec.policy) if rec.params is None else rec.params
+    params = param_vector(rec.policy) if rec.params is None else rec.params
     return {"format": RECORD_FORMAT, "config": rec.config.describe(),
             "policy": rec.policy,
             "policy_params": {p.name: float(x) for p, x in zip(param_specs(rec.policy), params)},
@@ -635,7 +607,6 @@ def read_record(path):
     """Read and check a game record file (``simulate --record-out``) without replaying it:
     every key it needs, the configuration, the policy and its parameters, the seed and the
     game. A :class:`ConfigError` names what is wrong."""
-    from ..policies import param_vector, policy_names
     data = _read_json(path, "record file")
     if isinstance(data, dict) and data.get("format") == "slashersim game record 1":
         _err(f"{str(path)!r} is a game record of an older slashersim (one draw event per "

@@ -1,10 +1,10 @@
-"""The policy interface: decision codes and the one signature every policy has.
+"""The policy interface: the one signature every policy has, and the decisions it answers.
 
-A policy is an ``@njit(POLICY_SIGNATURE, cache=True)`` function
+A policy is an ``@njit`` function
 
-    policy(decision, player, arg, st, params) -> int64
+    decide(decision, player, arg, st, params) -> int64
 
-called by the engine at each decision point below. ``st`` is the full game state (see
+called by the engine at each decision point of :mod:`.decisions`. ``st`` is the full game state (see
 :mod:`slashersim.engine.layout`), rules and random streams included; a fair policy reads only
 what ``player`` may see: its own hand ``st[S_HAND + player]``, played and won cards, the play
 log, public counters (health, traps, area, trump, items held, deck size, the face-up discard
@@ -13,60 +13,17 @@ card or the item-deck order — and draws only from stream ``rng.POLICY``. ``par
 policy's tunable numbers. The engine validates every answer; an illegal one is replaced by the
 default (lowest legal card, "no") and flagged as ``V_POLICY``.
 
-The chunk driver :func:`engine.game.simulate_chunk` takes the policy as a first-class function
-of type ``POLICY_TYPE`` (hence the explicit signature), so it is compiled once and cached on
-disk whatever the policy. (Passing the policy as a plain dispatcher would specialise and inline
-it, about 30 % faster, but numba 0.68 then refuses to cache any kernel that calls the policy
-inside a branch.)
+The engine's flow functions take the policy as an argument and call it; the runner compiles
+them either for ``POLICY_TYPE``, the policy as a first-class function of ``POLICY_SIGNATURE``
+(one compiled kernel for every such policy), or for one policy compiled in
+(:mod:`slashersim.runner.kernels`). The engine imports no policy.
 """
-import numpy as np
 from numba import njit, types
 
-#: choose a card: ``arg`` = bitmask of legal cards; answer a card id from it
-PLAY_CARD = 0
-#: window (a), the start of the item phase, colours fixed: answer an item to use (First Aid,
-#: Lucky Charm, Flashlight), or -1; asked again until -1
-PHASE_START = 1
-#: window (b), before the player's own draw: as PHASE_START
-BEFORE_DRAW = 2
-#: Flashlight: ``st[S_PEEK:S_PEEK+arg]`` are the top ``arg`` cards, top first; answer
-#: ``order + 6 * bottom``: ``FLASHLIGHT_ORDERS[arg - 1, order]`` lists the peeked
-#: indices top first, and ``bottom`` = 1 puts them under the deck in that order
-FLASHLIGHT = 3
-#: Cabins: answer 1 to draw one more card
-CABINS_EXTRA = 4
-#: answer 1 to use a held Backpack (``arg`` = keepable cards drawn)
-USE_BACKPACK = 5
-#: keep: answer the index into ``st[S_DRAWN:]`` of pick number ``arg`` (0 or 1), or -1
-KEEP = 6
-#: Walkie-talkie: answer the index into ``st[S_DISCARD:]`` to take instead of the first pick,
-#: or -1 to keep the Walkie-talkie
-WALKIE_TALKIE = 7
-#: Fire pit gift window: answer an item id to give to the partner, or -1
-TRADE = 8
-#: ``item_timing = any_time``, window (c) at the start of the play phase, after the deal:
-#: answer an item to use, or -1
-PLAY_START = 9
-#: ``item_timing = any_time``, window (d) right after trick ``arg`` (1..8): answer an item to
-#: use, or -1
-AFTER_TRICK = 10
-N_DECISIONS = 11
-DECISION_NAMES = ("play_card", "phase_start", "before_draw", "flashlight", "cabins_extra",
-                  "use_backpack", "keep", "walkie_talkie", "trade", "play_start",
-                  "after_trick")
-#: added to a First Aid kit's id in an item-use answer: heal the partner instead of oneself
-#: (allowed when ``first_aid_target = either``)
-ON_PARTNER = 32
-
-#: ``FLASHLIGHT_ORDERS[k - 1, order]``: the peeked indices (top first) of order ``order`` of
-#: ``k`` cards, in lexicographic order; unused entries are -1
-FLASHLIGHT_ORDERS = np.array([
-    [[0, -1, -1]] + [[-1, -1, -1]] * 5,
-    [[0, 1, -1], [1, 0, -1]] + [[-1, -1, -1]] * 4,
-    [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]],
-], dtype=np.int64)
-#: number of orders of ``k`` cards, ``k = 0..3``
-N_FLASHLIGHT_ORDERS = np.array([1, 1, 2, 6], dtype=np.int64)
+from .decisions import (  # noqa: F401 (the decisions are part of the policy interface)
+    PLAY_CARD, PHASE_START, BEFORE_DRAW, FLASHLIGHT, CABINS_EXTRA, USE_BACKPACK, KEEP,
+    WALKIE_TALKIE, TRADE, PLAY_START, AFTER_TRICK, N_DECISIONS, DECISION_NAMES, ON_PARTNER,
+    FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS)
 
 POLICY_SIGNATURE = types.int64(types.int64, types.int64, types.int64, types.int64[::1],
                                types.float64[::1])

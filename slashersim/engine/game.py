@@ -1,9 +1,8 @@
-"""A whole game (RULES.md §5-6), invariant checks, and the parallel chunk driver."""
+"""A whole game (RULES.md §5-6), invariant checks, and the parallel chunk of games."""
 import numpy as np
 from numba import njit, prange, types
 
 from ..rules import ALL_CARDS, JUNK, KILLER, KILLER_RESHUFFLE_AT_CLEANUP, RUNNING, TIMEOUT, WIN
-from .api import POLICY_TYPE
 from .bits import popcount
 from .deal import setup_game, start_round
 from .items import item_phase, reshuffle_item_deck, team_escapes
@@ -21,9 +20,9 @@ from .layout import (K_CABINS_EXTRA, K_GIFTS, K_KEPT_ITEM, K_USED, R_CABINS_EXTR
                      S_HELD, S_JUNK_ASIDE, S_KEPT, S_KILLER_DRAWN, S_KILLER_DRAWS,
                      S_KILLER_START, S_OUT, S_OUTCOME, S_PLAYED, S_ROUND, S_ROUNDS_AREA,
                      S_TRAP_ROUND, S_TRAPS, S_TRAPS_AREA, S_TRAPS_AT_START, S_TRICK,
-                     S_TRUMP_DECK, S_VIOLATIONS, S_WON, STATE_SIZE, CFG_SIZE, S_FAST_POLICY, V_CARDS, V_HEALTH, V_ITEMS,
+                     S_TRUMP_DECK, S_VIOLATIONS, S_WON, STATE_SIZE, CFG_SIZE, S_RNG, V_CARDS, V_HEALTH, V_ITEMS,
                      V_TRAPS,)
-from .rng import seed_streams
+from .rng import N_STREAMS, seed_streams, stream_seed
 from .tricks import finish_play_phase, play_phase
 
 #: games one parallel task plays in a row with one scratch state
@@ -162,17 +161,36 @@ def write_record(st, rec):
 
 
 @njit(cache=True)
-def play_block(policy, fast, cfg, params, seed, game0, records, block, size):
+def play_block(policy, cfg, params, seed, game0, records, block, size, held, repeats):
     """Play block ``block`` of a chunk, games ``game0 + block * size ...``, one record row each.
 
     One scratch state serves the whole block. Game ``g`` depends only on ``(seed, g)``, never
-    on the thread or block that plays it.
+    on the thread or block that plays it; the streams in the bitmask ``held`` are seeded from
+    group ``g // repeats`` instead (as game ``g // repeats`` seeds them), so each ``repeats``
+    consecutive games share them (``held = 0``: every game its own).
     """
     n = records.shape[0]
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[:CFG_SIZE] = cfg
-    st[S_FAST_POLICY] = fast
     for i in range(block * size, min(n, (block + 1) * size)):
+        g = game0 + i
+        seed_streams(st, seed, g)
+        if held:
+            for k in range(N_STREAMS):
+                if (held >> k) & 1:
+                    st[S_RNG + k] = np.int64(stream_seed(seed, g // repeats, k))
+        setup_game(st)
+        play_rounds(policy, st, params)
+        write_record(st, records[i])
+
+
+@njit(cache=True)
+def play_games(policy, cfg, params, seed, game0, records, st):
+    """Games ``game0 .. game0 + len(records) - 1`` one after another in the caller's state
+    ``st`` (at least ``STATE_SIZE`` long: a Python player keeps its view after it), one record
+    row each: exactly the games of :func:`simulate_chunk`."""
+    st[:CFG_SIZE] = cfg
+    for i in range(records.shape[0]):
         play_game(policy, st, params, seed, game0 + i)
         write_record(st, records[i])
 
@@ -189,18 +207,17 @@ def block_size(n):
     return max(1, min(BLOCK, n // MIN_BLOCKS))
 
 
-@lazy_njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
-                      types.int64, types.int32[:, ::1]), parallel=True, cache=True)
-def simulate_chunk(policy, fast, cfg, params, seed, game0, records):
-    """Play games ``game0 .. game0 + len(records) - 1`` in parallel blocks, one record row each.
+@njit(cache=True, parallel=True)
+def simulate_chunk(policy, cfg, params, seed, game0, records, held, repeats):
+    """Play games ``game0 .. game0 + len(records) - 1`` in parallel blocks, one record row each
+    (``held``, ``repeats``: streams shared by groups of games, see :func:`play_block`).
 
-    ``fast`` is the policy's fast-path id (:mod:`slashersim.policies.dispatch`), or 0.
-    Compiled on its first call (:func:`.lazy.lazy_njit`): the modules that only call the round
-    functions (``search``, ``steps``, ``luck``) import this one without compiling the driver.
+    Generic in ``policy``: the runner compiles it once per kind of policy
+    (:mod:`slashersim.runner.kernels`).
     """
     size = block_size(records.shape[0])
     for b in prange((records.shape[0] + size - 1) // size):
-        play_block(policy, fast, cfg, params, seed, game0, records, b, size)
+        play_block(policy, cfg, params, seed, game0, records, b, size, held, repeats)
 
 
 @lazy_njit(types.void(types.int32[:, ::1], types.int64[::1]), cache=True)

@@ -231,14 +231,14 @@ def use_items(policy, decision, player, st, params, arg=0):
     for _ in range(_MAX_ACTIONS):
         if not st[S_HELD + player] & USABLE_BEFORE_DRAW:
             break
-        item = dispatch.decide(policy, decision, player, arg, st, params)
+        item = policy(decision, player, arg, st, params)
         if item < 0:
             break
         answer = 0
         if item == FLASHLIGHT and (st[S_HELD + player] >> FLASHLIGHT) & 1:
             k = peek_top(st, player)
             if k > 0:
-                answer = dispatch.decide(policy, api.FLASHLIGHT, player, k, st, params)
+                answer = policy(api.FLASHLIGHT, player, k, st, params)
         ok = use_item(st, player, item, answer)
         if item == FLASHLIGHT:
             st[S_PEEK_N] = 0
@@ -284,7 +284,7 @@ def fire_pit_gifts(policy, st, params):
         for _ in range(_MAX_ACTIONS):
             if not st[S_HELD + p]:
                 break
-            item = dispatch.decide(policy, api.TRADE, p, 0, st, params)
+            item = policy(api.TRADE, p, 0, st, params)
             if item < 0:
                 break
             if item >= 12 or not (st[S_HELD + p] >> item) & 1:
@@ -339,7 +339,7 @@ def draw_items(policy, player, st, params):
     if draw_cards(st, st[S_DRAWS + player]):
         return True
     if st[S_AREA] == CABINS and st[S_DECK_N] > 0:
-        if dispatch.decide(policy, api.CABINS_EXTRA, player, 0, st, params) == 1:
+        if policy(api.CABINS_EXTRA, player, 0, st, params) == 1:
             st[S_CABINS_EXTRA] += 1
             return draw_cards(st, 1)
     return False
@@ -402,12 +402,12 @@ def keep_items(policy, player, st, params):
     st[S_PICK + 1] = -1
     st[S_PICKS] = 1
     if (held_before >> BACKPACK) & 1 and n_keepable >= 2:
-        if dispatch.decide(policy, api.USE_BACKPACK, player, n_keepable, st, params) == 1:
+        if policy(api.USE_BACKPACK, player, n_keepable, st, params) == 1:
             st[S_HELD + player] &= ~(1 << BACKPACK)
             dispose_used_item(st, BACKPACK)
             st[S_PICKS] = 2
     for k in range(min(st[S_PICKS], n_keepable)):
-        i = dispatch.decide(policy, api.KEEP, player, k, st, params)
+        i = policy(api.KEEP, player, k, st, params)
         if i < 0 and (k > 0 or st[C_KEEP_OPTIONAL]):
             break
         if i < 0 or i >= n or not keepable(st[S_DRAWN + i]) or st[S_PICK] == i:
@@ -419,7 +419,7 @@ def keep_items(policy, player, st, params):
     from_discard = -1
     if (held_before >> WALKIE_TALKIE) & 1 and st[S_DISCARD_N] > 0 and \
             (n > 0 or st[C_WALKIE_WITHOUT_DRAW]):
-        d = dispatch.decide(policy, api.WALKIE_TALKIE, player, 0, st, params)
+        d = policy(api.WALKIE_TALKIE, player, 0, st, params)
         if d >= 0:
             if d >= st[S_DISCARD_N] or not keepable(st[S_DISCARD + d]):
                 st[S_VIOLATIONS] |= V_POLICY
@@ -500,9 +500,3 @@ def item_phase(policy, st, params):
     """The item phase (§4): colours, window (a), then each player's turn in draw order, with
     the Fire pit's gift windows. Stops on a finished game."""
     item_phase_part(policy, st, params, 0, 2)
-
-
-# The policies import this module's rules, and the kernels reach the policies through the
-# dispatcher, resolved when numba compiles them; imported as a module, after the rules, so
-# that either side may be imported first.
-from ..policies import dispatch  # noqa: E402

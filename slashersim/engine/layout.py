@@ -69,8 +69,17 @@ CFG_SIZE = _c.size
 DECK_CAPACITY = 24
 _s = _Layout()
 _s.size = CFG_SIZE                                   #: st[:CFG_SIZE] is a copy of cfg
-S_RNG = _s.field("rng", 4)                           #: the game's random streams (uint64 bits)
-S_FAST_POLICY = _s.field("fast_policy")              #: built-in policy called directly, or 0
+#: deal stream: number-card shuffles and the trump
+DEAL = 0
+#: item-deck stream: set-up and reshuffles
+ITEMS = 1
+#: area stream: area order, arrows, reshuffles
+AREAS = 2
+#: policy stream: the players' random choices
+POLICY = 3
+#: number of streams per game
+N_STREAMS = 4
+S_RNG = _s.field("rng", N_STREAMS)                   #: the game's random streams (uint64 bits)
 S_DYNAMIC = _s.size                                  #: st[S_DYNAMIC:] is reset for each game
 S_ROUND = _s.field("round")                          #: 1-based number of the current round
 S_AREA = _s.field("area")
@@ -142,6 +151,19 @@ SLOT_TOP_GROUP = 4
 
 #: invariant-violation flags (st[S_VIOLATIONS])
 V_CARDS, V_ITEMS, V_HEALTH, V_TRAPS, V_POLICY = 1, 2, 4, 8, 16
+
+# --- the view block: what a Python player is shown, kept after the state -------------------
+#: most legal answers of any decision (a keep or a Walkie-talkie pick from a full pile, or -1)
+MAX_LEGAL = DECK_CAPACITY + 1
+#: offsets in the block after the state (:mod:`.view`): the view, then the decision and its
+#: legal answers
+V_VIEW = 0
+V_DECISION = STATE_SIZE
+V_PLAYER = V_DECISION + 1
+V_ARG = V_DECISION + 2
+V_N_LEGAL = V_DECISION + 3
+V_LEGAL = V_DECISION + 4
+VIEW_SIZE = V_LEGAL + MAX_LEGAL
 
 # --- per-game records ---------------------------------------------------------------------
 _r = _Layout()

@@ -7,6 +7,8 @@ kernel is first called, from the on-disk cache when it is there, with the same c
 """
 from numba import njit
 
+from .. import compiling
+
 
 class LazyKernel:
     """A Python-called kernel of one explicit signature, compiled on its first call; other
@@ -23,6 +25,7 @@ class LazyKernel:
         ``@njit(signature)``."""
         d = self.dispatcher
         if hasattr(d, "overloads") and self.signature.args not in d.overloads:
+            compiling.announce()
             d.compile(self.signature)
             d.disable_compile()
         return d

@@ -1,9 +1,6 @@
-"""Kernels of the luck analyses: games sharing one random stream, play-outs of a position,
-and a game replayed step by step.
+"""Kernels of the luck analyses: play-outs of a position, and a game replayed step by step.
+(Games sharing a random stream are :func:`game.simulate_chunk`'s ``held`` streams.)
 
-- :func:`simulate_chunk_held` plays games as :func:`game.simulate_chunk` does, except that
-  the held streams of game ``g`` are seeded from group ``g // repeats``: each group of
-  ``repeats`` consecutive games shares them (``repeats = 1`` is the plain run).
 - A *position* is a game state ``st`` and a description ``pos`` (offsets ``P_*``) of where
   the game stands and what of it is known. :func:`rollouts` plays it out many times: each
   play-out reseeds the streams, redraws everything unknown (:func:`resample_hidden`)
@@ -15,38 +12,31 @@ and a game replayed step by step.
   :func:`items.item_turn` a card at a time, and a play-out can start between two cards.
 """
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, prange
 
 from ..rules import (AREA_DECK_LEVELS, CABINS, FIRE_PIT, KILLER,
                      LEADER_ARROW, N_AREAS, N_NUMBER_CARDS, RUNNING, SUIT_MASK, TIMEOUT)
-from .api import POLICY_TYPE
-from .lazy import lazy_njit
 from .bits import nth_bit, popcount
 from .deal import setup_game, start_round
-from .game import block_size, check_invariants, cleanup, play_rounds, write_record
+from .game import block_size, check_invariants, cleanup, play_rounds
 from .items import (USABLE_BEFORE_DRAW, draw_one, fire_pit_gifts, item_first_player,
                     item_phase, item_phase_part, item_phase_start, keep_items, resolve_killer,
                     sort_won_cards, use_items)
 from . import api
-# the Cabins choice reaches the policies through the dispatcher, as the engine's kernels do;
-# items (imported above) has imported it, and the kernels below compile at once
-from ..policies import dispatch
 from .layout import (C_ARROWS, C_AREA_DECK, C_AREA_IN, C_AREA_LEVEL, C_CHECK, C_LEADER, C_MAX_ROUNDS,
                      S_ROUNDS_AREA,
                      CFG_SIZE, S_AREA, S_AREA_DECK, S_AREA_N, S_AREA_POS, S_ARROW,
-                     S_CHARMS_ROUND, S_DECK, S_DECK_N, S_DRAWN, S_DRAWN_N, S_DRAWS, S_FAST_POLICY, S_HAND, S_HELD,
-                     S_OUTCOME, S_RNG, S_ROUND, S_ROUND_LEADER, S_TRAPS, S_TRAPS_AT_START,
+                     S_CHARMS_ROUND, S_DECK, S_DECK_N, S_DRAWN, S_DRAWN_N, S_DRAWS, S_HAND, S_HELD,
+                     S_OUTCOME, S_ROUND, S_ROUND_LEADER, S_TRAPS, S_TRAPS_AT_START,
                      S_TRICK_LEADER, S_TRUMP, S_TRUMP_CARD, S_TRUMP_DECK, S_TURN,
                      STATE_SIZE)
-from .rng import AREAS, DEAL, ITEMS, N_STREAMS, rand_below, seed_streams, stream_seed
+from .rng import AREAS, DEAL, ITEMS, rand_below, seed_streams
 from .tricks import play_phase
 
-# --- positions ------------------------------------------------------------------------------
-from .positions import (  # noqa: E402,F401 (offsets of a position, kept compile-free)
-    P_PHASE, P_TURNS, P_HANDS, P_TRUMP, P_TRUMP_CARD, P_TOP,
-    P_KILLER, P_KILLER_SPAN, P_AREA_FIXED, P_ARROWS, P_LEADER,
-    P_PENDING, P_EXTRA_DONE, P_SIZE,
-    PHASE_START, PHASE_DEALT, PHASE_ITEMS, PHASE_DRAW)
+from .positions import (P_AREA_FIXED, P_ARROWS, P_EXTRA_DONE, P_HANDS, P_KILLER,
+                        P_KILLER_SPAN, P_LEADER, P_PENDING, P_PHASE, P_TOP, P_TRUMP,
+                        P_TRUMP_CARD, P_TURNS, PHASE_DEALT, PHASE_DRAW, PHASE_ITEMS, PHASE_START,
+                        SNAP_DEALT, SNAP_DRAW, SNAP_END, SNAP_ITEMS, SNAP_START)
 
 
 @njit(cache=True)
@@ -201,7 +191,7 @@ def draw_step(policy, player, st, params, turn):
             return False
         turn[1] = 1
         if st[S_AREA] == CABINS and st[S_DECK_N] > 0:
-            if dispatch.decide(policy, api.CABINS_EXTRA, player, 0, st, params) == 1:
+            if policy(api.CABINS_EXTRA, player, 0, st, params) == 1:
                 turn[0] = 1
 
 
@@ -252,10 +242,8 @@ def continue_game(policy, st, params, pos, turn):
     play_rounds(policy, st, params)
 
 
-@lazy_njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1],
-                 types.int64[::1], types.int64, types.int64, types.int8[::1]),
-      parallel=True, cache=True)
-def rollouts(policy, fast, base, params, pos, seed, first, out):
+@njit(cache=True, parallel=True)
+def rollouts(policy, base, params, pos, seed, first, out):
     """Play the position ``(base, pos)`` out ``len(out)`` times; play-out ``i`` draws from the
     streams of game ``first + i`` of ``seed``; ``out[i]`` is its outcome code."""
     n = out.shape[0]
@@ -265,34 +253,23 @@ def rollouts(policy, fast, base, params, pos, seed, first, out):
         turn = np.zeros(2, dtype=np.int64)
         for i in range(b * size, min(n, (b + 1) * size)):
             st[:] = base
-            st[S_FAST_POLICY] = fast
             seed_streams(st, seed, first + i)
             resample_hidden(st, pos)
             continue_game(policy, st, params, pos, turn)
             out[i] = st[S_OUTCOME]
 
 
-@lazy_njit(types.int64(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1],
-                  types.int64[::1]), cache=True)
-def continue_as_is(policy, fast, st, params, pos):
+@njit(cache=True)
+def continue_as_is(policy, st, params, pos):
     """Play the position ``(st, pos)`` to the end in place, nothing redrawn and the streams as
     they are in ``st``: a recorded position so continued ends as the recorded game did (a
     check of :func:`continue_game`). Returns the outcome code."""
-    st[S_FAST_POLICY] = fast
     turn = np.zeros(2, dtype=np.int64)
     continue_game(policy, st, params, pos, turn)
     return st[S_OUTCOME]
 
 
 # --- a recorded game --------------------------------------------------------------------------
-#: kinds of recorded positions: before a round's area card and deal, after the deal, in the
-#: item phase after 0, 1 or 2 turns (2: before clean-up), after a card of a player's draw;
-#: END is the finished game
-SNAP_START, SNAP_DEALT, SNAP_ITEMS, SNAP_END, SNAP_DRAW = 0, 1, 2, 3, 4
-#: columns of a recorded position's ``info``: kind, round, turns done (for SNAP_DRAW: before
-#: the draw's turn), and for SNAP_DRAW the cards still to draw and the Cabins flag
-#: (``P_PENDING``, ``P_EXTRA_DONE``)
-INFO_SIZE = 5
 
 
 @njit(cache=True)
@@ -307,9 +284,8 @@ def _snap(st, snaps, info, k, kind, turns, pending, extra_done):
     return k + 1
 
 
-@lazy_njit(types.int64(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
-                  types.int64, types.int64[:, ::1], types.int64[:, ::1]), cache=True)
-def record_game(policy, fast, cfg, params, seed, game, snaps, info):
+@njit(cache=True)
+def record_game(policy, cfg, params, seed, game, snaps, info):
     """Replay game ``game`` of ``seed`` exactly as :func:`game.play_game` plays it, keeping
     the state at each position in ``snaps`` and its ``info`` (columns: :data:`INFO_SIZE`);
     returns the number of positions (the last is the finished game). Only the first
@@ -320,7 +296,6 @@ def record_game(policy, fast, cfg, params, seed, game, snaps, info):
     :func:`finish_turn`, which is :func:`items.item_turn` card by card."""
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[:CFG_SIZE] = cfg
-    st[S_FAST_POLICY] = fast
     seed_streams(st, seed, game)
     setup_game(st)
     turn = np.zeros(2, dtype=np.int64)
@@ -361,28 +336,3 @@ def record_game(policy, fast, cfg, params, seed, game, snaps, info):
             k = _snap(st, snaps, info, k, SNAP_ITEMS, 2, 0, 0)
         end_round(st)
     return _snap(st, snaps, info, k, SNAP_END, 0, 0, 0)
-
-
-# --- games sharing a stream ---------------------------------------------------------------------
-@lazy_njit(types.void(POLICY_TYPE, types.int64, types.int64[::1], types.float64[::1], types.int64,
-                 types.int64, types.int32[:, ::1], types.int64, types.int64),
-      parallel=True, cache=True)
-def simulate_chunk_held(policy, fast, cfg, params, seed, game0, records, held, repeats):
-    """:func:`game.simulate_chunk` with the streams in the bitmask ``held`` of game ``g``
-    seeded from group ``g // repeats`` (as game ``g // repeats`` of a plain run seeds them)."""
-    n = records.shape[0]
-    size = block_size(n)
-    for b in prange((n + size - 1) // size):
-        st = np.zeros(STATE_SIZE, dtype=np.int64)
-        st[:CFG_SIZE] = cfg
-        st[S_FAST_POLICY] = fast
-        for i in range(b * size, min(n, (b + 1) * size)):
-            g = game0 + i
-            seed_streams(st, seed, g)
-            for k in range(N_STREAMS):
-                if (held >> k) & 1:
-                    st[S_RNG + k] = np.int64(stream_seed(seed, g // repeats, k))
-            setup_game(st)
-            play_rounds(policy, st, params)
-            write_record(st, records[i])
-

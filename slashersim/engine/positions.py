@@ -1,5 +1,6 @@
 """Where a described position stands and what of it is known: the offsets ``P_*`` of the
-``pos`` array the luck kernels take (:mod:`slashersim.engine.luck`) and its phases.
+``pos`` array the luck kernels take (:mod:`slashersim.engine.luck`) and its phases, and the
+kinds of positions a recorded game keeps.
 
 Plain numbers, so that a position can be read and checked without compiling any kernel.
 """
@@ -33,3 +34,12 @@ P_EXTRA_DONE = 12
 P_SIZE = 13
 
 PHASE_START, PHASE_DEALT, PHASE_ITEMS, PHASE_DRAW = 0, 1, 2, 3
+
+#: kinds of recorded positions: before a round's area card and deal, after the deal, in the
+#: item phase after 0, 1 or 2 turns (2: before clean-up), after a card of a player's draw;
+#: END is the finished game
+SNAP_START, SNAP_DEALT, SNAP_ITEMS, SNAP_END, SNAP_DRAW = 0, 1, 2, 3, 4
+#: columns of a recorded position's ``info``: kind, round, turns done (for SNAP_DRAW: before
+#: the draw's turn), and for SNAP_DRAW the cards still to draw and the Cabins flag
+#: (``P_PENDING``, ``P_EXTRA_DONE``)
+INFO_SIZE = 5

@@ -21,18 +21,8 @@ multiply-shift with rejection, so they are exactly uniform.
 import numpy as np
 from numba import njit
 
-from .layout import S_RNG
+from .layout import AREAS, DEAL, ITEMS, N_STREAMS, POLICY, S_RNG  # noqa: F401 (the streams)
 
-#: deal stream: number-card shuffles and the trump
-DEAL = 0
-#: item-deck stream: set-up and reshuffles
-ITEMS = 1
-#: area stream: area order, arrows, reshuffles
-AREAS = 2
-#: policy stream: the players' random choices
-POLICY = 3
-#: number of streams per game
-N_STREAMS = 4
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

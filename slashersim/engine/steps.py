@@ -1,15 +1,14 @@
 """The engine's flow functions as entry points that take the policy as a first-class function
-(``api.POLICY_TYPE``), like the chunk driver does: called from Python with any policy, they
-are compiled once, for every policy, and cached on disk — instead of once per policy object,
-which is what calling :mod:`.tricks` or :mod:`.items` directly from Python with a policy
-costs. For tests and step-by-step play; the kernels themselves call the flow directly.
+(``api.POLICY_TYPE``): called from Python with any policy, they are compiled once, for every
+policy, and cached on disk — instead of once per policy object, which is what calling
+:mod:`.tricks` or :mod:`.items` directly from Python with a policy costs. For tests of single
+rules; the kernels themselves call the flow directly.
 
 Importing this module compiles (or loads) its functions."""
 from numba import njit, types
 
 from . import game, items, tricks
 from .api import POLICY_TYPE
-from .layout import CFG_SIZE, S_FAST_POLICY
 
 _P, _ST, _PAR, _I = POLICY_TYPE, types.int64[::1], types.float64[::1], types.int64
 
@@ -72,15 +71,3 @@ def draw_items(policy, player, st, params):
 def fire_pit_gifts(policy, st, params):
     """:func:`items.fire_pit_gifts`: one gift window."""
     items.fire_pit_gifts(policy, st, params)
-
-
-@njit(types.void(_P, _I, _ST, _PAR, _I, _I, types.int32[:, ::1], _ST), cache=True)
-def play_games(policy, fast, cfg, params, seed, game0, records, st):
-    """Games ``game0 .. game0 + len(records) - 1`` one after another in the caller's state
-    ``st`` (at least ``STATE_SIZE`` long: a Python policy keeps its view after it), one
-    record row each: exactly the games of :func:`game.simulate_chunk`."""
-    st[:CFG_SIZE] = cfg
-    st[S_FAST_POLICY] = fast
-    for i in range(records.shape[0]):
-        game.play_game(policy, st, params, seed, game0 + i)
-        game.write_record(st, records[i])

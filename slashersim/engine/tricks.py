@@ -3,7 +3,7 @@ cards, trick winner, area breaches) are in :mod:`.predicates`."""
 from numba import njit
 
 from ..rules import LOSS_TRAPS, TRICKS_PER_ROUND
-from . import api
+from . import api, items
 from .bits import lowest_bit
 from .predicates import (area_breached_by_trick, area_breached_by_tricks_won,  # noqa: F401
                          legal_cards, trick_winner)
@@ -36,7 +36,7 @@ def place_card(st, player, card):
 def choose_card(policy, player, st, params):
     """Ask ``policy`` for ``player``'s card; an illegal answer becomes the lowest legal card."""
     legal = legal_cards(st[S_HAND + player], st[S_LED])
-    card = dispatch.decide(policy, api.PLAY_CARD, player, legal, st, params)
+    card = policy(api.PLAY_CARD, player, legal, st, params)
     if card < 0 or card >= 20 or not (legal >> card) & 1:
         st[S_VIOLATIONS] |= V_POLICY
         card = lowest_bit(legal)
@@ -107,10 +107,3 @@ def play_phase(policy, st, params):
         if st[S_OUTCOME]:
             return
         items.play_window(policy, api.AFTER_TRICK, st[S_TRICK], st, params)
-
-
-# The policies import this module's rules, and the kernels reach the policies through the
-# dispatcher (and the item windows through ``items``), resolved when numba compiles them;
-# imported as modules, after the rules, so that either side may be imported first.
-from ..policies import dispatch  # noqa: E402
-from . import items  # noqa: E402

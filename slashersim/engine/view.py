@@ -26,22 +26,12 @@ from .layout import (C_AID_TARGET, C_AREA_DECK, C_ARROWS, C_KEEP_OPTIONAL,
                      S_DECK_N, S_DECK_SEEN, S_DISCARD, S_DISCARD_N, S_DRAWN, S_DRAWN_N,
                      S_FIRST_YELLOWS, S_HAND, S_HELD, S_KILLER_DRAWS, S_KILLER_START, S_PERM,
                      S_PICK, S_RNG, S_ROUND, S_ROUNDS_AREA, S_TRAPS, S_TRUMP_CARD,
-                     S_TRUMP_DECK, STATE_SIZE)
+                     S_TRUMP_DECK, STATE_SIZE, V_ARG, V_DECISION, V_LEGAL,
+                     V_N_LEGAL, V_PLAYER)
 from .rng import POLICY
 
 #: items usable in a window before a draw (and at the other use windows)
 USABLE = (1 << FIRST_AID_SMALL) | (1 << FIRST_AID_LARGE) | (1 << LUCKY_CHARM) | (1 << FLASHLIGHT)
-#: most legal answers of any decision (a keep or a Walkie-talkie pick from a full pile, or -1)
-MAX_LEGAL = DECK_CAPACITY + 1
-
-#: offsets in the block after the state: the view, then the decision and its legal answers
-V_VIEW = 0
-V_DECISION = STATE_SIZE
-V_PLAYER = V_DECISION + 1
-V_ARG = V_DECISION + 2
-V_N_LEGAL = V_DECISION + 3
-V_LEGAL = V_DECISION + 4
-VIEW_SIZE = V_LEGAL + MAX_LEGAL
 
 
 @njit(cache=True)

@@ -2,9 +2,10 @@
 
 The registry below is pure Python: the command line reads policy names, parameter specs and
 defaults from it to check its input before anything compiles. :func:`get_policy` imports a
-policy's module (compiling or loading its kernels) only when games are about to be played.
-Adding a policy means one module and one line in ``POLICIES``; a policy with parameters lists
-them as :class:`Param` specs (the built-in ones live in :mod:`.params`).
+policy's module only when games are about to be played. Adding a policy means one module that
+defines ``decide(decision, player, arg, st, params)`` (``engine.api`` documents the decisions)
+and one line in ``POLICIES``; a policy with parameters lists them there as :class:`Param`
+specs (the built-in ones live in :mod:`.params`).
 """
 from importlib import import_module
 import math
@@ -14,38 +15,32 @@ import numpy as np
 
 from .params import EXPERT, HEURISTIC, OMNISCIENT, Param, SEARCH
 
-#: fast-path ids of :mod:`.dispatch` (0: the engine calls the policy's function pointer)
-FAST_NONE, FAST_BASELINE, FAST_HEURISTIC = 0, 1, 2
-
-
 class PolicySpec(NamedTuple):
     """A registry line: where the policy's jitted function is and what it takes."""
 
     module: str                 #: its module, relative to this package (``.name``) or absolute
-    function: str               #: the ``@njit`` policy function in that module
     params: tuple = ()          #: :class:`Param` specs, in parameter-vector order
     omniscient: bool = False    #: True if it reads hidden information (an upper bound)
-    fast: int = FAST_NONE       #: its fast-path id in :mod:`.dispatch`, or 0
+    function: str = "decide"    #: the ``@njit`` policy function in that module
 
 
 class Policy(NamedTuple):
-    """A compiled registry entry, as :func:`get_policy` returns it."""
+    """A registry entry with its function, as :func:`get_policy` returns it."""
 
     name: str
     decide: Callable            #: the jitted policy function
     default_params: np.ndarray  #: its tunable numbers
     omniscient: bool            #: True if it reads hidden information (an upper bound)
-    fast: int = 0               #: its fast-path id in :mod:`.dispatch`, or 0
     param_names: tuple = ()     #: names of the entries of ``default_params``
 
 
 POLICIES = {
-    "baseline": PolicySpec(".baseline", "baseline", fast=FAST_BASELINE),
-    "exerciser": PolicySpec(".exerciser", "exerciser"),
-    "heuristic": PolicySpec(".heuristic", "heuristic", HEURISTIC, fast=FAST_HEURISTIC),
-    "expert": PolicySpec(".expert", "expert", EXPERT),
-    "search": PolicySpec(".search", "search", SEARCH),
-    "omniscient": PolicySpec(".omniscient", "omniscient", OMNISCIENT, omniscient=True),
+    "baseline": PolicySpec(".baseline"),
+    "exerciser": PolicySpec(".exerciser"),
+    "heuristic": PolicySpec(".heuristic", HEURISTIC),
+    "expert": PolicySpec(".expert", EXPERT),
+    "search": PolicySpec(".search", SEARCH),
+    "omniscient": PolicySpec(".omniscient", OMNISCIENT, omniscient=True),
 }
 
 _compiled = {}
@@ -132,24 +127,16 @@ def check_param_vector(name, params):
 
 
 def get_policy(name):
-    """The compiled registry entry (:class:`Policy`) of policy ``name``: its module imported
-    and its function compiled (or loaded from the cache) for the engine's policy signature;
-    a clear error for an unknown name."""
+    """The registry entry (:class:`Policy`) of policy ``name`` with its module imported; a
+    clear error for an unknown name. Nothing is compiled here: the runner compiles what it
+    plays (:mod:`slashersim.runner.kernels`)."""
     entry = _entry(name)
     if not isinstance(entry, PolicySpec):
         return entry
     if name in _compiled and _compiled[name][0] is entry:
         return _compiled[name][1]
-    from ..compiling import announce
-    announce()
-    from ..engine.api import POLICY_SIGNATURE
     module = import_module(entry.module, __name__)
-    decide = getattr(module, entry.function)
-    overloads = getattr(decide, "overloads", None)  # None under NUMBA_DISABLE_JIT
-    if overloads is not None and POLICY_SIGNATURE.args not in overloads:
-        from ..engine import game  # noqa: F401 (the search policies call into it)
-        decide.compile(POLICY_SIGNATURE)
-    policy = Policy(name, decide, param_vector(name), entry.omniscient, entry.fast,
+    policy = Policy(name, getattr(module, entry.function), param_vector(name), entry.omniscient,
                     tuple(p.name for p in entry.params))
     _compiled[name] = (entry, policy)
     return policy

@@ -119,9 +119,3 @@ def decide(decision, player, arg, st, params):
     if decision == api.FLASHLIGHT or decision == api.CABINS_EXTRA:
         return 0
     return -1
-
-
-@njit(api.POLICY_SIGNATURE, cache=True)
-def baseline(decision, player, arg, st, params):
-    """The baseline policy as a first-class function (the engine inlines :func:`decide`)."""
-    return decide(decision, player, arg, st, params)

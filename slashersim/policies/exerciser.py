@@ -89,9 +89,3 @@ def decide(decision, player, arg, st, params):
     if decision == api.TRADE:
         return gift(st, player)
     return B.decide(decision, player, arg, st, params)
-
-
-@njit(api.POLICY_SIGNATURE, cache=True)
-def exerciser(decision, player, arg, st, params):
-    """The exerciser policy as a first-class function."""
-    return decide(decision, player, arg, st, params)

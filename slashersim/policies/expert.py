@@ -1464,9 +1464,3 @@ def decide(decision, player, arg, st, params):
     if decision == api.PLAY_CARD:
         return choose_card(st, player, arg, params)
     return H.decide(decision, player, arg, st, params)
-
-
-@njit(api.POLICY_SIGNATURE, cache=True)
-def expert(decision, player, arg, st, params):
-    """The expert policy as a first-class function."""
-    return decide(decision, player, arg, st, params)

@@ -805,9 +805,3 @@ def decide(decision, player, arg, st, params):
     if decision == api.TRADE:
         return trade_item(st, player)
     return any_time_item(st, player, decision, arg, params)
-
-
-@njit(api.POLICY_SIGNATURE, cache=True)
-def heuristic(decision, player, arg, st, params):
-    """The heuristic policy as a first-class function."""
-    return decide(decision, player, arg, st, params)

@@ -17,13 +17,12 @@ from numba import njit
 from ..engine import api
 from ..engine.api import keepable
 from ..engine.bits import lowest_bit
-from .. import engine
-from ..engine.layout import S_DECK, S_DECK_N, S_DRAWS, S_FAST_POLICY, S_HAND, S_HELD, S_LED, S_RNG
+from ..engine.playout import finish_round, legal_cards, play_given_card
+from ..engine.layout import S_DECK, S_DECK_N, S_DRAWS, S_HAND, S_HELD, S_LED, S_RNG
 from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32
 from ..rules import CURSED_OBJECT, FLASHLIGHT, KILLER
 from . import heuristic as H
-from .dispatch import FAST_HEURISTIC
-from .search import play_given_card, round_end_cost
+from .search import round_end_cost
 
 PARAM_NAMES = H.PARAM_NAMES + ("escape_value", "win_value")
 ESCAPE_VALUE = len(H.PARAM_NAMES)
@@ -43,9 +42,8 @@ def forget_the_future(st, trial):
 @njit(cache=True)
 def line_cost(st, trial, params):
     """Finish the round in ``trial`` with the heuristic and return its cost from ``st``."""
-    trial[S_FAST_POLICY] = FAST_HEURISTIC
     forget_the_future(st, trial)
-    engine.game.finish_round(H.heuristic, trial, params)
+    finish_round(H.decide, trial, params)
     return round_end_cost(st, trial, params, ESCAPE_VALUE)
 
 
@@ -67,7 +65,7 @@ def best_card(st, player, legal, params):
         if leading:
             after_lead[:] = st
             play_given_card(after_lead, player, card)
-            answers = engine.tricks.legal_cards(st[S_HAND + 1 - player], card)
+            answers = legal_cards(st[S_HAND + 1 - player], card)
             cost = 1e300
             a = answers
             while a:
@@ -130,7 +128,7 @@ def cabins_extra(st, player):
 
 
 @njit(cache=True)
-def omniscient(decision, player, arg, st, params):
+def decide(decision, player, arg, st, params):
     """The omniscient policy (an upper bound, not a fair player)."""
     if decision == api.PLAY_CARD:
         return best_card(st, player, arg, params)

@@ -10,22 +10,21 @@ card is scored on the same samples (common random numbers), so their differences
 blurred by sampling noise. Item-phase decisions are the heuristic's.
 
 The parameter vector is the heuristic's followed by ``samples``; the heuristic's entries tune
-both the rollouts and the cost. (The engine imports the policies, so engine functions are
-reached as ``engine.<module>.<function>``, resolved when numba compiles this policy.)
+both the rollouts and the cost. The rollouts play the heuristic through the engine's entry
+points for searches (:mod:`slashersim.engine.playout`), which numba specialises on it.
 """
 import numpy as np
 from numba import njit
 
 from ..engine import api
 from ..engine.bits import lowest_bit, nth_bit, popcount
-from ..engine.layout import (S_DECK, S_DECK_N, S_DECK_SEEN, S_FAST_POLICY, S_HAND, S_HEALTH,
-                             S_LED, S_OUTCOME, S_PLAYED, S_RNG, S_TRAP_ROUND, S_TRAPS,
+from ..engine.layout import (S_DECK, S_DECK_N, S_DECK_SEEN, S_HAND, S_HEALTH,
+                             S_OUTCOME, S_PLAYED, S_RNG, S_TRAP_ROUND, S_TRAPS,
                              S_TRUMP_CARD, S_TRUMP_DECK, SLOT_TOP_GROUP)
 from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32, rand_below
-from .. import engine
+from ..engine.playout import finish_play_phase, finish_round, play_given_card, team_escapes
 from ..rules import ALL_CARDS, KILLER, LOSS_HEALTH, LOSS_TRAPS, WIN
 from . import heuristic as H
-from .dispatch import FAST_HEURISTIC
 
 PARAM_NAMES = H.PARAM_NAMES + ("samples", "whole_round", "escape_value", "win_value")
 SAMPLES = len(H.PARAM_NAMES)
@@ -107,20 +106,8 @@ def round_end_cost(before, after, params, value_at):
     cost = params[H.BREACH] * (after[S_TRAPS] - before[S_TRAPS])
     for p in range(2):
         cost += params[H.DAMAGE] * (before[S_HEALTH + p] - after[S_HEALTH + p])
-    gained = engine.items.team_escapes(after) - engine.items.team_escapes(before)
+    gained = team_escapes(after) - team_escapes(before)
     return cost - params[value_at] * gained
-
-
-@njit(cache=True, inline='always')
-def play_given_card(st, player, card):
-    """Play ``card`` for ``player``: lead it, or answer the led card and complete the trick."""
-    if st[S_LED] < 0:
-        engine.tricks.place_card(st, player, card)
-        st[S_LED] = card
-    else:
-        lead = st[S_LED]
-        engine.tricks.place_card(st, player, card)
-        engine.tricks.resolve_trick(st, lead, card)
 
 
 @njit(cache=True)
@@ -143,7 +130,6 @@ def search_card(st, player, legal, params):
     totals = np.zeros(20)
     work = st.copy()
     trial = st.copy()
-    work[S_FAST_POLICY] = FAST_HEURISTIC
     whole = params[WHOLE_ROUND] > 0
     for _ in range(max(1, int(params[SAMPLES]))):
         sample_partner_hand(st, work, player)
@@ -156,10 +142,10 @@ def search_card(st, player, legal, params):
             trial[:] = work
             play_given_card(trial, player, card)
             if whole:
-                engine.game.finish_round(H.heuristic, trial, params)
+                finish_round(H.decide, trial, params)
                 totals[card] += round_end_cost(st, trial, params, ESCAPE_VALUE)
             else:
-                engine.tricks.finish_play_phase(H.heuristic, trial, params)
+                finish_play_phase(H.decide, trial, params)
                 totals[card] += round_cost(trial, params)
     best = -1
     m = legal
@@ -172,7 +158,7 @@ def search_card(st, player, legal, params):
 
 
 @njit(cache=True)
-def search(decision, player, arg, st, params):
+def decide(decision, player, arg, st, params):
     """The search policy: searched card play, the heuristic's item-phase decisions."""
     if decision == api.PLAY_CARD:
         return search_card(st, player, arg, params)

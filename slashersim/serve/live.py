@@ -1,11 +1,10 @@
-"""Runs that refine live: a setting (or two side by side on the same games) played in growing
-chunks in a background thread through :func:`slashersim.simulate`, and a position's win
-probability through :func:`slashersim.analysis.position.win_probability`.
+"""Runs that refine live: a setting (or two side by side on the same games) played in a
+background thread through the run driver (:func:`slashersim.runner.play_side_by_side`), and a
+position's win probability through :func:`slashersim.analysis.position.win_probability`.
 
-Game ``g`` of a seed depends on ``(seed, g)`` only, so a run of ``N`` games played as chunks
-``[0, n1), [n1, n2), ...`` (the api's ``first_game``) adds up to exactly the counts of
-``slashersim simulate --games N`` with the same seed: the final numbers on the page are the
-command line's.
+Game ``g`` of a seed depends on ``(seed, g)`` only, so the counts after the last chunk are
+exactly those of ``slashersim simulate --games N`` with the same seed: the final numbers on the
+page are the command line's.
 
 numba's parallel kernels must not be launched from two Python threads at once (the default
 ``workqueue`` threading layer is not thread-safe), so every call into the engine holds
@@ -17,22 +16,19 @@ from __future__ import annotations
 import threading
 import time
 import traceback
-from typing import Any
 
 import numpy as np
 
 from .. import compiling, rules
+from ..api import Simulation
 from ..config import ConfigError
+from ..engine import layout as L
+from ..runner import play_side_by_side, prepare
 from ..stats import mean_interval, unpaired_difference_interval
 from .settings import Settings
 
 #: held around every call into the numba kernels (one launch at a time in this process)
 KERNEL_LOCK = threading.Lock()
-#: a chunk of games aims at this many seconds of play (the lock is held that long)
-CHUNK_SECONDS = 0.3
-#: the first chunk of a run: small, so that the first numbers show at once
-FIRST_CHUNK = 500
-_WIN = rules.OUTCOME_NAMES.index("win")
 
 
 class Cancelled(Exception):
@@ -59,23 +55,6 @@ def compile_note(policies: list[str], kernels: tuple[str, ...] = ("engine",)) ->
     return None if text is None else text.removeprefix("slashersim: ")
 
 
-def next_chunk(n: int, seconds: float, left: int) -> int:
-    """Games in the next chunk after one of ``n`` games took ``seconds``: about
-    :data:`CHUNK_SECONDS` worth, at most 4 times ``n``, at most what is ``left``."""
-    if seconds <= 0:
-        return min(left, 4 * n)
-    return max(1, min(left, 4 * n, int(n * CHUNK_SECONDS / seconds)))
-
-
-def pool(parts: list) -> Any:
-    """One :class:`slashersim.api.Simulation` of the parts of a run (their counts added)."""
-    from ..api import Simulation
-    first = parts[0]
-    counts = np.sum([p.counts for p in parts], axis=0)
-    return Simulation(first.config, first.policy, first.seed, counts,
-                      sum(p.elapsed_s for p in parts), None, dict(first.params))
-
-
 def paired(only_a: int, only_b: int, wins_a: int, wins_b: int, n: int) -> dict:
     """The paired difference ``b - a`` of win rates over ``n`` common games, from the games
     only a won and only b won: ``difference``, its paired 95 % interval ``difference_ci``
@@ -90,8 +69,8 @@ def paired(only_a: int, only_b: int, wins_a: int, wins_b: int, n: int) -> dict:
 
 class LiveRun:
     """Setting ``a`` (and ``b``, side by side on the same games) played on games ``0 ..
-    a.games - 1`` of ``a.seed`` in growing chunks in a daemon thread; :meth:`snapshot` gives
-    the numbers so far. ``b`` plays ``a``'s games and seed."""
+    a.games - 1`` of ``a.seed`` in a daemon thread; :meth:`snapshot` gives the numbers so far.
+    ``b`` plays ``a``'s games and seed."""
 
     def __init__(self, a: Settings, b: Settings | None = None):
         self.a = a
@@ -99,15 +78,17 @@ class LiveRun:
         self.total = a.games
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._parts: dict[str, list] = {"a": [], "b": []}
+        self._counts: list[np.ndarray] = []
         self._tally = np.zeros(4, dtype=np.int64)   # wins a, wins b, only a won, only b won
         self._done = 0
+        self.chunks = 0
         self._error: str | None = None
         self._finished = False
         self._started = 0.0
         self._seconds = 0.0
-        policies = [a.policy] + ([b.policy] if b else [])
-        self.note = compile_note(policies)
+        self._settings = [a] + ([b] if b else [])
+        self._params: list[dict] = [{} for _ in self._settings]
+        self.note = compile_note([s.policy for s in self._settings])
         self._thread = threading.Thread(target=self._run, name="slashersim-live", daemon=True)
 
     def start(self) -> LiveRun:
@@ -123,34 +104,26 @@ class LiveRun:
         self._thread.join(timeout)
         return not self._thread.is_alive()
 
-    def _play(self, s: Settings, first: int, n: int, records: bool):
-        from .. import api
-        with KERNEL_LOCK:
-            return api.simulate(policy=s.policy, games=n, seed=self.a.seed, first_game=first,
-                                records=records, progress=lambda *_: between_calls(self._stop),
-                                **s.knobs())
+    def _chunk(self, start: int, records: list, counts: list) -> None:
+        """After each chunk: the counts so far and, for two settings, the paired tally."""
+        with self._lock:
+            if len(records) == 2:
+                wa = records[0][:, L.R_OUTCOME] == rules.WIN
+                wb = records[1][:, L.R_OUTCOME] == rules.WIN
+                self._tally += (wa.sum(), wb.sum(), (wa & ~wb).sum(), (wb & ~wa).sum())
+            self._counts = [c.copy() for c in counts]
+            self._done = start + len(records[0])
+            self.chunks += 1
+            self.note = None
 
     def _run(self) -> None:
         try:
-            n = min(FIRST_CHUNK, self.total)
-            while self._done < self.total and not self._stop.is_set():
-                t0 = time.perf_counter()
-                ra = self._play(self.a, self._done, n, self.b is not None)
-                rb = self._play(self.b, self._done, n, True) if self.b is not None else None
-                seconds = time.perf_counter() - t0
-                with self._lock:
-                    self._parts["a"].append(ra)
-                    if rb is not None:
-                        self._parts["b"].append(rb)
-                        wa = ra.records["outcome"].cat.codes.to_numpy() == _WIN
-                        wb = rb.records["outcome"].cat.codes.to_numpy() == _WIN
-                        ra.records = rb.records = None
-                        self._tally += (wa.sum(), wb.sum(), (wa & ~wb).sum(), (wb & ~wa).sum())
-                    self._done += n
-                    self.note = None
-                # the first chunk of a cold cache includes compiling: size by the second
-                n = next_chunk(n, seconds, self.total - self._done) if len(self._parts["a"]) > 1 \
-                    else min(4 * n, self.total - self._done)
+            runs = [(s.config(), prepare(s.policy)) for s in self._settings]
+            self._params = [player.param_dict for _, player in runs]
+            with KERNEL_LOCK:
+                play_side_by_side(runs, self.total, self.a.seed,
+                                  step=lambda n: between_calls(self._stop),
+                                  on_chunk=self._chunk)
         except Cancelled:
             pass
         except (ConfigError, ValueError) as e:
@@ -168,15 +141,16 @@ class LiveRun:
     def snapshot(self) -> dict:
         """``done``, ``total``, ``finished``, ``cancelled``, ``error`` (a message or ``None``),
         ``note`` (what is compiling, or ``None``), ``seconds`` (so far), ``a`` and ``b`` (the
-        pooled :class:`~slashersim.api.Simulation` so far, or ``None``) and ``pair`` (the
-        paired difference ``b - a``, or ``None``)."""
+        :class:`~slashersim.api.Simulation` of the games so far, or ``None``) and ``pair``
+        (the paired difference ``b - a``, or ``None``)."""
         with self._lock:
-            parts_a, parts_b = list(self._parts["a"]), list(self._parts["b"])
-            done, tally = self._done, self._tally.copy()
+            counts, done, tally = list(self._counts), self._done, self._tally.copy()
             finished, error, note = self._finished, self._error, self.note
             seconds = self._seconds if finished else time.perf_counter() - self._started
-        a = pool(parts_a) if parts_a else None
-        b = pool(parts_b) if parts_b else None
+        results = [Simulation(s.config(), s.policy, s.seed, c, seconds, None, dict(params))
+                   for s, c, params in zip(self._settings, counts, self._params)] if done else []
+        a = results[0] if results else None
+        b = results[1] if len(results) > 1 else None
         pair = paired(int(tally[2]), int(tally[3]), int(tally[0]), int(tally[1]), done) \
             if b is not None and done else None
         return {"done": done, "total": self.total, "finished": finished,

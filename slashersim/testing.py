@@ -1,4 +1,7 @@
-"""Information hygiene: what one player may know of a game state, and redraws of the rest.
+"""Test support for players: information hygiene, what one player may know of a game state.
+
+The checker a fair player must pass (the suite runs it on every registered fair policy; run it
+on your own with :func:`decision_points` and :func:`check_decisions`).
 
 A fair player's decision is a function of its *view*: its own hand, the cards played and won,
 the public piles and counters, the rules, the cards its own Flashlight showed it, and its own
@@ -31,8 +34,11 @@ never a model of the partner's hidden reasons.
 import numpy as np
 
 from . import rules
+from .engine import api
 from .engine import layout as L
 from .engine import rng as R
+from .policies import get_policy, param_vector
+from .runner import drive
 
 CHANNELS = ("partner_hand", "undealt", "deal_scratch", "first_yellows", "item_deck",
             "partner_flashlight", "killer_start", "area_order", "arrows", "streams")
@@ -168,11 +174,10 @@ def _recorder(name):
     decisions, copies the state into the buffer that trails its parameter vector."""
     if name in _recorders:
         return _recorders[name]
-    from numba import njit
-    from .engine import api
-    from .policies import get_policy
+    from numba import njit  # the recorder is compiled when first asked for
+    from .runner.kernels import as_function
     entry = get_policy(name)
-    inner = entry.decide
+    inner = as_function(entry.decide)
     n_params = len(entry.default_params)
     rates_at = n_params
     ctl_at = rates_at + api.N_DECISIONS
@@ -211,13 +216,10 @@ def decision_points(policy, config, games, seed=0, rates=None, capacity=2000, pa
     answer, state...``, each decision kept with probability ``rates[decision]`` (default:
     card play 0.03, every other decision 0.5), at most ``capacity`` of them. Played on one
     thread (the recorder's counters are shared)."""
-    import numba
-    from .engine import api
-    from .engine.game import simulate_chunk
-    from .runner import policy_params
+    from .runner.kernels import chunk  # compiles on first call
     record, n_params, rates_at, ctl_at, buf_at, row = _recorder(policy)
     vec = np.zeros(buf_at + capacity * row, dtype=np.float64)
-    vec[:n_params] = policy_params(policy) if params is None else params
+    vec[:n_params] = param_vector(policy) if params is None else params
     r = np.full(api.N_DECISIONS, 0.5)
     r[api.PLAY_CARD] = 0.03
     if rates is not None:
@@ -227,12 +229,9 @@ def decision_points(policy, config, games, seed=0, rates=None, capacity=2000, pa
     ctl = vec[ctl_at:buf_at].view(np.int64)
     ctl[:] = (0, 0, capacity, seed)
     records = np.zeros((games, L.RECORD_SIZE), dtype=np.int32)
-    previous = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        simulate_chunk(record, 0, config.to_array(), vec, seed, 0, records)
-    finally:
-        numba.set_num_threads(previous)
+    cfg = config.to_array()
+    drive(games, lambda start, n: chunk(record, cfg, vec, seed, start, records[start:start + n],
+                                        0, 1), threads=1)
     n = int(ctl[1])
     return vec[buf_at:buf_at + n * row].view(np.int64).reshape(n, row).copy()
 
@@ -241,9 +240,7 @@ def _policy(policy, params):
     """``(jitted function, parameter vector)`` of a registered policy name, or of a jitted
     function of ``engine.api.POLICY_SIGNATURE`` (parameters default to none)."""
     if isinstance(policy, str):
-        from .policies import get_policy
-        from .runner import policy_params
-        return get_policy(policy).decide, policy_params(policy) if params is None else params
+        return get_policy(policy).decide, param_vector(policy) if params is None else params
     return policy, np.zeros(0) if params is None else params
 
 
@@ -261,7 +258,6 @@ def check_decisions(policy, points, redraws=2, seed=0, params=None):
     """The decision points (of :func:`decision_points`) where ``policy`` decides differently
     once the hidden channels are redrawn from the deciding player's view: a list of
     ``(index, decision name, answer, answer after the redraw)``; empty for a fair policy."""
-    from .engine import api
     fn, vec = _policy(policy, params)
     rng = np.random.default_rng(seed)
     bad = []

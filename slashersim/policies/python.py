@@ -1,0 +1,306 @@
+"""Players written in plain Python: what they see, and the compiled policy that asks them.
+
+A **Python policy** is any object with a method ``act(observation) -> answer`` (or a plain
+function of the observation). The compiled engine plays the games: at each decision a small
+compiled policy (the *bridge*) writes the deciding player's view and the legal answers after
+the game state (:mod:`slashersim.engine.view`) and calls back into Python through a ctypes
+function pointer, so there is no second implementation of the rules and the games are those of
+``simulate`` for the same seed. An :class:`Observation` holds only what that player may know.
+A policy that answers as a built-in does gives the built-in's games exactly; a compiled policy
+may be wrapped by calling it on ``observation.state`` (its random draws come back to the game).
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+import ctypes
+import operator
+import threading
+
+from .. import rules
+from ..engine import layout as L
+from ..engine.decisions import DECISION_NAMES
+from ..engine.layout import (MAX_LEGAL as _MAX_LEGAL, V_ARG as _V_ARG,
+                           V_DECISION as _V_DECISION, V_LEGAL as _V_LEGAL,
+                           V_N_LEGAL as _V_N_LEGAL, V_PLAYER as _V_PLAYER,
+                           VIEW_SIZE)
+
+STREAM = L.S_RNG + L.POLICY
+#: length of the bridge's state: the engine's state, then the deciding player's view
+BRIDGE_STATE_SIZE = L.STATE_SIZE + VIEW_SIZE
+#: the bridge's parameter vector: [stop/illegal count, decision, player, arg, answer, n, legal...]
+REPORT_SIZE = 6 + _MAX_LEGAL
+
+
+def _cards(mask):
+    return tuple(c for c in range(rules.N_NUMBER_CARDS) if (mask >> c) & 1)
+
+
+def _items(mask):
+    return tuple(i for i in range(rules.N_ITEM_IDS) if (mask >> i) & 1)
+
+
+class Observation:
+    """What ``player`` may know when it has to answer ``decision``, and the legal answers.
+
+    ``state`` is the player's view in the engine's state layout (:mod:`slashersim.engine.
+    layout`; hidden parts blanked, see :mod:`slashersim.engine.view`); the properties decode the
+    parts a player usually needs. Card ids are ``suit * 5 + rank - 1`` (suits white, green,
+    yellow, red: :func:`slashersim.rules.card_name`), item ids index
+    :data:`slashersim.rules.ITEM_NAMES`. The answer to give for each decision kind is
+    documented in :mod:`slashersim.engine.api`; ``legal`` lists every accepted one.
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, state):
+        self.state = state
+
+    # --- the decision ---
+    @property
+    def decision(self) -> int:
+        """The decision code (``engine.api.PLAY_CARD`` ...)."""
+        return int(self.state[_V_DECISION])
+
+    @property
+    def kind(self) -> str | None:
+        """The decision's name: ``play_card``, ``keep``, ``trade``, ... (``DECISION_NAMES``),
+        or None for an observation of a player who is not answering."""
+        d = self.state[_V_DECISION]
+        return None if d < 0 else DECISION_NAMES[d]
+
+    @property
+    def player(self) -> int:
+        """The deciding player, 0 or 1."""
+        return int(self.state[_V_PLAYER])
+
+    @property
+    def arg(self) -> int:
+        """The decision's argument (legal-card mask, pick number, peeked cards, trick ...)."""
+        return int(self.state[_V_ARG])
+
+    @property
+    def legal(self) -> tuple:
+        """Every answer the engine accepts here (for ``play_card``: the playable card ids)."""
+        n = self.state[_V_N_LEGAL] if self.state[_V_DECISION] >= 0 else 0
+        return tuple(self.state[_V_LEGAL:_V_LEGAL + n].tolist())
+
+    # --- the table ---
+    @property
+    def hand(self) -> tuple:
+        """The player's own cards."""
+        return _cards(int(self.state[L.S_HAND + self.state[_V_PLAYER]]))
+
+    @property
+    def round(self) -> int:
+        return int(self.state[L.S_ROUND])
+
+    @property
+    def area(self) -> str:
+        """This round's area (``rules.AREA_NAMES``)."""
+        return rules.AREA_NAMES[self.state[L.S_AREA]]
+
+    @property
+    def trump(self) -> str:
+        """This round's trump suit."""
+        return rules.SUIT_NAMES[self.state[L.S_TRUMP]]
+
+    @property
+    def trump_card(self) -> int:
+        """The revealed trump-deck card."""
+        return int(self.state[L.S_TRUMP_CARD])
+
+    @property
+    def trick(self) -> int:
+        """Tricks completed this round (0..8)."""
+        return int(self.state[L.S_TRICK])
+
+    @property
+    def led(self) -> int | None:
+        """The card led in the current trick, or None when the player leads."""
+        c = int(self.state[L.S_LED])
+        return None if c < 0 else c
+
+    @property
+    def leader(self) -> int:
+        """The player who leads (led) the current trick."""
+        return int(self.state[L.S_TRICK_LEADER])
+
+    @property
+    def played(self) -> tuple:
+        """The cards played this round, in play order."""
+        n = 2 * int(self.state[L.S_TRICK]) + (self.state[L.S_LED] >= 0)
+        return tuple(self.state[L.S_PLAY_LOG:L.S_PLAY_LOG + n].tolist())
+
+    @property
+    def tricks_won(self) -> tuple:
+        """Tricks won this round by player 0 and player 1."""
+        return int(self.state[L.S_TRICKS]), int(self.state[L.S_TRICKS + 1])
+
+    @property
+    def won(self) -> tuple:
+        """The cards won this round by player 0 and by player 1."""
+        return _cards(int(self.state[L.S_WON])), _cards(int(self.state[L.S_WON + 1]))
+
+    @property
+    def health(self) -> tuple:
+        return int(self.state[L.S_HEALTH]), int(self.state[L.S_HEALTH + 1])
+
+    @property
+    def traps(self) -> int:
+        """Traps set off so far (the game is lost at ``rules_traps``)."""
+        return int(self.state[L.S_TRAPS])
+
+    @property
+    def rules_traps(self) -> int:
+        return int(self.state[L.C_TRAPS])
+
+    @property
+    def escapes_needed(self) -> int:
+        return int(self.state[L.C_ESCAPES_NEEDED])
+
+    @property
+    def held(self) -> tuple:
+        """Item ids held by player 0 and by player 1 (items are face up)."""
+        return _items(int(self.state[L.S_HELD])), _items(int(self.state[L.S_HELD + 1]))
+
+    @property
+    def deck_size(self) -> int:
+        return int(self.state[L.S_DECK_N])
+
+    @property
+    def deck(self) -> tuple:
+        """The item deck top first: the card where the player's own Flashlight saw it, else
+        None (unknown)."""
+        n = int(self.state[L.S_DECK_N])
+        me = 1 << int(self.state[_V_PLAYER])
+        return tuple(int(self.state[L.S_DECK + i]) if self.state[L.S_DECK_SEEN + i] & me
+                     else None for i in range(n - 1, -1, -1))
+
+    @property
+    def deck_cards(self) -> tuple:
+        """The cards in the item deck, in id order (what they are is public; not their order)."""
+        n = int(self.state[L.S_DECK_N])
+        return tuple(sorted(self.state[L.S_DECK:L.S_DECK + n].tolist()))
+
+    @property
+    def discard(self) -> tuple:
+        """The face-up discard pile, earliest first."""
+        n = int(self.state[L.S_DISCARD_N])
+        return tuple(self.state[L.S_DISCARD:L.S_DISCARD + n].tolist())
+
+    @property
+    def drawn(self) -> tuple:
+        """The cards drawn in this item turn, in order (``keep`` answers index them)."""
+        n = int(self.state[L.S_DRAWN_N])
+        return tuple(self.state[L.S_DRAWN:L.S_DRAWN + n].tolist())
+
+    @property
+    def peek(self) -> tuple:
+        """At a ``flashlight`` decision: the seen top cards, top first."""
+        n = int(self.state[L.S_PEEK_N])
+        return tuple(self.state[L.S_PEEK:L.S_PEEK + n].tolist())
+
+    def copy(self) -> "Observation":
+        return Observation(self.state.copy())
+
+    def __repr__(self):
+        if self.state[_V_DECISION] < 0:
+            return f"Observation(player={self.player}, round {self.round}, no decision)"
+        return (f"Observation({self.kind}, player={self.player}, round {self.round}, "
+                f"{self.area}, trick {self.trick}, legal={self.legal})")
+
+
+class IllegalAnswer(ValueError):
+    """A Python policy answered something the engine does not accept."""
+
+
+def answerer(policy):
+    """The function that answers an observation: ``policy.act`` or the callable itself; a
+    ``TypeError`` for anything else."""
+    act = getattr(policy, "act", None)
+    if callable(act):
+        return act
+    if callable(policy):
+        return policy
+    raise TypeError(f"a policy must be a registered name, an object with act(observation) or "
+                    f"a function of the observation; got {policy!r}")
+
+
+def policy_label(policy) -> str:
+    """A name for ``policy`` in tables: its ``name`` attribute, else its class or function
+    name."""
+    if isinstance(policy, str):
+        return policy
+    name = getattr(policy, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    return getattr(policy, "__name__", None) or type(policy).__name__
+
+
+# --- the bridge: the engine calls back into Python ---------------------------------------------
+_PROTOTYPE = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64)
+_local = threading.local()
+
+
+def _trampoline(decision, player, arg):
+    return _local.handler(decision, player, arg)
+
+
+_CALLBACK = _PROTOTYPE(_trampoline)
+_bridge = []
+
+
+def bridge():
+    """The compiled policy that asks the current thread's Python handler (compiled once per
+    process, about a second: it holds the callback's address, so it is not cached on disk)."""
+    if not _bridge:
+        from numba import njit  # the bridge is compiled when first asked for
+        from ..engine.api import POLICY_SIGNATURE
+        from ..engine.view import accept, prepare
+        first_legal = L.STATE_SIZE + _V_LEGAL
+        callback = _CALLBACK
+
+        @njit(POLICY_SIGNATURE)
+        def python_policy(decision, player, arg, st, params):
+            prepare(decision, player, arg, st)
+            if params[0] > 0:
+                return st[first_legal]
+            return accept(callback(decision, player, arg), st, params)
+
+        _bridge.append(python_policy)
+    return _bridge[0]
+
+
+def illegal_message(report, label):
+    """The one-line message of the first illegal answer a run's ``report`` holds."""
+    d, p, arg, answer, n = (int(x) for x in report[1:6])
+    legal = ", ".join(str(int(x)) for x in report[6:6 + n])
+    return (f"policy {label} answered {answer} at {DECISION_NAMES[d]} (player {p}, argument "
+            f"{arg}); the legal answers were: {legal}")
+
+
+def asker(act, view, report, errors):
+    """The handler of a run: build the observation, ask the policy, keep its stream; an
+    exception is kept in ``errors`` (raised after the engine call) and stops the run."""
+    def handler(decision, player, arg):
+        try:
+            obs = Observation(view.copy())
+            answer = operator.index(act(obs))
+            view[STREAM] = obs.state[STREAM]
+            return answer
+        except BaseException as e:          # noqa: BLE001 (re-raised after the engine call)
+            errors.append(e)
+            report[0] = 1
+            return -1
+    return handler
+
+
+@contextmanager
+def answering(handler):
+    """Let the bridge ask ``handler(decision, player, arg)`` on this thread while inside."""
+    previous = getattr(_local, "handler", None)
+    _local.handler = handler
+    try:
+        yield
+    finally:
+        _local.handler = previous

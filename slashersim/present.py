@@ -1,0 +1,261 @@
+"""Presentation: the text of every answer, shared by the Python API, the command line and the
+page.
+
+Each function turns a JSON-ready result (a ``summary()``, an analysis' dict) into the lines a
+reader sees; nothing here plays a game or reads a file. The API's ``repr`` of a result, the
+command line's output and the page's tables use the same words and figures.
+"""
+import json
+
+from .config import GameConfig
+from . import rules
+
+
+def config_line(c):
+    """A configuration's one-line description (``GameConfig.describe()`` in words)."""
+    return (f"{c['edition']} edition, health {c['health']}, hideaway "
+            f"{'in' if c['hideaway'] else 'out'}, cursed object "
+            f"{'in' if c['cursed_object'] else 'out'}, {c['escapes_needed']} escapes, "
+            f"{c['traps']} traps")
+
+
+def format_summary(s):
+    """The human-readable table of a ``SimulationResult.summary()``."""
+    lo, hi = s["win_ci"]
+    lines = [
+        f"{config_line(s['config'])}; policy {s['policy']}; {s['games']:,} games, "
+        f"seed {s['seed']}",
+        "",
+        f"  win rate          {s['win_rate']:.4f}   95% CI [{lo:.4f}, {hi:.4f}]",
+        f"  loss by health    {s['loss_health']:.4f}",
+        f"  loss by traps     {s['loss_traps']:.4f}",
+        f"  timeout           {s['timeout']:.4f}",
+        f"  mean rounds       {s['mean_rounds']:.2f}",
+    ]
+    if s.get("invariant_violations"):
+        lines.append(f"  INVARIANT VIOLATIONS in {s['invariant_violations']:,} games: the figures "
+                     f"are not trustworthy")
+    lines += [
+        "",
+        "  area         rounds played   traps per round",
+    ]
+    for area, rate in s["trap_rate_by_area"].items():
+        played = s["rounds_by_area"][area]
+        lines.append(f"  {area:<12} {played:>13,}   "
+                     f"{'-' if rate is None else format(rate, '.3f'):>15}")
+    lines.append("")
+    lines.append("  killer start   games      win rate")
+    for k, (n, rate) in s["win_rate_by_killer_start"].items():
+        lines.append(f"  {k:>12} {n:>8,}      {rate:.4f}")
+    lines.append("")
+    lines.append(f"  {s['elapsed_s']:.2f} s, {s['games'] / max(s['elapsed_s'], 1e-9):,.0f} games/s")
+    return "\n".join(lines)
+
+
+def format_killer_effects(r):
+    """The human-readable table of a ``killer_position_effects`` result."""
+    n_pos = GameConfig.killer_slots(r["config"])
+    return format_effects(r, "positions", "killer start", "position",
+                          f"positions 1..{n_pos}")
+
+
+def format_effects(r, key, column, unit, over):
+    """The human-readable table of a paired-effects result (``r[key]`` holds the rows)."""
+    games = next(iter(r[key].values()))["games"]
+    lines = [
+        f"{config_line(r['config'])}; policy {r['policy']}; {games:,} games per {unit}, "
+        f"seed {r['seed']}",
+        "",
+        f"  {column:>12}      games   win rate   95% CI               effect   95% CI",
+    ]
+    for k, p in r[key].items():
+        lo, hi = p["win_ci"]
+        ci = p["effect_ci"]
+        effect_ci = "-" if ci is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
+        lines.append(f"  {k:>12} {p['games']:>10,}     {p['win_rate']:.4f}   "
+                     f"[{lo:.4f}, {hi:.4f}]   {p['effect']:+.4f}   {effect_ci}")
+    lines.append("")
+    lines.append(f"  average over {over}: win rate {r['average']:.4f}")
+    return "\n".join(lines)
+
+def format_sources(r):
+    """The human-readable table of a ``variance_sources`` result."""
+    first = next(iter(r["shares"].values()))
+    lines = [f"{config_line(r['config'])}; policy {r['policy']}; {first['games']:,} games "
+             f"per held set, in groups of {r['repeats']} sharing it, seed {r['seed']}", "",
+             f"  {'stream':<8} {'first-order share':>17}   95% CI              "
+             f"{'total share':>11}   95% CI"]
+    for name, v in r["shares"].items():
+        (a, b), (c, d) = v["first_ci"], v["total_ci"]
+        lines.append(f"  {name:<8} {v['first']:>17.4f}   [{a:+.4f}, {b:+.4f}]   "
+                     f"{v['total']:>11.4f}   [{c:.4f}, {d:.4f}]")
+    lines += ["", f"  sum of first-order shares {r['sum_first']:.4f}; decided only by streams "
+                  f"together {r['interactions']:.4f}; sum of total shares {r['sum_total']:.4f}"]
+    return "\n".join(lines)
+
+def format_ci(ci, signed=False):
+    """``[low, high]`` to 4 decimals (signed for differences); ``-`` for ``None``."""
+    if ci is None:
+        return "-"
+    f = "+.4f" if signed else ".4f"
+    return f"[{ci[0]:{f}}, {ci[1]:{f}}]"
+
+
+def played_areas(result):
+    """The areas some compared policy played a round in, in area order."""
+    return [a for a in rules.AREA_NAMES
+            if any(row["rounds_by_area"][a] for row in result["policies"])]
+
+
+def format_comparison(r, config_line):
+    """The human-readable tables of a :func:`compare_policies` result; ``config_line`` is the
+    configuration's one-line description."""
+    width = max(12, *(len(row["label"]) for row in r["policies"]))
+    lines = [f"{config_line}; seed {r['seed']}", "",
+             f"  {'policy':<{width}} {'games':>10}   win rate   95% CI             "
+             f"loss health  loss traps  timeout"]
+    for row in r["policies"]:
+        lines.append(f"  {row['label']:<{width}} {row['games']:>10,}     {row['win_rate']:.4f}"
+                     f"   {format_ci(row['win_ci'])}     {row['loss_health']:.4f}"
+                     f"      {row['loss_traps']:.4f}   {row['timeout']:.4f}")
+    if r["pairs"]:
+        pw = max(len("b - a"), *(len(p["b"]) + len(p["a"]) + 3 for p in r["pairs"]))
+        lines += ["", "  paired difference of win rates on the games both played",
+                  f"  {'b - a':<{pw}} {'games':>10}   difference   95% CI"
+                  f"               unpaired 95% CI"]
+        for p in r["pairs"]:
+            lines.append(f"  {p['b'] + ' - ' + p['a']:<{pw}} {p['games']:>10,}"
+                         f"      {p['difference']:+.4f}   {format_ci(p['difference_ci'], True)}"
+                         f"   {format_ci(p['unpaired_ci'], True)}")
+    areas = played_areas(r)
+    lines += ["", "  traps set off per round played, by area",
+              f"  {'policy':<{width}} " + " ".join(f"{a:>9}" for a in areas)]
+    for row in r["policies"]:
+        rates = row["trap_rate_by_area"]
+        lines.append(f"  {row['label']:<{width}} " + " ".join(
+            f"{'-' if rates[a] is None else format(rates[a], '.3f'):>9}" for a in areas))
+    return "\n".join(lines)
+
+def show(value):
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(show(v) for v in value) + "]"
+    if value is None:
+        return "-"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+def format_info(info):
+    """The provenance of :func:`table_info` as text: what made the table, from what, and the
+    full configuration of its cells (the values every cell shares once, then per cell only the
+    values that differ)."""
+    p = info["provenance"]
+    sw = p.get("software") or {}
+    git = sw.get("git")
+    git_text = "not a git checkout" if not git else \
+        f"git {git['commit']}" + (" (with uncommitted changes)" if git.get("dirty") else "")
+    cells = p.get("cells") or []
+    policies = p.get("policies") or []
+    lines = [f"{info['path']}: sweep table, format {info['format']}, {info['rows']:,} rows "
+             f"({len(cells)} cells x {len(policies)} policies)",
+             f"  made by      slashersim {sw.get('slashersim')}, {git_text}",
+             f"               sources sha1 {sw.get('source_sha1')}; python {sw.get('python')}, "
+             f"numpy {sw.get('numpy')}, numba {sw.get('numba')}",
+             f"  created      {p.get('created')}",
+             f"  command      {p.get('command') or '(from Python: slashersim.sweeps.run_sweep)'}"]
+    if p.get("spec_file"):
+        lines.append(f"  spec file    {p['spec_file']}")
+    spec = p.get("spec") or {}
+    sweep = spec.get("sweep", {})
+    lines += [f"  seed         {p.get('seed')}",
+              f"  games        {p.get('games', 0):,} per cell and policy"
+              + (f" (chunks of {sweep['chunk_games']:,})" if "chunk_games" in sweep else "")]
+    for pol in policies:
+        params = ", ".join(f"{k}={show(v)}" for k, v in pol.get("params", {}).items())
+        lines.append(f"  policy       {pol['name']}" + (" (omniscient)" if pol.get("omniscient")
+                                                       else "")
+                     + (f": {params}" if params else ": no parameters"))
+    if spec.get("axes"):
+        lines.append("  axes         " + "; ".join(f"{k} = {show(v)}"
+                                                   for k, v in spec["axes"].items()))
+    if spec.get("base"):
+        lines.append("  base         " + "; ".join(f"{k} = {show(v)}"
+                                                   for k, v in spec["base"].items()))
+    configs = [c.get("config", {}) for c in cells]
+    if configs:
+        keys = list(dict.fromkeys(k for c in configs for k in c))
+        same = [k for k in keys if all(json.dumps(c.get(k)) == json.dumps(configs[0].get(k))
+                                       for c in configs)]
+        differ = [k for k in keys if k not in same]
+        lines.append("  configuration of every cell, resolved (set or not):")
+        width = max(len(k) for k in keys)
+        lines += [f"    {k:<{width}} = {show(configs[0].get(k))}" for k in same]
+        if differ:
+            lines.append("  per cell, the values that differ:")
+            for c in cells:
+                lines.append(f"    cell {c.get('cell')}: " + ", ".join(
+                    f"{k}={show(c.get('config', {}).get(k))}" for k in differ))
+    return "\n".join(lines)
+
+def format_bench(b):
+    lines = [
+        f"policy {b['policy']}, {b['games']:,} games per run, best of {b['repeats']} "
+        f"(kernels compiled or loaded from cache at import; warm-up call {b['warmup_s']:.2f} s)",
+        f"  1 thread : {b['games_per_s_1_thread']:>12,.0f} games/s",
+        f"  {b['threads']} threads: {b['games_per_s_all_threads']:>12,.0f} games/s "
+        f"({b['games_per_s_per_core_all_threads']:,.0f} per core)",
+        f"  peak traced memory: {b['peak_traced_bytes_small_run'] / 2**20:.1f} MiB for "
+        f"{b['games'] // 10:,} games, {b['peak_traced_bytes_large_run'] / 2**20:.1f} MiB for "
+        f"{b['games']:,} games",
+        f"  peak resident memory of the process: {b['max_rss_bytes'] / 2**20:.0f} MiB",
+    ]
+    return "\n".join(lines)
+
+def format_policy_speeds(rows):
+    """The table of a non-empty list of :func:`policy_speed` results; a target counts as met
+    when both the one-thread rate and the all-threads rate per core reach it."""
+    threads = rows[0]["threads"]
+    lines = [f"games per second at default parameters, best of {rows[0]['repeats']} "
+             f"(rulebook defaults; {threads} threads = all cores)",
+             f"  {'policy':<12} {'games':>10} {'warm-up s':>10} {'1 thread':>12} "
+             f"{f'{threads} threads':>12} {'per core':>12} {'target/core':>12}  verdict"]
+    for b in rows:
+        target = b["target_per_core"]
+        verdict = "-" if target is None else ("met" if b["target_met"] else "NOT met")
+        lines.append(f"  {b['policy']:<12} {b['games']:>10,} {b['warmup_s']:>10.2f} "
+                     f"{b['games_per_s_1_thread']:>12,.0f} {b['games_per_s_all_threads']:>12,.0f} "
+                     f"{b['games_per_s_per_core_all_threads']:>12,.0f} "
+                     f"{'-' if target is None else format(target, ','):>12}  {verdict}")
+    return "\n".join(lines)
+
+
+def format_win_probability(r):
+    """The human-readable answer of ``luck state`` (:func:`analysis.position.win_probability`)."""
+    lo, hi = r["win_ci"]
+    return "\n".join([
+        f"{config_line(r['config'])}; policy {r['policy']}; {r['games']:,} play-outs, "
+        f"seed {r['seed']}", "",
+        f"  win probability   {r['win_rate']:.4f}   95% CI [{lo:.4f}, {hi:.4f}]",
+        f"  loss by health    {r['loss_health']:.4f}",
+        f"  loss by traps     {r['loss_traps']:.4f}",
+        f"  timeout           {r['timeout']:.4f}"])
+
+
+def format_timeline(t):
+    """The human-readable table of a luck timeline (:func:`analysis.position.timeline`)."""
+    p0 = t["start"]
+    lines = [f"{config_line(t['config'])}; policy {t['policy']}; game {t['game']} of seed "
+             f"{t['seed']}, {t['outcome']}; {t['games']:,} play-outs per position", "",
+             f"  {'event':<58} {'before':>7} {'after':>7} {'swing':>7}",
+             f"  {'start: a fresh game':<58} {'':>7} {p0['win_rate']:>7.4f}"]
+    for e in t["events"]:
+        lines.append(f"  {e['label'][:58]:<58} {e['before']:>7.4f} {e['after']:>7.4f} "
+                     f"{e['swing']:>+7.4f}")
+    top = sorted(t["events"], key=lambda e: -abs(e["swing"]))[:3]
+    lines += ["", "  largest swings: " + "; ".join(f"{e['label']} ({e['swing']:+.3f})"
+                                                 for e in top)]
+    return "\n".join(lines)

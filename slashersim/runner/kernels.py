@@ -1,0 +1,141 @@
+"""The compiled entry points through which games are played, one set per kind of player.
+
+The engine's kernels are generic in the policy (:func:`engine.game.simulate_chunk`,
+:func:`engine.luck.rollouts`, ...). Here they are compiled for the players:
+
+- a policy without a fast path is passed as a first-class function (``engine.api.POLICY_TYPE``),
+  so one compiled kernel serves all of them (the expert, the searches, the exerciser, Python
+  players, the hygiene recorder, a user's compiled policy);
+- the baseline and the heuristic, cheap policies whose calls are a large share of their games,
+  get kernels of their own in which numba calls them directly (:data:`FAST`); a baseline run
+  compiles no heuristic and no function-pointer path.
+
+Each kernel has one signature, compiles on its first call (or loads from the on-disk cache)
+and refuses other types, as an eager ``@njit(signature)`` would. Importing this module compiles
+nothing.
+"""
+from typing import NamedTuple
+
+from numba import types
+
+from .. import compiling
+from ..engine import game, luck
+from ..engine.api import POLICY_SIGNATURE, POLICY_TYPE
+from ..engine.lazy import lazy_njit
+from ..policies import baseline, heuristic
+
+_I, _ST, _PAR = types.int64, types.int64[::1], types.float64[::1]
+#: cfg, params, seed, first game, records, held streams, repeats
+_CHUNK = (_ST, _PAR, _I, _I, types.int32[:, ::1], _I, _I)
+#: base state, params, position, seed, first play-out, outcomes
+_ROLLOUTS = (_ST, _PAR, _ST, _I, _I, types.int8[::1])
+
+
+class Kernels(NamedTuple):
+    """The kernels of one kind of player: its ``chunk`` and ``rollouts`` kernels, and the
+    first-class policy function they take first (``None`` when the policy is compiled in).
+
+    :meth:`chunk` plays games in parallel (:func:`engine.game.simulate_chunk`), :meth:`rollouts`
+    plays a position out (:func:`engine.luck.rollouts`), both with the policy bound.
+    """
+
+    chunk_kernel: object
+    rollouts_kernel: object
+    policy: object = None
+
+    def _bound(self):
+        return () if self.policy is None else (self.policy,)
+
+    def chunk(self, cfg, params, seed, game0, records, held=0, repeats=1):
+        """Games ``game0 .. game0 + len(records) - 1`` into ``records``."""
+        self.chunk_kernel(*self._bound(), cfg, params, seed, game0, records, held, repeats)
+
+    def rollouts(self, base, params, pos, seed, first, out):
+        """Play-outs ``first .. first + len(out) - 1`` of the position into ``out``."""
+        self.rollouts_kernel(*self._bound(), base, params, pos, seed, first, out)
+
+
+# --- any policy, called through its function pointer -----------------------------------------
+@lazy_njit(types.void(POLICY_TYPE, *_CHUNK), cache=True)
+def chunk(policy, cfg, params, seed, game0, records, held, repeats):
+    """:func:`engine.game.simulate_chunk` for a policy passed as a first-class function."""
+    game.simulate_chunk(policy, cfg, params, seed, game0, records, held, repeats)
+
+
+@lazy_njit(types.void(POLICY_TYPE, *_ROLLOUTS), cache=True)
+def rollouts(policy, base, params, pos, seed, first, out):
+    """:func:`engine.luck.rollouts` for a policy passed as a first-class function."""
+    luck.rollouts(policy, base, params, pos, seed, first, out)
+
+
+@lazy_njit(types.int64(POLICY_TYPE, _ST, _PAR, _I, _I, types.int64[:, ::1],
+                       types.int64[:, ::1]), cache=True)
+def record_game(policy, cfg, params, seed, game_, snaps, info):
+    """:func:`engine.luck.record_game`: one game replayed with its positions kept."""
+    return luck.record_game(policy, cfg, params, seed, game_, snaps, info)
+
+
+@lazy_njit(types.int64(POLICY_TYPE, _ST, _PAR, _ST), cache=True)
+def continue_as_is(policy, st, params, pos):
+    """:func:`engine.luck.continue_as_is`: a position played on, nothing redrawn."""
+    return luck.continue_as_is(policy, st, params, pos)
+
+
+@lazy_njit(types.void(POLICY_TYPE, _ST, _PAR, _I, _I, types.int32[:, ::1], _ST), cache=True)
+def play_games(policy, cfg, params, seed, game0, records, st):
+    """:func:`engine.game.play_games`: games one after another in the caller's state (a Python
+    player's view lives after it)."""
+    game.play_games(policy, cfg, params, seed, game0, records, st)
+
+
+# --- the fast paths: the policy compiled into the kernel -------------------------------------
+@lazy_njit(types.void(*_CHUNK), cache=True)
+def chunk_baseline(cfg, params, seed, game0, records, held, repeats):
+    """:func:`engine.game.simulate_chunk` for the baseline."""
+    game.simulate_chunk(baseline.decide, cfg, params, seed, game0, records, held, repeats)
+
+
+@lazy_njit(types.void(*_ROLLOUTS), cache=True)
+def rollouts_baseline(base, params, pos, seed, first, out):
+    """:func:`engine.luck.rollouts` for the baseline."""
+    luck.rollouts(baseline.decide, base, params, pos, seed, first, out)
+
+
+@lazy_njit(types.void(*_CHUNK), cache=True)
+def chunk_heuristic(cfg, params, seed, game0, records, held, repeats):
+    """:func:`engine.game.simulate_chunk` for the heuristic."""
+    game.simulate_chunk(heuristic.decide, cfg, params, seed, game0, records, held, repeats)
+
+
+@lazy_njit(types.void(*_ROLLOUTS), cache=True)
+def rollouts_heuristic(base, params, pos, seed, first, out):
+    """:func:`engine.luck.rollouts` for the heuristic."""
+    luck.rollouts(heuristic.decide, base, params, pos, seed, first, out)
+
+
+#: registered policy name -> its kernels with the policy compiled in
+FAST = {
+    "baseline": Kernels(chunk_baseline, rollouts_baseline),
+    "heuristic": Kernels(chunk_heuristic, rollouts_heuristic),
+}
+#: the policy function each fast path holds
+FAST_FUNCTIONS = {"baseline": baseline.decide, "heuristic": heuristic.decide}
+
+
+def kernels_for(name, decide):
+    """The :class:`Kernels` of registered policy ``name`` whose function is ``decide``: its
+    fast path if it has one, else the kernels that call ``decide`` (compiled here for
+    ``engine.api.POLICY_SIGNATURE``) through its function pointer."""
+    fast = FAST.get(name)
+    if fast is not None and decide is FAST_FUNCTIONS[name]:
+        return fast
+    return Kernels(chunk, rollouts, as_function(decide))
+
+
+def as_function(decide):
+    """The jitted policy ``decide`` compiled for ``engine.api.POLICY_SIGNATURE`` (its cached
+    compilation loaded), ready to be passed as a first-class function."""
+    if hasattr(decide, "overloads") and POLICY_SIGNATURE.args not in decide.overloads:
+        compiling.announce()
+        decide.compile(POLICY_SIGNATURE)
+    return decide

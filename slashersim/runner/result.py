@@ -1,0 +1,194 @@
+"""What a run returns: its counts, named once, and its per-game records as a DataFrame.
+
+A run reduces to one ``int64`` array of counts laid out by ``engine.layout.K_*``. The counts
+become named fields in one place, :func:`count_fields` (the columns of a sweep table and the
+``simulate --json`` object both read from it), and :class:`SimulationResult` adds the rates a
+reader wants, always computed from the counts.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .. import rules
+from ..config import GameConfig
+from ..engine import layout as L
+from ..stats import wilson_interval
+
+AREAS = tuple(rules.AREA_NAMES)
+
+
+def count_fields(counts):
+    """The named integer totals of a run's ``counts`` (``engine.layout.K_*``): ``games``,
+    ``wins``, ``loss_health``, ``loss_traps``, ``timeout``, ``invariant_violations``,
+    ``rounds``, ``damage``, ``traps_<area>``, ``rounds_<area>``, ``rounds_hist`` (games that
+    ended in round 0, 1, ..., trailing zeros cut), ``used_<item>``, ``kept_<item>``,
+    ``killer_draws``, ``cabins_extra_draws`` and ``gifts``: the count columns of a sweep table."""
+    c = [int(x) for x in counts]
+    out = {"games": c[L.K_GAMES]}
+    for name in rules.OUTCOME_NAMES[1:]:
+        out["wins" if name == "win" else name] = c[L.K_OUTCOMES + rules.OUTCOME_NAMES.index(name)]
+    out["invariant_violations"] = c[L.K_VIOLATIONS]
+    out["rounds"] = c[L.K_ROUNDS]
+    out["damage"] = c[L.K_DAMAGE]
+    for a, area in enumerate(AREAS):
+        out[f"traps_{area}"] = c[L.K_TRAPS_AREA + a]
+        out[f"rounds_{area}"] = c[L.K_ROUNDS_AREA + a]
+    hist = c[L.K_ROUNDS_HIST:]
+    while hist and hist[-1] == 0:
+        hist.pop()
+    out["rounds_hist"] = hist
+    for i, item in enumerate(rules.ITEM_STAT_NAMES):
+        out[f"used_{item}"] = c[L.K_USED + i]
+        out[f"kept_{item}"] = c[L.K_KEPT_ITEM + i]
+    out["killer_draws"] = c[L.K_KILLER_DRAWS]
+    out["cabins_extra_draws"] = c[L.K_CABINS_EXTRA]
+    out["gifts"] = c[L.K_GIFTS]
+    return out
+
+
+@dataclass
+class SimulationResult:
+    """Counts of a run (``counts`` laid out by ``layout.K_*``) and, on request, its records."""
+
+    config: GameConfig
+    policy: str
+    seed: int
+    counts: np.ndarray
+    elapsed_s: float = 0.0
+    records: pd.DataFrame | None = None
+    params: dict = field(default_factory=dict)
+
+    @property
+    def fields(self):
+        """The named totals of :func:`count_fields`."""
+        return count_fields(self.counts)
+
+    @property
+    def games(self):
+        return int(self.counts[L.K_GAMES])
+
+    def outcome(self, name):
+        return int(self.counts[L.K_OUTCOMES + rules.OUTCOME_NAMES.index(name)])
+
+    @property
+    def wins(self):
+        return self.outcome("win")
+
+    @property
+    def win_rate(self):
+        return self.wins / self.games
+
+    @property
+    def win_ci(self):
+        return wilson_interval(self.wins, self.games)
+
+    def trap_rate_by_area(self):
+        """Area name -> traps set off there per round played there (None if never played)."""
+        f = self.fields
+        return {a: f[f"traps_{a}"] / f[f"rounds_{a}"] if f[f"rounds_{a}"] else None
+                for a in AREAS}
+
+    def rounds_by_area(self):
+        """Area name -> rounds played there, all games."""
+        f = self.fields
+        return {a: f[f"rounds_{a}"] for a in AREAS}
+
+    def traps_by_area(self):
+        """Area name -> traps set off there, all games (the counts behind
+        :meth:`trap_rate_by_area`)."""
+        f = self.fields
+        return {a: f[f"traps_{a}"] for a in AREAS}
+
+    def outcome_counts(self):
+        """Games per outcome: ``win``, ``loss_health``, ``loss_traps``, ``timeout``."""
+        return {name: self.outcome(name) for name in rules.OUTCOME_NAMES[1:]}
+
+    def win_rate_by_killer_start(self):
+        """"k" -> [games, win rate] for each starting position k of the Killer (1 = top)."""
+        out = {}
+        for k in range(1, L.MAX_KILLER_START + 1):
+            n = int(self.counts[L.K_KILLER_GAMES + k])
+            if n:
+                out[str(k)] = [n, int(self.counts[L.K_KILLER_WINS + k]) / n]
+        return out
+
+    def item_stats(self):
+        """Item totals over all games: ``used`` and ``kept`` (item name -> count; a Cursed
+        Object counts as used when drawn), ``killer_draws``, ``cabins_extra_draws`` and
+        ``gifts`` (items given in the Fire pit)."""
+        f = self.fields
+        return {
+            "used": {n: f[f"used_{n}"] for n in rules.ITEM_STAT_NAMES},
+            "kept": {n: f[f"kept_{n}"] for n in rules.ITEM_STAT_NAMES},
+            "killer_draws": f["killer_draws"],
+            "cabins_extra_draws": f["cabins_extra_draws"],
+            "gifts": f["gifts"],
+        }
+
+    def rounds_histogram(self):
+        """Games that ended in round r, for r = 0..max_rounds."""
+        return self.counts[L.K_ROUNDS_HIST:].copy()
+
+    def summary(self):
+        """The run as one JSON-ready dict (the ``simulate --json`` object).
+
+        Rates come with the counts they are made of, so runs can be pooled by adding:
+        ``outcomes`` (games per outcome), ``rounds`` and ``damage`` (totals), ``traps_by_area``
+        beside ``rounds_by_area``, and ``rounds_hist`` (games that ended in round 0, 1, ...,
+        trailing zeros cut)."""
+        f = self.fields
+        g = f["games"]
+        low, high = self.win_ci
+        return {
+            "games": g,
+            "wins": f["wins"],
+            "win_rate": self.win_rate,
+            "win_ci": [low, high],
+            "loss_health": f["loss_health"] / g,
+            "loss_traps": f["loss_traps"] / g,
+            "timeout": f["timeout"] / g,
+            "mean_rounds": f["rounds"] / g,
+            "mean_damage": f["damage"] / g,
+            "mean_items_kept": int(self.counts[L.K_KEPT]) / g,
+            "mean_killer_draws": f["killer_draws"] / g,
+            "trap_rate_by_area": self.trap_rate_by_area(),
+            "rounds_by_area": self.rounds_by_area(),
+            "traps_by_area": self.traps_by_area(),
+            "outcomes": self.outcome_counts(),
+            "rounds": f["rounds"],
+            "damage": f["damage"],
+            "rounds_hist": f["rounds_hist"],
+            "win_rate_by_killer_start": self.win_rate_by_killer_start(),
+            "item_stats": self.item_stats(),
+            "invariant_violations": f["invariant_violations"],
+            "config": self.config.describe(),
+            "policy": self.policy,
+            "policy_params": dict(self.params),
+            "seed": self.seed,
+            "elapsed_s": self.elapsed_s,
+        }
+
+
+def records_frame(records, first_game=None):
+    """Per-game records ``ndarray(int32, (n, RECORD_SIZE))`` as a tidy DataFrame; with
+    ``first_game``, a leading ``game`` column numbers them from it."""
+    cols = {} if first_game is None else {
+        "game": np.arange(first_game, first_game + len(records))}
+    for name, off, n in L.RECORD_FIELDS:
+        if n == 1:
+            cols[name] = records[:, off]
+        elif name in ("traps_area", "rounds_area"):
+            stem = name.split("_")[0]
+            for a, area in enumerate(AREAS):
+                cols[f"{stem}_{area}"] = records[:, off + a]
+        elif name in ("used", "kept_item"):
+            stem = name.split("_")[0]
+            for i, item in enumerate(rules.ITEM_STAT_NAMES):
+                cols[f"{stem}_{item}"] = records[:, off + i]
+        else:
+            for p in range(n):
+                cols[f"{name}_{p}"] = records[:, off + p]
+    df = pd.DataFrame(cols)
+    df["outcome"] = pd.Categorical.from_codes(df["outcome"], categories=rules.OUTCOME_NAMES)
+    return df
