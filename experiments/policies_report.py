@@ -16,7 +16,8 @@ from pathlib import Path
 import sys
 import time
 
-from slashersim.analysis.compare import compare_policies, pair, parse_games, parse_policy_params
+from slashersim.analysis.compare import compare_policies, pair
+from slashersim.inputs import parse_games, parse_policy_params
 from slashersim.present import format_ci, played_areas
 from slashersim.config import GameConfig
 from slashersim.policies import get_policy, policy_names

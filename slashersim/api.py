@@ -24,7 +24,6 @@ from __future__ import annotations
 from contextlib import contextmanager, nullcontext
 import copy
 from dataclasses import dataclass
-import difflib
 import os
 from pathlib import Path
 import tempfile
@@ -34,9 +33,23 @@ import numpy as np
 import pandas as pd
 
 from . import rules
-from .config import ConfigError, GameConfig
+from .analysis.compare import check_comparison, compare_policies, pair
+from .analysis.luck import killer_position_effects, killer_positions
+from .backends.local import LocalBackend
+from .config import GameConfig
+from .errors import ConfigError
+from .inputs import (check_count, check_output, check_params, check_policy, check_progress,
+                     check_seed, check_threads, suggest)
+from .policies import resolve
+from .policies.python import policy_label
+from .presets import preset_knobs
 from .present import config_line, format_comparison, format_killer_effects, format_summary
-from .runner.result import SimulationResult
+from .progress import bar
+from .runner import SimulationResult
+from .runner import simulate as run_simulation
+from .sweeps import SweepSpec, load_spec, parse_spec, run_sweep
+from .tables import (TABLE_COLUMNS, TRAP_RATE_COLUMNS, derive_rates, load_table,
+                     row_from_counts)
 
 __all__ = ["simulate", "compare", "sweep", "luck", "Simulation", "Comparison", "LuckResult",
            "ConfigError", "GameConfig"]
@@ -64,59 +77,14 @@ def _config(config: GameConfig | Mapping[str, Any] | None,
     allowed = ("difficulty",) + GameConfig.knob_names()
     for key in knobs:
         if key not in allowed:
-            close = difflib.get_close_matches(key, allowed, 1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise ConfigError(f"unknown knob {key!r}{hint}; expected one of: "
+            raise ConfigError(f"unknown knob {key!r}{suggest(key, allowed)}; expected one of: "
                               f"{', '.join(allowed)}")
     values = dict(knobs)
     difficulty = values.pop("difficulty", None)
     if difficulty is not None:
-        from .presets import preset_knobs
         edition = values.get("edition", config.edition if config else "rulebook")
         values = {**preset_knobs(difficulty, edition), **values}
     return (config or GameConfig()).replace(**values)
-
-
-def _policy(policy: PolicyLike) -> PolicyLike:
-    """A skill level as the policy it stands for; a name is checked (nothing compiles); a
-    policy object is returned unchanged."""
-    if not isinstance(policy, str):
-        return policy
-    from .policies import param_specs, resolve
-    name = resolve(policy)
-    param_specs(name)
-    return name
-
-
-def _policy_label(policy: PolicyLike) -> str:
-    """:func:`slashersim.player.policy_label`, imported when a result is read (the player
-    module imports engine modules, which input checks must not)."""
-    from .player import policy_label
-    return policy_label(policy)
-
-
-def _count(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ConfigError(f"{name} must be at least 1, got {value!r}")
-    return int(value)
-
-
-def _threads(threads: int | None) -> int | None:
-    """``threads`` within the cores numba may use (``None``: all)."""
-    if threads is None:
-        return None
-    import numba
-    high = numba.config.NUMBA_NUM_THREADS
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
-            or not 1 <= threads <= high:
-        raise ConfigError(f"threads must be 1..{high}, got {threads!r}")
-    return int(threads)
-
-
-def _check_progress(progress: Progress) -> None:
-    if not (progress is None or isinstance(progress, bool) or callable(progress)):
-        raise TypeError(f"progress must be True, False or a callable progress(done, total), "
-                        f"got {progress!r}")
 
 
 @contextmanager
@@ -125,7 +93,6 @@ def _progress(progress: Progress, total: int) -> Iterator[tuple[Callable | None,
     games: a bar on stderr for ``True`` (closed on leaving), the callable itself, or
     nothing."""
     if progress is True:
-        from .progress import bar
         with bar(total, terminal_only=False) as b:
             def show(done, _total):
                 if done > b.n:
@@ -148,18 +115,6 @@ def _steps(progress: Callable | None, total: int) -> Callable[[int], None] | Non
         done += n
         progress(done, total)
     return step
-
-
-def _params(policy: PolicyLike, params: Any) -> Any:
-    """A mapping of parameter names (or indices) to values as the policy's vector, every value
-    checked; a vector is checked by the runner; anything given with a policy object is passed
-    through."""
-    if params is None or not isinstance(policy, str):
-        return params
-    from .policies import check_param_vector, param_vector
-    if isinstance(params, Mapping):
-        return param_vector(policy, params)
-    return check_param_vector(policy, params)
 
 
 def _ci(value: Sequence[float] | None) -> tuple[float, float]:
@@ -207,9 +162,8 @@ class Simulation(SimulationResult):
         Wilson interval ``win_ci_low`` / ``win_ci_high``, ``mean_rounds`` and
         ``trap_rate_<area>`` (NaN where never played). Rows of several runs concatenate with
         :func:`pandas.concat` and pool with :func:`slashersim.tables.pool_counts`."""
-        from .tables import TABLE_COLUMNS, TRAP_RATE_COLUMNS, derive_rates, row_from_counts
         knobs = _knob_columns(self.config)
-        row = row_from_counts(knobs, {}, _policy_label(self.policy), self.counts)
+        row = row_from_counts(knobs, {}, policy_label(self.policy), self.counts)
         row["seed"] = self.seed
         df = derive_rates(pd.DataFrame([row]))
         columns = [*knobs, "policy", "seed", *(c for c in TABLE_COLUMNS if c not in
@@ -263,7 +217,7 @@ class Comparison(_Answer):
         rows = []
         for r in self.result["policies"]:
             low, high = _ci(r["win_ci"])
-            rows.append({"label": r["label"], "policy": _policy_label(r["policy"]),
+            rows.append({"label": r["label"], "policy": policy_label(r["policy"]),
                          "games": r["games"], "wins": r["wins"], "win_rate": r["win_rate"],
                          "win_ci_low": low, "win_ci_high": high,
                          "loss_health": r["loss_health"], "loss_traps": r["loss_traps"],
@@ -300,7 +254,6 @@ class Comparison(_Answer):
     def pair(self, a: str, b: str) -> dict | None:
         """The pair of rows ``a`` and ``b`` (labels) as ``b - a``, a dict; ``None`` if either
         is missing."""
-        from .analysis.compare import pair
         return pair(self.result, a, b)
 
     def to_frame(self) -> pd.DataFrame:
@@ -336,7 +289,7 @@ class LuckResult(_Answer):
 
     @property
     def policy(self) -> str:
-        return _policy_label(self.result["policy"])
+        return policy_label(self.result["policy"])
 
 
     def to_frame(self) -> pd.DataFrame:
@@ -418,21 +371,19 @@ def simulate(config: GameConfig | None = None, *, policy: PolicyLike = "baseline
     >>> r.win_rate, r.win_ci                                          # doctest: +SKIP
     """
     config = _config(config, knobs)
-    policy = _policy(policy)
-    games = _count("games", games)
-    from .inputs import check_seed
+    policy = check_policy(policy)
+    games = check_count("games", games)
     seed = check_seed(seed)
     first_game = check_seed(first_game, "first_game")
     if first_game + games > 1 << 63:
         raise ConfigError(f"games {first_game:,}..{first_game + games - 1:,} go past 2**63")
-    params = _params(policy, params)
-    threads = _threads(threads)
-    _check_progress(progress)
+    params = check_params(policy, params)
+    threads = check_threads(threads)
+    check_progress(progress)
     if not isinstance(records, (bool, np.bool_)):
         raise TypeError(f"records must be True or False, got {records!r}")
-    from .runner import simulate as run
     with _progress(progress, games) as (callback, _):
-        result = run(config, policy, games=games, seed=seed, threads=threads,
+        result = run_simulation(config, policy, games=games, seed=seed, threads=threads,
                      keep_records=bool(records), progress=callback, params=params,
                      first_game=first_game)
     return Simulation.of(result)
@@ -484,16 +435,14 @@ def compare(config: GameConfig | None = None, *,
     config = _config(config, knobs)
     if isinstance(policies, str):
         policies = [p.strip() for p in policies.split(",") if p.strip()]
-    names = [_policy(p) for p in policies]
+    names = [check_policy(p) for p in policies]
     if params is not None:
         params = {_label(k): v for k, v in params.items()}
     if isinstance(games, Mapping):
         games = {_label(k): v for k, v in games.items()}
-    from .inputs import check_seed
     seed = check_seed(seed)
-    threads = _threads(threads)
-    _check_progress(progress)
-    from .analysis.compare import check_comparison, compare_policies
+    threads = check_threads(threads)
+    check_progress(progress)
     _, _, _, counts = check_comparison(names, games, params)
     total = sum(counts)
     with _progress(progress, total) as (callback, _):
@@ -507,7 +456,6 @@ def _label(key: Any) -> Any:
     ``heuristic#2``)."""
     if not isinstance(key, str):
         return key
-    from .policies import resolve
     name, sep, rest = key.partition("#")
     return resolve(name) + sep + rest
 
@@ -552,17 +500,15 @@ def luck(config: GameConfig | None = None, *, policy: PolicyLike = "expert",
         the configuration), before anything compiles or plays.
     """
     config = _config(config, knobs)
-    policy = _policy(policy)
-    games = _count("games", games)
-    from .inputs import check_seed
+    policy = check_policy(policy)
+    games = check_count("games", games)
     seed = check_seed(seed)
-    threads = _threads(threads)
-    _check_progress(progress)
+    threads = check_threads(threads)
+    check_progress(progress)
     if isinstance(positions, (int, np.integer)) and not isinstance(positions, bool):
         positions = [int(positions)]
     elif positions is not None:
         positions = list(positions)
-    from .analysis.luck import killer_position_effects, killer_positions
     killer_positions(config, positions)
     total = games * config.replace(killer_position=None).killer_positions
     with _progress(progress, total) as (callback, _):
@@ -575,7 +521,6 @@ def luck(config: GameConfig | None = None, *, policy: PolicyLike = "expert",
 def _spec(spec: Any):
     """``(SweepSpec, spec file or None)`` from a spec, a path to a TOML spec or a mapping in
     the spec's TOML structure (tuples and ranges of axis values taken as lists)."""
-    from .sweeps import SweepSpec, load_spec, parse_spec
     if isinstance(spec, SweepSpec):
         return spec, None
     if isinstance(spec, (str, os.PathLike)):
@@ -626,14 +571,12 @@ def sweep(spec: str | os.PathLike | Mapping[str, Any], *, out: str | os.PathLike
         (a ``ValueError``) for a bad spec or output path, before anything compiles or plays.
     """
     spec, spec_file = _spec(spec)
-    threads = _threads(threads)
-    _check_progress(progress)
+    threads = check_threads(threads)
+    check_progress(progress)
     if out is not None:
-        from .inputs import check_output
         out = check_output(out, "out", inputs=[spec_file] if spec_file is not None else [])
         if out.suffix.lower() not in (".parquet", ".pq"):
             raise ConfigError(f"out {str(out)!r} must be a .parquet file")
-    from .tables import load_table
     return load_table(_sweep(spec, out, threads=threads, progress=progress,
                              spec_file=spec_file))
 
@@ -645,8 +588,6 @@ def _sweep(spec, out, threads=None, progress: Progress = False, csv=False, backe
     returns it. ``progress`` counts games; ``cells(done, total)`` is called with the cells
     done. The command line's ``sweep`` plays through here with its own ``backend``, ``csv``
     and ``command``."""
-    from .backends.local import LocalBackend
-    from .sweeps import run_sweep
     total = spec.n_cells * sum(spec.games_of(p) for p in spec.policies)
     local = backend is None or isinstance(backend, LocalBackend)
     folder = tempfile.TemporaryDirectory(prefix="slashersim-sweep-") if out is None \

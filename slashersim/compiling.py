@@ -39,9 +39,10 @@ def enable(on=True, policies=(), kernels=("engine",)):
 
 
 def cache_dir():
-    """Where numba keeps this package's kernels."""
-    import numba
-    return numba.config.CACHE_DIR or None
+    """Where numba keeps this package's kernels (``slashersim/__init__.py`` sets it unless
+    ``NUMBA_CACHE_DIR`` does)."""
+    from numba.core import config  # numba loads only when a kernel is about to
+    return config.CACHE_DIR or None
 
 
 def is_cached(part):

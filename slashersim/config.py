@@ -12,10 +12,10 @@ import numpy as np
 
 from . import rules
 from .engine import layout as L
+from .errors import ConfigError
+from .presets import preset_knobs
 
-
-class ConfigError(ValueError):
-    """A configuration value is not allowed; the message names the value and the choices."""
+__all__ = ["ConfigError", "GameConfig"]
 
 
 _LEADERS = {"arrow": rules.LEADER_ARROW, "last_trick": rules.LEADER_LAST_TRICK}
@@ -128,7 +128,6 @@ class GameConfig:
                 raise ConfigError(f"unknown knob {key!r}; expected one of: "
                                   f"difficulty, {', '.join(known)}")
         if difficulty is not None:
-            from .presets import preset_knobs
             values = {**preset_knobs(difficulty, values.get("edition", "rulebook")), **values}
         return cls(**values)
 

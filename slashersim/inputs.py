@@ -1,16 +1,24 @@
-"""Checks of user input that need nothing compiled: seeds, counts, game specs, output paths,
-and the lock that keeps two runs from writing one output.
+"""The checks of user input, one place for the command line, the Python API and the page.
 
-Every check raises :class:`~slashersim.config.ConfigError` with one line that names the bad
-value and what is allowed, so the command line can refuse bad input before anything slow
-starts and before any file is touched.
+Seeds, counts, threads, ports, policy names and parameters, game specs, output paths, and the
+lock that keeps two runs from writing one output. Every check needs nothing compiled and
+raises :class:`~slashersim.errors.ConfigError` (a ``ValueError``) with one line that names the
+bad value and what is allowed, so bad input is refused before anything slow starts and before
+any file is touched. The formats with rules of their own are checked where they are defined:
+a configuration (:class:`slashersim.config.GameConfig`), a sweep spec
+(:mod:`slashersim.sweeps`), a described position (:mod:`slashersim.analysis.position`).
 """
+from collections.abc import Mapping
+import difflib
 import errno
 import os
 from pathlib import Path
 import tempfile
 
-from .config import ConfigError
+import numpy as np
+
+from .errors import ConfigError
+from .policies import check_param_vector, param_specs, param_vector, resolve
 
 #: seeds and game indices are int64 in the kernels
 SEED_LIMIT = 1 << 63
@@ -23,6 +31,100 @@ def check_seed(value, name="seed"):
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < SEED_LIMIT:
         raise ConfigError(f"{name} must be an integer 0 <= {name} < 2**63, got {value!r}")
     return value
+
+
+def check_count(name, value, high=SEED_LIMIT - 1):
+    """``value`` as an int after checking it is an integer ``1..high`` (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ConfigError(f"{name} must be at least 1, got {value!r}")
+    if value > high:
+        raise ConfigError(f"{name} must be at most {high:,}, got {value!r}")
+    return int(value)
+
+
+def max_threads():
+    """The threads numba may use: ``NUMBA_NUM_THREADS`` if set, else the cores this process
+    may run on (numba's own rule, read without importing numba)."""
+    env = os.environ.get("NUMBA_NUM_THREADS")
+    if env:
+        return int(env)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def check_threads(threads):
+    """``threads`` within ``1..max_threads()``; ``None`` (all) passes."""
+    if threads is None:
+        return None
+    high = max_threads()
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
+            or not 1 <= threads <= high:
+        raise ConfigError(f"threads must be 1..{high}, got {threads!r}")
+    return int(threads)
+
+
+def parse_port(text):
+    """A TCP port 1..65535 from ``text`` (an int or its decimal text)."""
+    try:
+        value = int(str(text).strip(), 10)
+    except ValueError:
+        raise ConfigError(f"port must be an integer 1..65535, got {str(text)!r}") from None
+    if not 1 <= value <= 65535:
+        raise ConfigError(f"port must be 1..65535, got {value}")
+    return value
+
+
+def check_policy(policy):
+    """A skill level as the policy it stands for, a policy name checked against the registry
+    (nothing is imported or compiled); anything that is not a ``str`` (a Python player) is
+    returned unchanged."""
+    if not isinstance(policy, str):
+        return policy
+    name = resolve(policy)
+    param_specs(name)
+    return name
+
+
+def check_params(policy, params):
+    """A policy's parameters: a mapping of names (or indices) to values over its defaults, or
+    its whole vector, each value checked against its type and range; ``None`` passes, and
+    anything given with a Python player is passed through."""
+    if params is None or not isinstance(policy, str):
+        return params
+    if isinstance(params, Mapping):
+        return param_vector(policy, params)
+    return check_param_vector(policy, params)
+
+
+def parse_policy_params(items):
+    """``["POLICY.NAME=VALUE", ...]`` as ``{policy: {name: value}}``, each policy name,
+    parameter name, type and range checked. ``POLICY`` may be a row label, ``heuristic#2``,
+    to set the second heuristic row apart from the first."""
+    out = {}
+    for item in items or ():
+        head, sep, value = item.partition("=")
+        policy, dot, name = head.partition(".")
+        if not (sep and dot and policy and name):
+            raise ConfigError(f"policy parameter must be POLICY.NAME=VALUE, got {item!r}")
+        out.setdefault(policy, {})[name] = value
+        param_vector(policy.partition("#")[0], {name: value})
+    return {policy: {name: float(v) for name, v in over.items()} for policy, over in out.items()}
+
+
+def check_progress(progress):
+    """``progress``: ``True``/``False``/``None`` or a callable ``progress(done, total)``."""
+    if not (progress is None or isinstance(progress, bool) or callable(progress)):
+        raise TypeError(f"progress must be True, False or a callable progress(done, total), "
+                        f"got {progress!r}")
+    return progress
+
+
+def suggest(value, allowed):
+    """`` (did you mean 'x'?)`` for the allowed name closest to ``value``, or ``""``."""
+    close = difflib.get_close_matches(str(value), list(allowed), 1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def parse_games(text):

@@ -23,7 +23,9 @@ from .engine.view import write_view
 from .engine.layout import (V_ARG as _V_ARG, V_DECISION as _V_DECISION, V_LEGAL as _V_LEGAL,
                           V_N_LEGAL as _V_N_LEGAL, V_PLAYER as _V_PLAYER,
                           VIEW_SIZE as _VIEW_SIZE)
+from .analysis.position import read_record
 from .inputs import check_seed
+from .policies import get_policy, param_vector, resolve
 from .policies.python import (REPORT_SIZE as _REPORT_SIZE, STREAM as _STREAM, IllegalAnswer,
                               Observation, answerer, answering, bridge, policy_label)
 from .runner.result import records_frame
@@ -93,7 +95,7 @@ class Game:
         self._to_game = queue.SimpleQueue()
         self._to_engine = queue.SimpleQueue()
         self._over = False
-        from .runner.kernels import play_games  # compiled or loaded here, not in the thread
+        from .runner.kernels import play_games  # the kernels load when a game starts
         self._thread = threading.Thread(
             target=_engine_thread, daemon=True, name=f"slashersim game {self.game}",
             args=(bridge(), play_games.compile(), config.to_array(), self._report, self.seed,
@@ -192,7 +194,6 @@ class Game:
         registered name (or skill level) with optional parameter vector ``params``, or a
         Python policy. A registered policy answers exactly as in ``simulate``."""
         if isinstance(policy, str):
-            from .policies import get_policy, param_vector, resolve
             name = resolve(policy)
             fn = get_policy(name).decide
             vec = param_vector(name) if params is None else np.asarray(params, np.float64)
@@ -229,7 +230,6 @@ class Game:
     def from_record(cls, path) -> "Game":
         """The game a ``simulate --record-out`` file names, replayed by its policy to the end
         (its outcome is the file's)."""
-        from .analysis.position import read_record
         r = read_record(path)
         return cls(r.config, r.seed, r.game).play(r.policy, r.params)
 

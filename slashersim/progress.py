@@ -7,12 +7,13 @@ on a terminal and never with ``--quiet``.
 """
 import sys
 
+from tqdm import tqdm
+
 
 def bar(total, enabled=True, unit="game", desc=None, terminal_only=True):
     """A tqdm progress bar on stderr over ``total`` units, with rate and time left; a silent
     stand-in when ``enabled`` is false or (with ``terminal_only``, as the command line has
     it) stderr is not a terminal. Short runs never show it (it appears after half a second)."""
-    from tqdm import tqdm
     show = bool(enabled) and (sys.stderr.isatty() or not terminal_only)
     return tqdm(total=total, unit=unit, unit_scale=True, disable=not show, file=sys.stderr,
                 dynamic_ncols=True, mininterval=0.25, delay=0.5, leave=False, desc=desc,

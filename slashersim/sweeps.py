@@ -19,7 +19,11 @@ import tomllib
 import numpy as np
 import pandas as pd
 
-from .config import ConfigError, GameConfig
+from .config import GameConfig
+from .backends import Unit
+from .backends.local import LocalBackend
+
+from .errors import ConfigError
 from .engine import layout as L
 from .inputs import OutputLock, check_seed
 from .policies import SKILLS, is_omniscient, param_specs, policy_names, resolve
@@ -312,7 +316,6 @@ def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None, s
         in round 0, 1, ... (trailing zeros cut). ``df.attrs["slashersim"]`` holds the
         provenance written into the file (:func:`table_provenance`).
     """
-    from .backends.local import LocalBackend
     if backend is None:
         backend = LocalBackend(threads=threads)
     out = Path(out)
@@ -324,7 +327,6 @@ def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None, s
 
 
 def _run_locked(spec, out, grid, backend, progress, csv, step, provenance):
-    from .backends import Unit
     ckpt = checkpoint_dir(out)
     _open_checkpoints(spec, ckpt)
     units = [(i, knobs, config, policy) for i, (knobs, config) in enumerate(grid)

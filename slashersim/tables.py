@@ -37,9 +37,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from . import rules
-from .config import ConfigError
+from .errors import ConfigError
 from .runner.result import count_fields
 from .stats import rates, wilson_arrays
 
@@ -125,8 +127,6 @@ def write_table(df, path, provenance, csv=False):
     """Write table ``df`` to ``path`` atomically, with ``provenance`` (a JSON-ready dict): as
     parquet with the provenance in the schema metadata, or with ``csv`` as CSV
     (``rounds_hist`` as JSON text) with the provenance in :func:`sidecar_path`."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
     text = json.dumps(provenance, sort_keys=False)
     if csv:
         out = df.copy()
@@ -205,7 +205,6 @@ def read_provenance(path):
             except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
                 raise TableError(f"cannot read the provenance {str(side)!r}: {e}") from None
         return prov, columns
-    import pyarrow.parquet as pq
     try:
         schema = pq.read_schema(path)
     except Exception as e:  # pyarrow raises several kinds for a file that is not parquet
@@ -464,6 +463,5 @@ def table_info(path):
         with open(path, encoding="utf-8") as f:
             rows = max(0, sum(1 for _ in f) - 1)
     else:
-        import pyarrow.parquet as pq
-        rows = pq.read_metadata(path).num_rows
+            rows = pq.read_metadata(path).num_rows
     return {"path": str(path), "rows": rows, "format": fmt, "provenance": prov}

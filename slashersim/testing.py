@@ -31,6 +31,7 @@ What a player might infer from *why* its partner acted (e.g. that a Flashlight b
 bottom because it held the Killer) is not part of the view: fair players here use public facts,
 never a model of the partner's hidden reasons.
 """
+from numba import njit
 import numpy as np
 
 from . import rules
@@ -174,8 +175,7 @@ def _recorder(name):
     decisions, copies the state into the buffer that trails its parameter vector."""
     if name in _recorders:
         return _recorders[name]
-    from numba import njit  # the recorder is compiled when first asked for
-    from .runner.kernels import as_function
+    from .runner.kernels import as_function  # the kernels load when games are played
     entry = get_policy(name)
     inner = as_function(entry.decide)
     n_params = len(entry.default_params)
@@ -216,7 +216,7 @@ def decision_points(policy, config, games, seed=0, rates=None, capacity=2000, pa
     answer, state...``, each decision kept with probability ``rates[decision]`` (default:
     card play 0.03, every other decision 0.5), at most ``capacity`` of them. Played on one
     thread (the recorder's counters are shared)."""
-    from .runner.kernels import chunk  # compiles on first call
+    from .runner.kernels import chunk  # the kernels load when games are played
     record, n_params, rates_at, ctl_at, buf_at, row = _recorder(policy)
     vec = np.zeros(buf_at + capacity * row, dtype=np.float64)
     vec[:n_params] = param_vector(policy) if params is None else params

@@ -7,12 +7,16 @@ candidates stay paired.
 """
 from dataclasses import dataclass
 import itertools
+import math
 
 import pandas as pd
 
 from . import rules
+from .progress import increments
+from .runner import simulate
 from .stats import wilson_interval
-from .config import ConfigError, GameConfig
+from .config import GameConfig
+from .errors import ConfigError
 from .engine import layout as L
 
 #: the knobs the tuner may turn, with the values it tries (RULES.md §9)
@@ -76,8 +80,6 @@ class Tuner:
     def play(self, candidate, games):
         """Extend ``candidate`` to ``games`` games (no-op if it has played that many)."""
         if games > candidate.games:
-            from .progress import increments
-            from .runner import simulate
             r = simulate(candidate.config, self.policy, games=games - candidate.games,
                          seed=self.seed, threads=self.threads, first_game=candidate.games,
                          progress=increments(self.step))
@@ -131,7 +133,6 @@ def check_knobs(knobs):
 
 def check_search(target, tolerance, stages, keep=12):
     """Refuse a target, tolerance, stages or keep that :meth:`Tuner.search` cannot use."""
-    import math
     if not (isinstance(target, (int, float)) and math.isfinite(target) and 0 < target < 1):
         raise ConfigError(f"target must be between 0 and 1, got {target!r}")
     if not (isinstance(tolerance, (int, float)) and math.isfinite(tolerance)

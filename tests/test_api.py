@@ -109,14 +109,13 @@ def test_skill_levels_name_policies():
 
 
 def test_a_policy_that_is_not_a_name_is_passed_through(monkeypatch):
-    import slashersim.runner as runner
     seen = {}
-    real = runner.simulate
+    real = api.run_simulation
 
     def spy(config, policy, **kwargs):
         seen["policy"], seen["params"] = policy, kwargs["params"]
         return real(config, "baseline", games=kwargs["games"], seed=kwargs["seed"])
-    monkeypatch.setattr(runner, "simulate", spy)
+    monkeypatch.setattr(api, "run_simulation", spy)
     player, params = object(), {"anything": 1}
     api.simulate(policy=player, params=params, games=50)
     assert seen["policy"] is player and seen["params"] is params

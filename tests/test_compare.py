@@ -8,7 +8,9 @@ import pytest
 from numba import njit
 
 from helpers import ROOT, assert_one_line_error, run_cli
-from slashersim.analysis.compare import compare_policies, pair, param_vector, parse_games
+from slashersim.analysis.compare import compare_policies, pair
+from slashersim.inputs import parse_games
+from slashersim.policies import param_vector
 from slashersim.bench import policy_speed
 from slashersim.present import format_policy_speeds
 from slashersim.cli import main

@@ -8,27 +8,24 @@ policy may play its own number of games (slow search policies fewer); a pair is 
 the games both played, the first ``min(n_a, n_b)``.
 """
 from itertools import combinations
+import textwrap
 
+import matplotlib
 import numpy as np
 
 from .. import rules
 from ..config import GameConfig
 from ..engine import layout as L
-from ..inputs import parse_games  # noqa: F401 (part of this module's interface)
+from ..inputs import check_count
 from ..policies import get_policy, param_specs, param_vector
 from ..policies.python import answerer, policy_label
 from ..runner import DEFAULT_CHUNK, SimulationResult, play_side_by_side, prepare
+from .plots import STYLE, _new_figure
 from ..stats import mean_interval, unpaired_difference_interval
 
 #: the per-policy figures copied from ``SimulationResult.summary()``
 POLICY_KEYS = ("games", "wins", "win_rate", "win_ci", "loss_health", "loss_traps", "timeout",
                "mean_rounds", "trap_rate_by_area", "rounds_by_area", "invariant_violations")
-
-
-def _count(name, value):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value!r}")
-    return int(value)
 
 
 def _label(policy):
@@ -46,21 +43,6 @@ def labels(policies):
         seen[name] = seen.get(name, 0) + 1
         out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
     return out
-
-
-def parse_policy_params(items):
-    """``["POLICY.NAME=VALUE", ...]`` as ``{policy: {name: value}}``, each policy name,
-    parameter name, type and range checked (nothing is compiled). ``POLICY`` may be a row
-    label, ``heuristic#2``, to set the second heuristic row apart from the first."""
-    out = {}
-    for item in items or ():
-        head, sep, value = item.partition("=")
-        policy, dot, name = head.partition(".")
-        if not (sep and dot and policy and name):
-            raise ValueError(f"policy parameter must be POLICY.NAME=VALUE, got {item!r}")
-        out.setdefault(policy, {})[name] = value
-        param_vector(policy.partition("#")[0], {name: value})
-    return {policy: {name: float(v) for name, v in over.items()} for policy, over in out.items()}
 
 
 def check_comparison(policies, games, params=None):
@@ -90,7 +72,7 @@ def check_comparison(policies, games, params=None):
 
 def _resolve_games(games, names, row_labels):
     if not isinstance(games, dict):
-        return [_count("games", games)] * len(names)
+        return [check_count("games", games)] * len(names)
     for key in games:
         if key is not None and key not in map(_label, names) and key not in row_labels:
             raise ValueError(f"games given for {key!r}, which is not compared; compared: "
@@ -100,7 +82,7 @@ def _resolve_games(games, names, row_labels):
         n = games.get(label, games.get(_label(name), games.get(None)))
         if n is None:
             raise ValueError(f"no game count for policy {name!r}")
-        out.append(_count("games", n))
+        out.append(check_count("games", n))
     return out
 
 
@@ -145,7 +127,7 @@ def compare_policies(config=None, policies=("baseline",), games=100_000, seed=0,
     """
     config = config or GameConfig()
     names, row_labels, vectors, counts_n = check_comparison(policies, games, params)
-    chunk_size = _count("chunk_size", chunk_size)
+    chunk_size = check_count("chunk_size", chunk_size)
     omniscient = [isinstance(name, str) and get_policy(name).omniscient for name in names]
     pairs = list(combinations(range(len(names)), 2))
     # per pair: wins of a, wins of b, games only a won, games only b won (all integers)
@@ -208,9 +190,6 @@ def comparison_figure(r, config_line):
     interval; right: each pair's paired difference ``b - a`` with its 95 % interval (on the
     games both played). Titled with ``config_line`` (the configuration), the seed and the
     games per player."""
-    import matplotlib
-    import textwrap
-    from .plots import STYLE, _new_figure
     rows, pairs = r["policies"], r["pairs"]
     n = max(len(rows), len(pairs))
     with matplotlib.rc_context(STYLE):

@@ -10,19 +10,16 @@ import math
 import numpy as np
 
 from .. import rules
-from ..config import ConfigError, GameConfig
+from ..config import GameConfig
+from ..errors import ConfigError
 from ..progress import increments
 from ..engine import layout as L
+from ..inputs import check_count
 from ..runner import DEFAULT_CHUNK, play_side_by_side, prepare, simulate
+from .plots import effects_figure as draw
 from ..stats import Z95, wilson_interval
 
 _WIN = rules.OUTCOME_NAMES.index("win")
-
-
-def _check_count(name, value):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value!r}")
-    return int(value)
 
 
 def paired_effects(configs, policy="baseline", games=100_000, seed=0, threads=None,
@@ -44,8 +41,8 @@ def paired_effects(configs, policy="baseline", games=100_000, seed=0, threads=No
     ``step(n)`` is called with the games just played; ``tally``, a dict, gets
     ``"invariant_violations"``: the games, over all labels, that broke an invariant.
     """
-    games = _check_count("games", games)
-    chunk_size = _check_count("chunk_size", chunk_size)
+    games = check_count("games", games)
+    chunk_size = check_count("chunk_size", chunk_size)
     labels = list(configs)
     n_pos = len(labels)
     weight = np.ones(n_pos, dtype=np.int64) if weights is None else \
@@ -144,8 +141,8 @@ def killer_position_effects(config=None, policy="baseline", games=100_000, seed=
         For a position outside ``1..config.killer_positions``.
     """
     config = (config or GameConfig()).replace(killer_position=None)
-    games = _check_count("games", games)
-    chunk_size = _check_count("chunk_size", chunk_size)
+    games = check_count("games", games)
+    chunk_size = check_count("chunk_size", chunk_size)
     n_pos = config.killer_positions
     report = killer_positions(config, positions)
     configs = {str(k): config.replace(killer_position=k) for k in range(1, n_pos + 1)}
@@ -263,10 +260,10 @@ def _share_interval(wins, boot, seed):
 
 def check_sources(games, repeats):
     """``(groups, repeats)`` of :func:`variance_sources`, checked without playing anything."""
-    repeats = _check_count("repeats", repeats)
+    repeats = check_count("repeats", repeats)
     if repeats < 2:
         raise ValueError(f"repeats must be at least 2, got {repeats}")
-    groups = _check_count("games", games) // repeats
+    groups = check_count("games", games) // repeats
     if groups < 2:
         raise ValueError(f"games must be at least 2 x repeats ({2 * repeats}), got {games}")
     return groups, repeats
@@ -334,7 +331,6 @@ def effects_figure(r, key, column, config_line):
     minus the average) with its paired 95 % interval, from a :func:`killer_position_effects`
     (``key="positions"``) or :func:`first_fact_effects` (``key="values"``) result; titled
     with ``config_line``, the player, the games per value and the seed."""
-    from .plots import effects_figure as draw
     items = list(r[key].items())
     games = items[0][1]["games"] if items else 0
     rows = [(f"{k}: win rate {v['win_rate']:.3f}", v["effect"], v["effect_ci"])

@@ -23,6 +23,8 @@ import numpy as np
 import pandas as pd
 
 from .. import rules
+from ..config import GameConfig
+from ..errors import ConfigError
 from ..stats import wilson_arrays
 from ..tables import (COUNT_COLUMNS, ITEM_COLUMNS, REQUIRED_COLUMNS,  # noqa: F401
                       RESULT_COLUMNS, TRAP_COUNT_COLUMNS, TRAP_RATE_COLUMNS, TableError,
@@ -171,7 +173,6 @@ def resolved_configs(df):
     cells = {c.get("cell"): c.get("config") for c in prov.get("cells") or []}
     if cells and "cell" in df.columns and all(c in cells for c in df["cell"]):
         return [cells[c] for c in df["cell"]]
-    from ..config import ConfigError, GameConfig
     knobs = knob_columns(df)
     out = []
     try:

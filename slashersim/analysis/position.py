@@ -13,16 +13,21 @@ import math
 from pathlib import Path
 from typing import NamedTuple
 
+import matplotlib
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 import numpy as np
 
 from .. import rules
-from ..config import ConfigError, GameConfig
+from ..config import GameConfig
+from ..errors import ConfigError
 from ..engine import layout as L
 from ..engine import positions as K
-from ..inputs import check_seed
+from ..inputs import check_count, check_seed
 from ..policies import get_policy, param_specs, param_vector, policy_names
 from ..runner import drive, prepare
 from ..stats import wilson_interval
+from .plots import STYLE
 
 STATE_KEYS = ("config", "round", "area", "areas_seen", "arrows", "leader", "health", "traps",
               "items", "killer_draws", "item_deck", "hands", "trump")
@@ -400,8 +405,7 @@ def _outcomes(position, policy, games, seed, threads, first=0, params=None, step
     The play-outs run through the run driver (play-out ``i`` draws from the streams of game
     ``first + i`` whatever the split), calling ``step(n)`` after each kernel call with the
     play-outs just played."""
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise ValueError(f"games must be at least 1, got {games!r}")
+    games = check_count("games", games)
     seed = check_seed(seed)
     player = prepare(policy, params)
     if player.python:
@@ -766,10 +770,6 @@ def timeline(rec, games=4000, seed=0, threads=None, step=None):
 def timeline_figure(t):
     """The timeline as a Figure: win probability after each event, with its 95 % band (at most
     14 inches wide, so within 2400 px and 3:1; a long game labels every k-th event)."""
-    import matplotlib
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-    from .plots import STYLE
     with matplotlib.rc_context(STYLE):
         fig = Figure(figsize=(min(14.0, max(6.0, 0.32 * len(t["events"]) + 2)), 4.8))
         FigureCanvasAgg(fig)

@@ -11,6 +11,7 @@ resume and the final table do not depend on the backend.
 from typing import NamedTuple
 
 from ..config import GameConfig
+from .local import LocalBackend
 
 
 class Unit(NamedTuple):
@@ -36,9 +37,8 @@ def make_backend(name="local", threads=None, scheduler=None, workers=None):
     """The backend called ``name``: ``local`` (``threads`` numba threads) or ``dask``
     (``scheduler`` address of an existing cluster, else a local cluster of ``workers``)."""
     if name == "local":
-        from .local import LocalBackend
         return LocalBackend(threads=threads)
     if name == "dask":
-        from .dask import DaskBackend
+        from .dask import DaskBackend  # dask is optional (the extra [dask])
         return DaskBackend(scheduler=scheduler, workers=workers)
     raise ValueError(f"unknown backend {name!r}; expected one of: {', '.join(BACKENDS)}")

@@ -11,7 +11,8 @@ import os
 
 import numpy as np
 
-from ..config import ConfigError
+from ..errors import ConfigError
+from ..runner import simulate
 
 #: Fewest games per task, so that each task is about 1 s of work or more (the baseline policy
 #: plays about 262,144 games per second per core) and scheduling overhead stays small.
@@ -54,7 +55,6 @@ def split_tasks(units, min_task_games=DEFAULT_MIN_TASK_GAMES):
 def play_task(config, policy, seed, spans):
     """Worker side: play each ``(first, games)`` span of ``seed`` with one thread; return their
     counts as one ``int64`` array of shape ``(len(spans), counts_size)``."""
-    from slashersim.runner import simulate
     return np.stack([simulate(config, policy, games=n, seed=seed, threads=1,
                               first_game=first).counts for first, n in spans])
 

@@ -1,4 +1,6 @@
 """The in-process backend: plays the units one after another with numba threads."""
+from ..progress import increments
+from ..runner import simulate
 
 
 class LocalBackend:
@@ -10,8 +12,6 @@ class LocalBackend:
 
     def run(self, units, on_done, step=None):
         """Play ``units``; ``step(n)`` (optional) is called with the games just played."""
-        from ..progress import increments
-        from ..runner import simulate
         for u in units:
             r = simulate(u.config, u.policy, games=u.games, seed=u.seed, threads=self.threads,
                          first_game=u.first, progress=increments(step))

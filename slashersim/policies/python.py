@@ -254,7 +254,8 @@ def bridge():
     """The compiled policy that asks the current thread's Python handler (compiled once per
     process, about a second: it holds the callback's address, so it is not cached on disk)."""
     if not _bridge:
-        from numba import njit  # the bridge is compiled when first asked for
+        # the engine loads when a Python player first plays; the bridge compiles then
+        from numba import njit
         from ..engine.api import POLICY_SIGNATURE
         from ..engine.view import accept, prepare
         first_legal = L.STATE_SIZE + _V_LEGAL

@@ -9,8 +9,10 @@ from functools import cache
 from pathlib import Path
 import tomllib
 
+import tomli_w
+
 from .. import rules
-from ..config import ConfigError
+from ..errors import ConfigError
 
 PRESETS_FILE = Path(__file__).with_name("difficulty.toml")
 DIFFICULTIES = ("easy", "normal", "hard", "nightmare")
@@ -37,7 +39,6 @@ def write_presets(presets, player, path=PRESETS_FILE, header=None):
     """Write ``presets`` (``{edition: {difficulty: {"target", "win_rate", "win_ci", "games",
     "meets_target", "knobs": {...}}}}``) to ``path`` as TOML with tomli-w, with the top-level
     key ``derived_for = player``; ``header`` lines become comments at the top."""
-    import tomli_w
     data = {"derived_for": player, **presets}
     text = "".join(f"# {line}\n" for line in (header or ())) + "\n" + tomli_w.dumps(data)
     Path(path).write_text(text)

@@ -18,13 +18,16 @@ import signal
 import threading
 import time
 
+import numba
 import numpy as np
 
 from .. import compiling
 from ..config import GameConfig
 from ..engine import layout as L
-from ..inputs import check_seed
+from ..inputs import check_count, check_seed
 from ..policies import check_param_vector, get_policy, param_vector
+from ..policies.python import (BRIDGE_STATE_SIZE, REPORT_SIZE, IllegalAnswer, answerer, answering,
+                               asker, bridge, illegal_message, policy_label)
 from .result import SimulationResult, count_fields, records_frame
 
 __all__ = ["CALL_SECONDS", "DEFAULT_CHUNK", "Player", "SimulationResult", "count_fields",
@@ -68,7 +71,6 @@ def next_chunk(n, elapsed, cap):
 @contextmanager
 def numba_threads(threads):
     """Run with ``threads`` numba threads (``None``: as set), restoring the number after."""
-    import numba  # the threading layer starts with the first kernel, never at import
     previous = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(int(threads))
@@ -109,7 +111,6 @@ class Player:
         self.python = not isinstance(policy, str)
         self.policy = policy
         if self.python:
-            from ..policies.python import answerer, policy_label
             if params is not None:
                 raise ValueError("a Python policy takes no params")
             self.act = answerer(policy)
@@ -137,11 +138,10 @@ class Player:
             return self
         compiling.announce()
         if self.python:
-            from ..policies.python import bridge
-            from .kernels import play_games
+            from .kernels import play_games  # the kernels load when games are played
             self.kernels = (bridge(), play_games.compile())
         else:
-            from .kernels import kernels_for
+            from .kernels import kernels_for  # the kernels load when games are played
             self.kernels = kernels_for(self.policy, self.decide)
             self.kernels.chunk_kernel.compile()
         return self
@@ -157,8 +157,6 @@ class Player:
             return
         if held:
             raise ValueError("a Python policy plays no held streams")
-        from ..policies.python import (BRIDGE_STATE_SIZE, REPORT_SIZE, IllegalAnswer, answering,
-                                       asker, illegal_message)
         bridge, play_games = self.kernels
         st = np.zeros(BRIDGE_STATE_SIZE, dtype=np.int64)
         report = np.zeros(REPORT_SIZE, dtype=np.float64)
@@ -189,7 +187,7 @@ def play_side_by_side(runs, games, seed, *, first_game=0, threads=None, cap=DEFA
     are done). Returns ``(counts, elapsed)``: per run its counts (``engine.layout.K_*``) and
     the seconds its kernels took. Every kernel is compiled (or loaded) before the first game.
     """
-    from ..engine.game import aggregate  # compiles on first call, like the kernels
+    from ..engine.game import aggregate  # loads with the kernels, when games are played
     games = [int(games)] * len(runs) if np.ndim(games) == 0 else [int(g) for g in games]
     cfgs = [config.to_array() for config, _ in runs]
     players = [player.compile() for _, player in runs]
@@ -250,8 +248,7 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
         share them; the other streams stay per game.
     """
     config = config or GameConfig()
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise ValueError(f"games must be at least 1, got {games!r}")
+    games = check_count("games", games)
     seed = check_seed(seed)
     if check_seed(first_game, "first_game") + int(games) > 1 << 63:
         raise ValueError(f"games {first_game}..{first_game + games - 1} go past 2**63")

@@ -16,7 +16,7 @@ from bokeh.models import ColumnDataSource, FactorRange, HoverTool
 from bokeh.plotting import figure
 
 from .. import rules
-from ..config import ConfigError
+from ..errors import ConfigError
 from ..stats import wilson_interval
 from .live import LiveRun, LuckRun
 from .settings import (EXAMPLE_POSITION, MAX_PLAYOUTS, SKILLS, Settings, difficulties, grid,

@@ -20,12 +20,13 @@ import traceback
 import numpy as np
 
 from .. import compiling, rules
+from ..analysis.position import win_probability
 from ..api import Simulation
-from ..config import ConfigError
+from ..errors import ConfigError
 from ..engine import layout as L
 from ..runner import play_side_by_side, prepare
 from ..stats import mean_interval, unpaired_difference_interval
-from .settings import Settings
+from .settings import SKILLS, Settings
 
 #: held around every call into the numba kernels (one launch at a time in this process)
 KERNEL_LOCK = threading.Lock()
@@ -163,7 +164,6 @@ class LuckRun:
     thread: ``games`` play-outs of seed ``seed`` under the policy of ``skill``."""
 
     def __init__(self, position, skill: str, games: int, seed: int):
-        from .settings import SKILLS
         self.position = position
         self.policy = SKILLS[skill]
         self.games = games
@@ -189,7 +189,6 @@ class LuckRun:
             between_calls()
 
     def _run(self) -> None:
-        from ..analysis.position import win_probability
         try:
             with KERNEL_LOCK:
                 self.result = win_probability(self.position, self.policy, self.games,

@@ -16,8 +16,12 @@ import socket
 from typing import Any, Mapping
 
 from .. import rules
-from ..config import ConfigError, GameConfig
-from ..inputs import SEED_LIMIT
+from ..analysis.position import parse_position
+from ..config import GameConfig
+from ..errors import ConfigError
+from ..inputs import SEED_LIMIT, parse_port  # noqa: F401 (the page's port rule)
+from ..presets import DIFFICULTIES, load_presets
+from ..tables import load_table
 
 #: the port ``slashersim serve`` listens on unless ``--port`` says otherwise
 DEFAULT_PORT = 5006
@@ -53,17 +57,6 @@ EXAMPLE_POSITION = """{
 
 
 # --- the server's port ---------------------------------------------------------------------
-
-def parse_port(text: Any) -> int:
-    """A TCP port 1..65535 from ``text`` (an int or its decimal text)."""
-    try:
-        value = int(str(text).strip(), 10)
-    except ValueError:
-        raise ConfigError(f"port must be an integer 1..65535, got {str(text)!r}") from None
-    if not 1 <= value <= 65535:
-        raise ConfigError(f"port must be 1..65535, got {value}")
-    return value
-
 
 def check_port_free(port: int, host: str = "127.0.0.1") -> int:
     """``port`` after checking that nothing listens on it at ``host`` (binding and letting go
@@ -227,7 +220,6 @@ def preset_values(difficulty: str | None, edition: str) -> dict[str, Any]:
 
 def difficulties(edition: str) -> list[str]:
     """The difficulty presets of ``edition``, easiest first."""
-    from ..presets import DIFFICULTIES, load_presets
     available = load_presets().get(edition, {})
     return [d for d in DIFFICULTIES if d in available]
 
@@ -245,7 +237,6 @@ def parse_position_text(text: str):
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ConfigError(f"the position is not valid JSON: {e}") from None
-    from ..analysis.position import parse_position
     return parse_position(data)
 
 
@@ -288,7 +279,6 @@ class Grid:
     rules and policy are a cell of the table (``None`` otherwise)."""
 
     def __init__(self, table: str | Path = GRID_TABLE):
-        from ..tables import load_table
         self.source = Path(table).name
         df = load_table(table)
         prov = df.attrs.get("slashersim") or {}
