@@ -19,8 +19,7 @@ from numba import njit
 from slashersim.engine import api
 from slashersim.engine import layout as L
 from slashersim.engine.bits import lowest_bit, popcount
-from slashersim.rules import (FIRST_AID_LARGE, FIRST_AID_SMALL, LUCKY_CHARM, N_ESCAPES,
-                              SUIT_MASK)
+from slashersim.rules import FIRST_AID_LARGE, FIRST_AID_SMALL, LUCKY_CHARM, N_ESCAPES, SUIT_MASK
 
 
 @njit(cache=True)

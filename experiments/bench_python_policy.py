@@ -12,8 +12,7 @@ import random
 import time
 
 from slashersim.config import GameConfig
-from slashersim.policies import get_policy
-from slashersim.policies import param_vector
+from slashersim.policies import get_policy, param_vector
 from slashersim.runner import simulate
 
 
@@ -37,7 +36,7 @@ class ReadsTheTable:
 
     def act(self, obs):
         if obs.kind == "play_card":
-            hand, led = obs.hand, obs.led
+            led = obs.led
             legal = obs.legal
             return max(legal) if led is not None and obs.health[obs.player] > 3 else legal[0]
         return obs.legal[-1]

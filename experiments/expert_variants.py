@@ -84,9 +84,9 @@ def measure(settings, games, seed, seconds):
     if not Path(slashersim.__file__).resolve().is_relative_to(tree):
         raise SystemExit(f"slashersim imported from {slashersim.__file__}, not from {tree}")
     from slashersim.analysis.compare import compare_policies, pair
-    from slashersim.policies import param_vector
     from slashersim.bench import policy_speed
     from slashersim.config import GameConfig
+    from slashersim.policies import param_vector
     rows = [("defaults", {})] + list(settings)
     speed = []
     for name, over in rows:

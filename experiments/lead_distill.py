@@ -63,6 +63,7 @@ REFERENCE = (("no rollouts", {"lead_samples": 0}), ("8 rollouts", {"lead_samples
 def lab_kernel():
     """The compiled data step (defined here because it needs the patched tree's expert)."""
     from numba import njit
+
     from slashersim.engine.bits import lowest_bit
     from slashersim.policies import expert as E
 
@@ -113,10 +114,10 @@ def lead_data(games, seed, nref):
     from slashersim.config import GameConfig
     from slashersim.engine import api
     from slashersim.engine.layout import S_LED, S_TRAP_ROUND, S_TRICK
-    from slashersim.testing import POINT_HEADER, decision_points
     from slashersim.policies import expert as E
-    from slashersim.rules import TRICKS_PER_ROUND
     from slashersim.policies import param_vector
+    from slashersim.rules import TRICKS_PER_ROUND
+    from slashersim.testing import POINT_HEADER, decision_points
     pts = decision_points("expert", GameConfig(), games, seed=seed,
                           rates={api.PLAY_CARD: 1.0}, capacity=100 * games)
     st = pts[:, POINT_HEADER:]

@@ -17,10 +17,10 @@ import sys
 import time
 
 from slashersim.analysis.compare import compare_policies, pair
-from slashersim.inputs import parse_games, parse_policy_params
-from slashersim.present import format_ci, played_areas
 from slashersim.config import GameConfig
+from slashersim.inputs import parse_games, parse_policy_params
 from slashersim.policies import get_policy, policy_names
+from slashersim.present import format_ci, played_areas
 from slashersim.rules import EDITION_NAMES
 
 #: the nominal strength order; other registered policies follow in registry order
@@ -153,7 +153,8 @@ def speed_section(results, threads):
              f"Games per second of each player over all the configurations above, on "
              f"{threads} thread{'s' * (threads != 1)} of this 2-core machine (the same run as "
              "the figures; `slashersim bench --policies all` measures one and two threads "
-             "alone).", "", "| player | games | seconds | games/s |", "| --- | ---: | ---: | ---: |"]
+             "alone).", "", "| player | games | seconds | games/s |",
+             "| --- | ---: | ---: | ---: |"]
     for name in games:
         lines.append(f"| {name} | {games[name]:,} | {seconds[name]:,.1f} | "
                      f"{games[name] / max(seconds[name], 1e-9):,.0f} |")
@@ -180,7 +181,8 @@ def build_report(policies, games, seed, threads=None, params=None,
     counts = {row["label"]: row["games"] for row in targets["policies"]}
     upper = [p for p in policies if get_policy(p).omniscient]
     head = ["# Policies compared", "",
-            f"Generated {date.today().isoformat()} by `{command}` in {time.perf_counter() - t0:,.0f} s. Seed {seed}; games per policy: "
+            f"Generated {date.today().isoformat()} by `{command}` in "
+            f"{time.perf_counter() - t0:,.0f} s. Seed {seed}; games per policy: "
             + ", ".join(f"{n} {c:,}" for n, c in counts.items())
             + " (policy parameters: " + (", ".join(
                 f"{p}.{k}={v:g}" for p, kv in (params or {}).items() for k, v in kv.items())

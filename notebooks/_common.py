@@ -5,8 +5,8 @@ figures.
 and holds counts (table format 2); otherwise (missing, or of the old format, which has no trap
 counts), or when the environment variable ``SLASHERSIM_NOTEBOOK_FRESH=1`` is set, it plays a
 small sweep (both editions, starting health 7..1, Hideaway in/out, Cursed Object in/out,
-policies ``baseline`` and ``heuristic``) with ``SLASHERSIM_NOTEBOOK_GAMES`` games per cell (default 20,000) into a
-temporary file and returns that table instead.
+policies ``baseline`` and ``heuristic``) with ``SLASHERSIM_NOTEBOOK_GAMES`` games per cell
+(default 20,000) into a temporary file and returns that table instead.
 """
 import io
 import os

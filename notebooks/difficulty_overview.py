@@ -23,11 +23,13 @@
 # The next cell loads `results/difficulty.parquet` (found from the repository root above this
 # folder) when it exists. Otherwise, or with `SLASHERSIM_NOTEBOOK_FRESH=1` in the environment, it
 # plays a small sweep itself (both editions, starting health 7..1, Hideaway in/out, Cursed Object
-# in/out, policies `baseline` and `heuristic`) with `SLASHERSIM_NOTEBOOK_GAMES` games per cell (default 20,000).
+# in/out, policies `baseline` and `heuristic`) with `SLASHERSIM_NOTEBOOK_GAMES` games per cell
+# (default 20,000).
 
 # %%
-from IPython.display import display
 from _common import load_results, show
+from IPython.display import display
+
 from slashersim.analysis import plots, report
 
 df, source = load_results()

@@ -31,12 +31,18 @@
 # them.
 
 # %%
+from _common import games_per_cell, show
 from IPython.display import display
 import pandas as pd
-from _common import games_per_cell, show
+
 from slashersim.analysis.luck import killer_position_effects
-from slashersim.analysis.position import (parse_position, record_game, timeline,
-                                          timeline_figure, win_probability)
+from slashersim.analysis.position import (
+    parse_position,
+    record_game,
+    timeline,
+    timeline_figure,
+    win_probability,
+)
 from slashersim.config import GameConfig
 from slashersim.runner import simulate
 

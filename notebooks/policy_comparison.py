@@ -25,11 +25,13 @@
 # The next cell loads `results/difficulty.parquet` (found from the repository root above this
 # folder) when it exists. Otherwise, or with `SLASHERSIM_NOTEBOOK_FRESH=1` in the environment, it
 # plays a small sweep itself (both editions, starting health 7..1, Hideaway in/out, Cursed Object
-# in/out, policies `baseline` and `heuristic`) with `SLASHERSIM_NOTEBOOK_GAMES` games per cell (default 20,000).
+# in/out, policies `baseline` and `heuristic`) with `SLASHERSIM_NOTEBOOK_GAMES` games per cell
+# (default 20,000).
 
 # %%
-from IPython.display import display
 from _common import load_results, show
+from IPython.display import display
+
 from slashersim.analysis import plots, report
 
 df, source = load_results()
@@ -54,7 +56,9 @@ display(df[[*knobs, "policy", "games", "win_rate", "win_ci_low", "win_ci_high"]]
 
 # %%
 import itertools
+
 import pandas as pd
+
 from slashersim.stats import unpaired_difference_interval
 
 if len(policies) < 2:
@@ -86,8 +90,8 @@ if len(policies) > 1:
 for p in policies:
     sub = df[df["policy"] == p]
     print(f"policy {p}")
-    for make in (lambda: plots.win_rate_by_health(sub),
-                 lambda: plots.heatmap(sub, "edition", "health")):
+    for make in (lambda sub=sub: plots.win_rate_by_health(sub),
+                 lambda sub=sub: plots.heatmap(sub, "edition", "health")):
         try:
             show(make())
         except ValueError as e:

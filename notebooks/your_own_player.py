@@ -28,9 +28,10 @@
 # player, default 20,000); the intervals say how far to trust them.
 
 # %%
-from matplotlib.figure import Figure
-from IPython.display import display
 from _common import games_per_cell, show
+from IPython.display import display
+from matplotlib.figure import Figure
+
 import slashersim
 from slashersim import rules
 

@@ -21,13 +21,14 @@ functions.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 import copy
 from dataclasses import dataclass
 import os
 from pathlib import Path
 import tempfile
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, Union
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -38,26 +39,33 @@ from .analysis.luck import killer_position_effects, killer_positions
 from .backends.local import LocalBackend
 from .config import GameConfig
 from .errors import ConfigError
-from .inputs import (check_count, check_output, check_params, check_policy, check_progress,
-                     check_seed, check_threads, suggest)
+from .inputs import (
+    check_count,
+    check_output,
+    check_params,
+    check_policy,
+    check_progress,
+    check_seed,
+    check_threads,
+    suggest,
+)
 from .policies import resolve
 from .policies.python import policy_label
-from .presets import preset_knobs
 from .present import config_line, format_comparison, format_killer_effects, format_summary
+from .presets import preset_knobs
 from .progress import bar
 from .runner import SimulationResult
 from .runner import simulate as run_simulation
 from .sweeps import SweepSpec, load_spec, parse_spec, run_sweep
-from .tables import (TABLE_COLUMNS, TRAP_RATE_COLUMNS, derive_rates, load_table,
-                     row_from_counts)
+from .tables import TABLE_COLUMNS, TRAP_RATE_COLUMNS, derive_rates, load_table, row_from_counts
 
 __all__ = ["simulate", "compare", "sweep", "luck", "Simulation", "Comparison", "LuckResult",
            "ConfigError", "GameConfig"]
 
 #: ``False``/``None`` (no bar), ``True`` (a tqdm bar on stderr) or ``progress(done, total)``
-Progress = Union[bool, None, Callable[[int, int], Any]]
+Progress = bool | None | Callable[[int, int], Any]
 #: a policy name or skill level, or a policy object handed to the engine unchanged
-PolicyLike = Union[str, Any]
+PolicyLike = str | Any
 
 
 # --- input checks (nothing here compiles) ----------------------------------------------------

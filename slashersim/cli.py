@@ -19,13 +19,32 @@ import sys
 from . import __version__, compiling, rules
 from .config import GameConfig
 from .errors import ConfigError
-from .inputs import (SEED_LIMIT, check_count, check_output, check_seed, check_threads,
-                     parse_games, parse_policy_params, parse_port, write_atomic)
+from .inputs import (
+    SEED_LIMIT,
+    check_count,
+    check_output,
+    check_seed,
+    check_threads,
+    parse_games,
+    parse_policy_params,
+    parse_port,
+    write_atomic,
+)
 from .policies import SKILLS, param_specs, param_vector, policy_names, resolve
+from .present import (
+    config_line,
+    format_bench,
+    format_comparison,
+    format_effects,
+    format_info,
+    format_killer_effects,
+    format_policy_speeds,
+    format_sources,
+    format_summary,
+    format_timeline,
+    format_win_probability,
+)
 from .presets import overrides
-from .present import (config_line, format_bench, format_comparison, format_effects, format_info,
-                      format_killer_effects, format_policy_speeds, format_sources, format_summary,
-                      format_timeline, format_win_probability)
 from .progress import bar
 from .rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
 
@@ -304,7 +323,8 @@ def build_parser():
 
     sweep = sub.add_parser("sweep", help="play every cell of a TOML grid spec into a table")
     sweep.add_argument("spec", help="the sweep spec (TOML)")
-    sweep.add_argument("--out", required=True, help="output parquet file, e.g. results/NAME.parquet")
+    sweep.add_argument("--out", required=True,
+                       help="output parquet file, e.g. results/NAME.parquet")
     sweep.add_argument("--csv", action="store_true", help="also write the table as CSV")
     sweep.add_argument("--threads", type=_positive("threads"), default=None,
                        help="worker threads (default: all cores)")

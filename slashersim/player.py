@@ -16,18 +16,22 @@ import weakref
 import numpy as np
 
 from . import rules
+from .analysis.position import read_record
 from .config import GameConfig
 from .engine import layout as L
 from .engine.decisions import DECISION_NAMES
+from .engine.layout import V_ARG as _V_ARG
+from .engine.layout import V_DECISION as _V_DECISION
+from .engine.layout import V_LEGAL as _V_LEGAL
+from .engine.layout import V_N_LEGAL as _V_N_LEGAL
+from .engine.layout import V_PLAYER as _V_PLAYER
+from .engine.layout import VIEW_SIZE as _VIEW_SIZE
 from .engine.view import write_view
-from .engine.layout import (V_ARG as _V_ARG, V_DECISION as _V_DECISION, V_LEGAL as _V_LEGAL,
-                          V_N_LEGAL as _V_N_LEGAL, V_PLAYER as _V_PLAYER,
-                          VIEW_SIZE as _VIEW_SIZE)
-from .analysis.position import read_record
 from .inputs import check_seed
 from .policies import get_policy, param_vector, resolve
-from .policies.python import (REPORT_SIZE as _REPORT_SIZE, STREAM as _STREAM, IllegalAnswer,
-                              Observation, answerer, answering, bridge, policy_label)
+from .policies.python import REPORT_SIZE as _REPORT_SIZE
+from .policies.python import STREAM as _STREAM
+from .policies.python import IllegalAnswer, Observation, answerer, answering, bridge, policy_label
 from .runner.result import records_frame
 
 __all__ = ["Game", "IllegalAnswer", "Observation", "answerer", "policy_label"]
@@ -189,7 +193,7 @@ class Game:
         self._to_engine.put(answer)
         self._wait()
 
-    def play(self, policy="baseline", params=None, steps: int | None = None) -> "Game":
+    def play(self, policy="baseline", params=None, steps: int | None = None) -> Game:
         """Let ``policy`` answer ``steps`` decisions (default: to the end of the game): a
         registered name (or skill level) with optional parameter vector ``params``, or a
         Python policy. A registered policy answers exactly as in ``simulate``."""
@@ -227,7 +231,7 @@ class Game:
             self._finalizer.detach()
 
     @classmethod
-    def from_record(cls, path) -> "Game":
+    def from_record(cls, path) -> Game:
         """The game a ``simulate --record-out`` file names, replayed by its policy to the end
         (its outcome is the file's)."""
         r = read_record(path)

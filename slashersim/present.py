@@ -7,8 +7,8 @@ command line's output and the page's tables use the same words and figures.
 """
 import json
 
-from .config import GameConfig
 from . import rules
+from .config import GameConfig
 
 
 def config_line(c):

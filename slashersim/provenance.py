@@ -4,7 +4,7 @@ when. Pure Python; reading it never imports a compiled kernel.
 A table's provenance (see :mod:`slashersim.tables`) adds the command, the spec, the seed, the
 games, each policy and its parameters, and the full configuration of every cell.
 """
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -59,4 +59,4 @@ def software():
 
 def now():
     """The current time in UTC, ISO 8601 to the second."""
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+    return datetime.now(UTC).replace(microsecond=0).isoformat()

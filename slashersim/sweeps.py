@@ -19,18 +19,16 @@ import tomllib
 import numpy as np
 import pandas as pd
 
-from .config import GameConfig
 from .backends import Unit
 from .backends.local import LocalBackend
-
-from .errors import ConfigError
+from .config import GameConfig
 from .engine import layout as L
+from .errors import ConfigError
 from .inputs import OutputLock, check_seed
 from .policies import SKILLS, is_omniscient, param_specs, policy_names, resolve
 from .presets import overrides as preset_overrides
 from .provenance import now, software
-from .tables import (FORMAT, ITEM_COLUMNS, TABLE_COLUMNS, derive_rates,  # noqa: F401
-                     row_from_counts, write_table)
+from .tables import FORMAT, ITEM_COLUMNS, TABLE_COLUMNS, derive_rates, row_from_counts, write_table  # noqa: F401
 
 DEFAULT_CHUNK_GAMES = 1_048_576
 SWEEP_KEYS = ("games", "seed", "policies", "chunk_games", "policy_games")
@@ -333,7 +331,7 @@ def _run_locked(spec, out, grid, backend, progress, csv, step, provenance):
              for policy in spec.policies]
     plan = {}
     pending = []
-    for i, knobs, config, policy in units:
+    for i, _, config, policy in units:
         size = L.counts_size(config.resolved()["max_rounds"])
         chunks = []
         games = spec.games_of(policy)
@@ -371,7 +369,7 @@ def _run_locked(spec, out, grid, backend, progress, csv, step, provenance):
         else:
             backend.run(pending, on_done, step=step)
     rows = []
-    for i, knobs, config, policy in units:
+    for i, knobs, _, policy in units:
         chunks = plan[i, policy]
         missing = sum(c is None for c in chunks)
         if missing:

@@ -12,12 +12,12 @@ import math
 import pandas as pd
 
 from . import rules
+from .config import GameConfig
+from .engine import layout as L
+from .errors import ConfigError
 from .progress import increments
 from .runner import simulate
 from .stats import wilson_interval
-from .config import GameConfig
-from .errors import ConfigError
-from .engine import layout as L
 
 #: the knobs the tuner may turn, with the values it tries (RULES.md §9)
 KNOB_VALUES = {

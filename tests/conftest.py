@@ -1,5 +1,5 @@
-import sys
 from pathlib import Path
+import sys
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -16,6 +16,7 @@ WARM_UP = {"gw0": ("engine_baseline", "engine_heuristic", "rollouts_baseline", "
 
 def _warm(part):
     from importlib import import_module
+
     from slashersim.compiling import PARTS
     if part == "steps":
         import_module("slashersim.engine.steps")

@@ -3,6 +3,7 @@ the runner and the analyses, knob keywords, refusals, and the DataFrames of the 
 import json
 import math
 
+from helpers import run_python
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,10 +13,9 @@ from slashersim import api
 from slashersim.analysis.compare import compare_policies
 from slashersim.analysis.luck import killer_position_effects
 from slashersim.config import ConfigError, GameConfig
-from slashersim.runner import SimulationResult, simulate as run_simulate
+from slashersim.runner import SimulationResult
+from slashersim.runner import simulate as run_simulate
 from slashersim.tables import TABLE_COLUMNS
-
-from helpers import run_python
 
 
 def test_import_compiles_nothing_and_exports_lazily():
@@ -46,7 +46,7 @@ def test_the_package_exports_the_api():
     from slashersim.sweeps import run_sweep
     assert callable(run_sweep) and slashersim.sweep is api.sweep
     with pytest.raises(AttributeError, match="no attribute 'simulat'"):
-        slashersim.simulat
+        slashersim.simulat  # noqa: B018 (the attribute access is the test)
 
 
 def test_simulate_plays_the_runners_games():

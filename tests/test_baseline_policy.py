@@ -6,6 +6,7 @@ sense there (Backpack, Walkie-talkie, repeated First Aid).
 """
 import random
 
+from helpers import discard, held, hold, make_state, set_discard, set_drawn
 import numpy as np
 import pytest
 
@@ -14,11 +15,26 @@ from slashersim.config import GameConfig
 from slashersim.engine import api, steps
 from slashersim.engine import layout as L
 from slashersim.policies.baseline import decide as baseline
+from slashersim.rules import (
+    BACKPACK,
+    BASEBALL_BAT,
+    CABINS,
+    CAR_KEY,
+    FIRE_PIT,
+    FIRST_AID_LARGE,
+    FIRST_AID_SMALL,
+    FLASHLIGHT,
+    GASOLINE,
+    GREEN,
+    JUNK,
+    LUCKY_CHARM,
+    MAP,
+    RED,
+    WALKIE_TALKIE,
+    WHITE,
+    YELLOW,
+)
 from slashersim.runner.kernels import chunk_baseline
-from helpers import discard, held, hold, make_state, set_discard, set_drawn
-from slashersim.rules import (BACKPACK, BASEBALL_BAT, CABINS, CAR_KEY, FIRE_PIT,
-                              FIRST_AID_LARGE, FIRST_AID_SMALL, FLASHLIGHT, GASOLINE, GREEN, JUNK,
-                              LUCKY_CHARM, MAP, RED, WALKIE_TALKIE, WHITE, YELLOW)
 
 P = np.zeros(0)
 #: §7 keep priority of normal items, best first

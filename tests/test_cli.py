@@ -1,9 +1,9 @@
 """The ``slashersim`` command line."""
 import json
 
+from helpers import assert_one_line_error, run_cli
 import pytest
 
-from helpers import assert_one_line_error, run_cli
 from slashersim.cli import main
 
 KEYS = {"games", "wins", "win_rate", "win_ci", "loss_health", "loss_traps", "timeout",

@@ -9,10 +9,11 @@ import os
 from pathlib import Path
 import tempfile
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from helpers import ROOT
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 import pytest
 
-from helpers import ROOT
 from slashersim.cli import main
 
 POLICIES = ["baseline", "heuristic", "exerciser", "genius", ""]

@@ -3,21 +3,20 @@ import importlib.util
 import json
 from types import SimpleNamespace
 
+from helpers import ROOT, assert_one_line_error, run_cli
+from numba import njit
 import numpy as np
 import pytest
-from numba import njit
 
-from helpers import ROOT, assert_one_line_error, run_cli
 from slashersim.analysis.compare import compare_policies, pair
-from slashersim.inputs import parse_games
-from slashersim.policies import param_vector
 from slashersim.bench import policy_speed
-from slashersim.present import format_policy_speeds
 from slashersim.cli import main
 from slashersim.config import GameConfig
 from slashersim.engine import api
-from slashersim.policies import POLICIES
+from slashersim.inputs import parse_games
+from slashersim.policies import POLICIES, param_vector
 from slashersim.policies.baseline import decide as baseline
+from slashersim.present import format_policy_speeds
 from slashersim.runner import simulate
 
 

@@ -1,10 +1,11 @@
 """Whole-game properties: invariants over many random games, determinism, JIT equivalence."""
 import json
 import os
+from pathlib import Path
 import subprocess
 import sys
-from pathlib import Path
 
+from helpers import run_python
 import numpy as np
 import pytest
 
@@ -12,8 +13,6 @@ from slashersim import rules
 from slashersim.config import GameConfig
 from slashersim.engine import layout as L
 from slashersim.runner import simulate
-
-from helpers import run_python
 
 ROOT = Path(__file__).resolve().parents[1]
 EDITIONS = ("rulebook", "instructions")
@@ -45,8 +44,8 @@ def test_invariants_hold_over_many_games(edition, variant):
 
 def test_invariant_check_can_fail():
     """The invariant checker flags a corrupted state (so the test above can fail)."""
-    from slashersim.engine.game import check_invariants
     from slashersim.engine.deal import setup_game, start_round
+    from slashersim.engine.game import check_invariants
     from slashersim.engine.rng import seed_streams
     st = L.new_state(GameConfig().to_array())
     seed_streams(st, 1, 0)
@@ -183,6 +182,7 @@ def test_simulate_compiles_its_kernel_before_its_clock_starts(monkeypatch, hold)
     must compile them before it starts timing, or ``elapsed_s`` and every games/s figure built
     on it (``simulate``'s output, the speed table of the policies report) count the compile."""
     from types import SimpleNamespace
+
     import slashersim.runner as runner
     from slashersim.runner import kernels
     events = []

@@ -3,9 +3,8 @@ policy on pinned configurations, the luck kernels, a Python player, a stepped ga
 recorder, a sweep) equal those in ``data/fingerprints.json``."""
 import json
 
-import pytest
-
 import fingerprints
+import pytest
 
 PINNED = json.loads(fingerprints.DATA.read_text())
 

@@ -2,18 +2,17 @@
 is redrawn consistently with the deciding player's view (``slashersim.testing``), at more than
 1,000 decision points of its own games; and for each channel a test-only policy that peeks at
 exactly that channel is caught by the same test."""
+from numba import njit
 import numpy as np
 import pytest
-from numba import njit
 
 from slashersim import testing as Hy
 from slashersim.config import GameConfig
 from slashersim.engine import api
 from slashersim.engine import layout as L
 from slashersim.engine.bits import nth_bit, popcount
-from slashersim.policies import POLICIES
+from slashersim.policies import POLICIES, param_vector
 from slashersim.policies import exerciser as X
-from slashersim.policies import param_vector
 
 FAIR = [name for name, entry in POLICIES.items() if not entry.omniscient]
 CONFIGS = (GameConfig(), GameConfig(edition="instructions"),

@@ -9,6 +9,19 @@ test can check who was asked what, and when.
 ``test_rules.scripted`` is not reused: its parameter slots 9 and 10 hold the keep picks, which
 are also the codes of the new windows PLAY_START (9) and AFTER_TRICK (10).
 """
+from helpers import (
+    c,
+    cards,
+    deck,
+    discard,
+    drawn,
+    held,
+    hold,
+    is_out,
+    make_state,
+    set_discard,
+    set_drawn,
+)
 import numba
 import numpy as np
 import pytest
@@ -17,14 +30,32 @@ from slashersim import rules as R
 from slashersim.engine import api, deal, game, items, steps
 from slashersim.engine import layout as L
 from slashersim.policies.exerciser import decide as exerciser
-from slashersim.rules import (BACKPACK, BOLT_CUTTERS, CABINS, CAR_KEY,
-                              CURSED_OBJECT, FIRE_PIT, FIRST_AID_LARGE, FIRST_AID_SMALL,
-                              FLASHLIGHT, GASOLINE, GREEN, HIDEAWAY, JUNK, KILLER, LAKESIDE,
-                              LODGE, LUCKY_CHARM, MAP, RED, TENT_SITE, WALKIE_TALKIE, WHITE,
-                              WOODLAND, YELLOW)
-
-from helpers import (c, cards, deck, discard, drawn, held, hold, is_out, make_state,
-                     set_discard, set_drawn)
+from slashersim.rules import (
+    BACKPACK,
+    BOLT_CUTTERS,
+    CABINS,
+    CAR_KEY,
+    CURSED_OBJECT,
+    FIRE_PIT,
+    FIRST_AID_LARGE,
+    FIRST_AID_SMALL,
+    FLASHLIGHT,
+    GASOLINE,
+    GREEN,
+    HIDEAWAY,
+    JUNK,
+    KILLER,
+    LAKESIDE,
+    LODGE,
+    LUCKY_CHARM,
+    MAP,
+    RED,
+    TENT_SITE,
+    WALKIE_TALKIE,
+    WHITE,
+    WOODLAND,
+    YELLOW,
+)
 
 COL_R, COL_Y, COL_G = R.COLOUR_RED, R.COLOUR_YELLOW, R.COLOUR_GREEN
 NO_PARAMS = np.zeros(0)

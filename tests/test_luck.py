@@ -2,10 +2,10 @@
 import json
 import math
 
+from helpers import assert_one_line_error, run_cli
 import numpy as np
 import pytest
 
-from helpers import assert_one_line_error, run_cli
 from slashersim import rules
 from slashersim.analysis.luck import first_fact_effects, killer_position_effects
 from slashersim.cli import main

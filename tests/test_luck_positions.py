@@ -3,16 +3,24 @@ import json
 import math
 from pathlib import Path
 
+from helpers import assert_one_line_error, run_cli
 import numba
 import numpy as np
 import pytest
 
-from helpers import assert_one_line_error, run_cli
 from slashersim import rules
 from slashersim.analysis.luck import variance_sources
-from slashersim.analysis.position import (_outcomes, card_from_name, parse_position,
-                                          record_events, record_game, record_json,
-                                          snapshot_position, timeline, win_probability)
+from slashersim.analysis.position import (
+    _outcomes,
+    card_from_name,
+    parse_position,
+    record_events,
+    record_game,
+    record_json,
+    snapshot_position,
+    timeline,
+    win_probability,
+)
 from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
 from slashersim.engine import layout as L
@@ -202,7 +210,7 @@ def test_timeline_events_are_the_deal_the_trump_and_each_card_drawn(edition):
             assert all(e["kept"] is None for e in evs[:-1]) and evs[-1]["kept"] is not None
             assert [e["killer"] for e in evs] == [e["card"] == "killer" for e in evs]
             cursed += sum(e["card"] == "cursed_object" for e in evs)
-        for i, (kind, _, _, pending, extra) in enumerate(rec.info):
+        for i, (kind, _, _, _, extra) in enumerate(rec.info):
             if kind == K.SNAP_DRAW and rec.snaps[i][L.S_AREA] == rules.CABINS and extra:
                 cabins_extra += 1
         # the chain: every event starts where the previous one ended

@@ -7,13 +7,12 @@ per game (rounds, item statistics), with standard errors from the per-game value
 import math
 import statistics
 
+import naive
 import pytest
 
 from slashersim.config import GameConfig
 from slashersim.engine import layout as L
 from slashersim.runner import simulate
-
-import naive
 
 CASES = [
     {"edition": "rulebook"},

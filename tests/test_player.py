@@ -16,8 +16,7 @@ from slashersim.config import GameConfig
 from slashersim.engine import api
 from slashersim.engine import layout as L
 from slashersim.player import Game, IllegalAnswer, Observation, policy_label
-from slashersim.policies import get_policy
-from slashersim.policies import param_vector
+from slashersim.policies import get_policy, param_vector
 from slashersim.runner import simulate
 
 CONFIGS = {

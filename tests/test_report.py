@@ -7,10 +7,21 @@ import pytest
 
 from slashersim import rules
 from slashersim.analysis import plots
-from slashersim.analysis.plots import (cells_played, heatmap_table, load_table, pool_counts,
-                                       pool_rounds_hist, varying_knobs)
-from slashersim.analysis.report import (FIGURES, health_step_lines, health_steps, knob_effects,
-                                        write_report)
+from slashersim.analysis.plots import (
+    cells_played,
+    heatmap_table,
+    load_table,
+    pool_counts,
+    pool_rounds_hist,
+    varying_knobs,
+)
+from slashersim.analysis.report import (
+    FIGURES,
+    health_step_lines,
+    health_steps,
+    knob_effects,
+    write_report,
+)
 from slashersim.stats import wilson_interval
 from slashersim.tables import derive_rates
 
@@ -87,11 +98,11 @@ def test_report_mentions_every_row_and_figure(table, report_dir):
         assert f"]({name})" in text, name
     assert "Not drawn" not in text
     lines = text.splitlines()
-    rows = [l for l in lines if l.startswith("| ") and "baseline" in l]
+    rows = [row for row in lines if row.startswith("| ") and "baseline" in row]
     assert len(rows) == len(table)
     for _, r in table.iterrows():
         ci = f"{r['win_rate']:.4f} [{r['win_ci_low']:.4f}, {r['win_ci_high']:.4f}]"
-        hits = [l for l in rows if ci in l]
+        hits = [row for row in rows if ci in row]
         assert len(hits) == 1, ci
         cells = [c.strip() for c in hits[0].strip("|").split("|")]
         assert cells[:3] == [str(r["health"]), str(r["hideaway"]), "baseline"]
@@ -246,7 +257,7 @@ def test_items_used_and_kept_per_game_by_player(tmp_path):
     text = write_report(df, tmp_path / "r").read_text()
     assert "## Items" in text
     games = df.groupby("policy")["games"].sum()
-    line = next(l for l in text.splitlines() if l.startswith("| flashlight |"))
+    line = next(row for row in text.splitlines() if row.startswith("| flashlight |"))
     cells = [c.strip() for c in line.strip("|").split("|")][1:]
     # 6 rows per policy; the flashlight (item 7) is used 8 times a row by a, 16 by b
     assert cells == [f"{6 * 8 / games['a']:.3f}", f"{6 * 3 / games['a']:.3f}",

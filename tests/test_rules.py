@@ -10,6 +10,20 @@ with index 0 the BOTTOM; the helpers take and return decks TOP FIRST.
 """
 from collections import Counter
 
+from helpers import (
+    c,
+    cards,
+    deck,
+    discard,
+    drawn,
+    held,
+    hold,
+    is_out,
+    make_state,
+    set_deck,
+    set_discard,
+    set_drawn,
+)
 import numba
 import numpy as np
 import pytest
@@ -18,13 +32,33 @@ from slashersim import rules as R
 from slashersim.config import ConfigError, GameConfig
 from slashersim.engine import api, deal, game, items, steps, tricks
 from slashersim.engine import layout as L
-from slashersim.rules import (BACKPACK, BASEBALL_BAT, BOLT_CUTTERS, CABINS, CAR_KEY,
-                              CURSED_OBJECT, FIRE_PIT, FIRST_AID_LARGE, FIRST_AID_SMALL,
-                              FLASHLIGHT, GASOLINE, GREEN, HIDEAWAY, JUNK, KILLER, LAKESIDE,
-                              LODGE, LUCKY_CHARM, MAP, RED, TENT_SITE, WALKIE_TALKIE, WHITE,
-                              WOODLAND, YELLOW)
-
-from helpers import c, cards, make_state, set_deck, deck, set_discard, discard, set_drawn, drawn, hold, held, is_out
+from slashersim.rules import (
+    BACKPACK,
+    BASEBALL_BAT,
+    BOLT_CUTTERS,
+    CABINS,
+    CAR_KEY,
+    CURSED_OBJECT,
+    FIRE_PIT,
+    FIRST_AID_LARGE,
+    FIRST_AID_SMALL,
+    FLASHLIGHT,
+    GASOLINE,
+    GREEN,
+    HIDEAWAY,
+    JUNK,
+    KILLER,
+    LAKESIDE,
+    LODGE,
+    LUCKY_CHARM,
+    MAP,
+    RED,
+    TENT_SITE,
+    WALKIE_TALKIE,
+    WHITE,
+    WOODLAND,
+    YELLOW,
+)
 
 COL_R, COL_Y, COL_G = R.COLOUR_RED, R.COLOUR_YELLOW, R.COLOUR_GREEN
 NO_PARAMS = np.zeros(0)

@@ -17,15 +17,24 @@ import sys
 import time
 import urllib.request
 
+from helpers import assert_one_line_error, run_cli
 import numpy as np
 import pytest
 
-from helpers import assert_one_line_error, run_cli
 import slashersim
 from slashersim.config import ConfigError, GameConfig
-from slashersim.serve.settings import (EXAMPLE_POSITION, SKILLS, Grid, check_port_free,
-                                       config_key, grid, parse_port, parse_position_text,
-                                       parse_settings, preset_values)
+from slashersim.serve.settings import (
+    EXAMPLE_POSITION,
+    SKILLS,
+    Grid,
+    check_port_free,
+    config_key,
+    grid,
+    parse_port,
+    parse_position_text,
+    parse_settings,
+    preset_values,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "results" / "difficulty.parquet"

@@ -1,12 +1,18 @@
 """Property tests of the interval estimates in :mod:`slashersim.stats` (hypothesis)."""
 import math
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 import numpy as np
 import pytest
 
-from slashersim.stats import (mean_interval, rates, unpaired_difference_interval,
-                              wilson_arrays, wilson_interval)
+from slashersim.stats import (
+    mean_interval,
+    rates,
+    unpaired_difference_interval,
+    wilson_arrays,
+    wilson_interval,
+)
 
 counts = st.integers(min_value=1, max_value=10**9).flatmap(
     lambda n: st.tuples(st.integers(min_value=0, max_value=n), st.just(n)))

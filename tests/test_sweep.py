@@ -1,23 +1,21 @@
 """``slashersim sweep``: spec validation, the table, checkpoints and resume."""
+import json
 import os
+from pathlib import Path
 import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-import json
-
+from helpers import assert_one_line_error, run_cli
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from helpers import assert_one_line_error, run_cli
-from slashersim import rules
+from slashersim import __version__, rules
 from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
 from slashersim.runner import simulate
-from slashersim import __version__
 from slashersim.sweeps import SweepSpec, cells, checkpoint_dir, load_spec, parse_spec, run_sweep
 from slashersim.tables import FORMAT, TABLE_COLUMNS, load_table
 

@@ -6,17 +6,23 @@ from pathlib import Path
 import subprocess
 import sys
 
+from helpers import assert_one_line_error, run_cli
 import numpy as np
 import pandas as pd
 import pytest
+from test_report import make_table
 
-from helpers import assert_one_line_error, run_cli
 from slashersim.analysis import plots
 from slashersim.analysis.report import write_report
 from slashersim.cli import main
-from slashersim.tables import (FORMAT, TableError, load_table, read_provenance, sidecar_path,
-                               write_table)
-from test_report import make_table
+from slashersim.tables import (
+    FORMAT,
+    TableError,
+    load_table,
+    read_provenance,
+    sidecar_path,
+    write_table,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 #: a copy of the difficulty table as committed before table format 2

@@ -64,6 +64,7 @@ def test_presets_name_their_player_and_round_trip_through_tomli_w(tmp_path):
     """The preset file says which player its win rates hold for, and :func:`write_presets`
     writes back exactly what it reads."""
     import tomllib
+
     from slashersim.presets import PRESETS_FILE, derived_for, write_presets
     assert derived_for() == "expert"
     data = tomllib.loads(PRESETS_FILE.read_text())

@@ -20,8 +20,8 @@ from ..inputs import check_count
 from ..policies import get_policy, param_specs, param_vector
 from ..policies.python import answerer, policy_label
 from ..runner import DEFAULT_CHUNK, SimulationResult, play_side_by_side, prepare
-from .plots import STYLE, _new_figure
 from ..stats import mean_interval, unpaired_difference_interval
+from .plots import STYLE, _new_figure
 
 #: the per-policy figures copied from ``SimulationResult.summary()``
 POLICY_KEYS = ("games", "wins", "win_rate", "win_ci", "loss_health", "loss_traps", "timeout",
@@ -29,7 +29,7 @@ POLICY_KEYS = ("games", "wins", "win_rate", "win_ci", "loss_health", "loss_traps
 
 
 def _label(policy):
-    """A policy's name in tables (a Python policy's: :func:`slashersim.policies.python.policy_label`)."""
+    """A policy's name in tables (a Python policy's: :func:`.python.policy_label`)."""
     if isinstance(policy, str):
         return policy
     return policy_label(policy)
@@ -95,9 +95,9 @@ def compare_policies(config=None, policies=("baseline",), games=100_000, seed=0,
     config : GameConfig, optional
         The rules (default: the rulebook defaults).
     policies : sequence of str or Python policies
-        Registered policy names, or Python policies (:mod:`slashersim.policies.python`, labelled by
-        :func:`slashersim.policies.python.policy_label`, played on one thread); a name may repeat (rows
-        are labelled ``name#2``, ...).
+        Registered policy names, or Python policies (:mod:`slashersim.policies.python`,
+        labelled by their ``policy_label``, played on one thread); a name may repeat (rows are
+        labelled ``name#2``, ...).
     games : int or dict
         Games per policy: one count, or ``{policy name or label: count}`` with an optional
         ``None`` key for the others (see :func:`parse_games`). Policy ``i`` plays games

@@ -11,13 +11,13 @@ import numpy as np
 
 from .. import rules
 from ..config import GameConfig
-from ..errors import ConfigError
-from ..progress import increments
 from ..engine import layout as L
+from ..errors import ConfigError
 from ..inputs import check_count
+from ..progress import increments
 from ..runner import DEFAULT_CHUNK, play_side_by_side, prepare, simulate
-from .plots import effects_figure as draw
 from ..stats import Z95, wilson_interval
+from .plots import effects_figure as draw
 
 _WIN = rules.OUTCOME_NAMES.index("win")
 

@@ -26,10 +26,22 @@ from .. import rules
 from ..config import GameConfig
 from ..errors import ConfigError
 from ..stats import wilson_arrays
-from ..tables import (COUNT_COLUMNS, ITEM_COLUMNS, REQUIRED_COLUMNS,  # noqa: F401
-                      RESULT_COLUMNS, TRAP_COUNT_COLUMNS, TRAP_RATE_COLUMNS, TableError,
-                      cells_played, check_table, knob_columns, load_table, pool_counts,
-                      pool_rounds_hist, varying_knobs)
+from ..tables import (  # noqa: F401
+    COUNT_COLUMNS,
+    ITEM_COLUMNS,
+    REQUIRED_COLUMNS,
+    RESULT_COLUMNS,
+    TRAP_COUNT_COLUMNS,
+    TRAP_RATE_COLUMNS,
+    TableError,
+    cells_played,
+    check_table,
+    knob_columns,
+    load_table,
+    pool_counts,
+    pool_rounds_hist,
+    varying_knobs,
+)
 
 #: dots per inch of every figure, on screen and saved
 DPI = 120

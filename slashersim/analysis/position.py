@@ -20,9 +20,9 @@ import numpy as np
 
 from .. import rules
 from ..config import GameConfig
-from ..errors import ConfigError
 from ..engine import layout as L
 from ..engine import positions as K
+from ..errors import ConfigError
 from ..inputs import check_count, check_seed
 from ..policies import get_policy, param_specs, param_vector, policy_names
 from ..runner import drive, prepare
@@ -472,7 +472,8 @@ def record_game(config, policy, seed, game, params=None):
     check_seed(int(game), "the recorded game")
     seed = check_seed(seed)
     params = param_vector(policy) if params is None else np.asarray(params, dtype=np.float64)
-    from ..runner.kernels import as_function, record_game as kernel  # compiles on first call
+    from ..runner.kernels import as_function  # compiles on first call
+    from ..runner.kernels import record_game as kernel
     decide = as_function(get_policy(policy).decide)
     cfg = config.to_array()
     size = 256

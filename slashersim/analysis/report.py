@@ -14,11 +14,21 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import plots
 from .. import rules
 from ..stats import unpaired_difference_interval
-from .plots import (DPI, ITEM_COLUMNS, FigureUnavailable, format_value, knob_columns,
-                    load_table, pool_counts, resolved_configs, setting_words, varying_knobs)
+from . import plots
+from .plots import (
+    DPI,
+    ITEM_COLUMNS,
+    FigureUnavailable,
+    format_value,
+    knob_columns,
+    load_table,
+    pool_counts,
+    resolved_configs,
+    setting_words,
+    varying_knobs,
+)
 
 #: file name -> (title, caption) of each figure, in report order
 FIGURES = {
@@ -259,7 +269,7 @@ def health_steps(df):
             lo, hi = unpaired_difference_interval(int(a["wins"]), int(a["games"]),
                                                   int(b["wins"]), int(b["games"]))
 
-            def colour(h):
+            def colour(h, white=white):
                 w = white.get(h)
                 return w[int(h) - 1] if isinstance(w, (list, tuple)) and len(w) >= h else None
 
@@ -453,8 +463,9 @@ def write_report(table, out_dir, heatmap_knobs=None, title=None):
     lines = [f"# {_md(title)}", ""]
     lines += provenance_lines(df)
     lines += ["", "## What the table holds", ""]
+    names = _md(", ".join(map(str, policies)))
     lines.append(f"- {len(df)} rows: {cells} cell{'s' * (cells != 1)} × {len(policies)} "
-                 f"polic{'ies' if len(policies) != 1 else 'y'} ({_md(', '.join(map(str, policies)))}).")
+                 f"polic{'ies' if len(policies) != 1 else 'y'} ({names}).")
     lines.append(f"- {_games_per_cell(df)} games per cell and player; "
                  f"{int(df['games'].sum()):,} games in all.")
     if varying:

@@ -21,9 +21,23 @@ them either for ``POLICY_TYPE``, the policy as a first-class function of ``POLIC
 from numba import njit, types
 
 from .decisions import (  # noqa: F401 (the decisions are part of the policy interface)
-    PLAY_CARD, PHASE_START, BEFORE_DRAW, FLASHLIGHT, CABINS_EXTRA, USE_BACKPACK, KEEP,
-    WALKIE_TALKIE, TRADE, PLAY_START, AFTER_TRICK, N_DECISIONS, DECISION_NAMES, ON_PARTNER,
-    FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS)
+    AFTER_TRICK,
+    BEFORE_DRAW,
+    CABINS_EXTRA,
+    DECISION_NAMES,
+    FLASHLIGHT,
+    FLASHLIGHT_ORDERS,
+    KEEP,
+    N_DECISIONS,
+    N_FLASHLIGHT_ORDERS,
+    ON_PARTNER,
+    PHASE_START,
+    PLAY_CARD,
+    PLAY_START,
+    TRADE,
+    USE_BACKPACK,
+    WALKIE_TALKIE,
+)
 
 POLICY_SIGNATURE = types.int64(types.int64, types.int64, types.int64, types.int64[::1],
                                types.float64[::1])

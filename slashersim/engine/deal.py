@@ -1,17 +1,66 @@
 """Set-up (RULES.md §2) and the per-round deal, area and clean-up steps (§6)."""
-import numpy as np
 from numba import njit
+import numpy as np
 
-from ..rules import (AREA_DECK_LEVELS, CURSED_OBJECT, ITEM_DECK_KILLER_TOP_HALF, KILLER,
-                     LEADER_ARROW, N_AREAS, N_NUMBER_CARDS, HAND_SIZE, YELLOW, SUIT_MASK)
+from ..rules import (
+    AREA_DECK_LEVELS,
+    CURSED_OBJECT,
+    HAND_SIZE,
+    ITEM_DECK_KILLER_TOP_HALF,
+    KILLER,
+    LEADER_ARROW,
+    N_AREAS,
+    N_NUMBER_CARDS,
+    SUIT_MASK,
+    YELLOW,
+)
 from .bits import nth_bit, popcount
-from .layout import (C_ARROWS, C_FIRST_AREA, C_FIRST_TRUMP, C_FIRST_YELLOWS, S_RNG, C_AREA_DECK, C_AREA_IN, C_AREA_LEVEL, C_AREAS_USED, C_ITEM_DECK, C_ITEM_IN,
-                     C_JUNK, C_KILLER_POSITION, C_LEADER, C_FIRST_LEADER, C_START_HEALTH,
-                     S_AREA, S_AREA_DECK, S_AREA_N, S_AREA_POS, S_ARROW, S_DECK, S_DECK_N,
-                     S_DISCARD_N, S_HAND, S_HEALTH, S_JUNK_ASIDE, S_KILLER_START,
-                     S_PERM, S_ROUND, S_ROUND_LEADER, S_TRICK_LEADER, S_TRUMP, S_TRUMP_CARD,
-                     S_TRUMP_DECK, S_OUT, S_TURN, S_LED, S_FIRST_AREA, S_FIRST_TRUMP,
-                     S_FIRST_YELLOWS, S_DYNAMIC, S_DECK_SEEN, SLOT_TOP_GROUP)
+from .layout import (
+    C_AREA_DECK,
+    C_AREA_IN,
+    C_AREA_LEVEL,
+    C_AREAS_USED,
+    C_ARROWS,
+    C_FIRST_AREA,
+    C_FIRST_LEADER,
+    C_FIRST_TRUMP,
+    C_FIRST_YELLOWS,
+    C_ITEM_DECK,
+    C_ITEM_IN,
+    C_JUNK,
+    C_KILLER_POSITION,
+    C_LEADER,
+    C_START_HEALTH,
+    S_AREA,
+    S_AREA_DECK,
+    S_AREA_N,
+    S_AREA_POS,
+    S_ARROW,
+    S_DECK,
+    S_DECK_N,
+    S_DECK_SEEN,
+    S_DISCARD_N,
+    S_DYNAMIC,
+    S_FIRST_AREA,
+    S_FIRST_TRUMP,
+    S_FIRST_YELLOWS,
+    S_HAND,
+    S_HEALTH,
+    S_JUNK_ASIDE,
+    S_KILLER_START,
+    S_LED,
+    S_OUT,
+    S_PERM,
+    S_RNG,
+    S_ROUND,
+    S_ROUND_LEADER,
+    S_TRICK_LEADER,
+    S_TRUMP,
+    S_TRUMP_CARD,
+    S_TRUMP_DECK,
+    S_TURN,
+    SLOT_TOP_GROUP,
+)
 from .rng import AREAS, DEAL, ITEMS, rand_below, shuffle_slice, splitmix64
 
 
@@ -204,7 +253,7 @@ def force_first_yellows(st):
                 seat &= ~(1 << pick)
                 places |= 1 << pick
             left -= want
-    for t in range(left):
+    for _ in range(left):
         pick = nth_bit(free, rand_below(st, DEAL, popcount(free)))
         free &= ~(1 << pick)
         places |= 1 << pick

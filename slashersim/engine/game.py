@@ -1,27 +1,97 @@
 """A whole game (RULES.md §5-6), invariant checks, and the parallel chunk of games."""
-import numpy as np
 from numba import njit, prange, types
+import numpy as np
 
 from ..rules import ALL_CARDS, JUNK, KILLER, KILLER_RESHUFFLE_AT_CLEANUP, RUNNING, TIMEOUT, WIN
 from .bits import popcount
 from .deal import setup_game, start_round
 from .items import item_phase, reshuffle_item_deck, team_escapes
+from .layout import (
+    C_CHECK,
+    C_JUNK,
+    C_KILLER_RESHUFFLE,
+    C_MAX_HEALTH,
+    C_MAX_ROUNDS,
+    CFG_SIZE,
+    K_CABINS_EXTRA,
+    K_DAMAGE,
+    K_GAMES,
+    K_GIFTS,
+    K_KEPT,
+    K_KEPT_ITEM,
+    K_KILLER_DRAWS,
+    K_KILLER_GAMES,
+    K_KILLER_WINS,
+    K_OUTCOMES,
+    K_ROUNDS,
+    K_ROUNDS_AREA,
+    K_ROUNDS_HIST,
+    K_TRAPS_AREA,
+    K_USED,
+    K_VIOLATIONS,
+    MAX_KILLER_START,
+    R_CABINS_EXTRA,
+    R_DAMAGE,
+    R_ESCAPES,
+    R_FIRST_AREA,
+    R_FIRST_TRUMP,
+    R_FIRST_YELLOWS,
+    R_GIFTS,
+    R_HEALTH,
+    R_KEPT,
+    R_KEPT_ITEM,
+    R_KILLER_DRAWS,
+    R_KILLER_START,
+    R_OUTCOME,
+    R_ROUNDS,
+    R_ROUNDS_AREA,
+    R_TRAPS,
+    R_TRAPS_AREA,
+    R_USED,
+    R_VIOLATIONS,
+    S_AREA,
+    S_CABINS_EXTRA,
+    S_CHARMS_ROUND,
+    S_DAMAGE,
+    S_DECK,
+    S_DECK_N,
+    S_DISCARD,
+    S_DISCARD_N,
+    S_FIRST_AREA,
+    S_FIRST_TRUMP,
+    S_FIRST_YELLOWS,
+    S_GIFTS,
+    S_HAND,
+    S_HEALTH,
+    S_HELD,
+    S_JUNK_ASIDE,
+    S_KEPT,
+    S_KEPT_ITEM,
+    S_KILLER_DRAWN,
+    S_KILLER_DRAWS,
+    S_KILLER_START,
+    S_OUT,
+    S_OUTCOME,
+    S_PLAYED,
+    S_RNG,
+    S_ROUND,
+    S_ROUNDS_AREA,
+    S_TRAP_ROUND,
+    S_TRAPS,
+    S_TRAPS_AREA,
+    S_TRAPS_AT_START,
+    S_TRICK,
+    S_TRUMP_DECK,
+    S_USED,
+    S_VIOLATIONS,
+    S_WON,
+    STATE_SIZE,
+    V_CARDS,
+    V_HEALTH,
+    V_ITEMS,
+    V_TRAPS,
+)
 from .lazy import lazy_njit
-from .layout import (K_CABINS_EXTRA, K_GIFTS, K_KEPT_ITEM, K_USED, R_CABINS_EXTRA, R_GIFTS,
-                     R_KEPT_ITEM, R_USED, S_CABINS_EXTRA, S_GIFTS, S_KEPT_ITEM, S_USED,
-                     C_CHECK, C_JUNK, C_KILLER_RESHUFFLE, C_MAX_HEALTH, C_MAX_ROUNDS,
-                     K_DAMAGE, K_GAMES, K_KEPT, K_KILLER_DRAWS, K_KILLER_GAMES, K_KILLER_WINS,
-                     K_OUTCOMES, K_ROUNDS, K_ROUNDS_AREA, K_ROUNDS_HIST, K_TRAPS_AREA,
-                     K_VIOLATIONS, MAX_KILLER_START, R_DAMAGE, R_ESCAPES, R_FIRST_AREA,
-                     R_FIRST_TRUMP, R_FIRST_YELLOWS, R_HEALTH, R_KEPT, R_KILLER_DRAWS,
-                     R_KILLER_START, R_OUTCOME, R_ROUNDS, R_ROUNDS_AREA, R_TRAPS, R_TRAPS_AREA,
-                     R_VIOLATIONS, S_AREA, S_CHARMS_ROUND, S_DAMAGE, S_DECK, S_DECK_N, S_DISCARD,
-                     S_DISCARD_N, S_FIRST_AREA, S_FIRST_TRUMP, S_FIRST_YELLOWS, S_HAND, S_HEALTH,
-                     S_HELD, S_JUNK_ASIDE, S_KEPT, S_KILLER_DRAWN, S_KILLER_DRAWS,
-                     S_KILLER_START, S_OUT, S_OUTCOME, S_PLAYED, S_ROUND, S_ROUNDS_AREA,
-                     S_TRAP_ROUND, S_TRAPS, S_TRAPS_AREA, S_TRAPS_AT_START, S_TRICK,
-                     S_TRUMP_DECK, S_VIOLATIONS, S_WON, STATE_SIZE, CFG_SIZE, S_RNG, V_CARDS, V_HEALTH, V_ITEMS,
-                     V_TRAPS,)
 from .rng import N_STREAMS, seed_streams, stream_seed
 from .tricks import finish_play_phase, play_phase
 
@@ -135,7 +205,8 @@ def play_rounds(policy, st, params):
 
 @njit(cache=True)
 def write_record(st, rec):
-    """Copy the per-game summary of a finished ``st`` into ``rec : ndarray(int32, (RECORD_SIZE,))``."""
+    """Copy the per-game summary of a finished ``st`` into ``rec``, an
+    ``ndarray(int32, (RECORD_SIZE,))``."""
     rec[R_OUTCOME] = st[S_OUTCOME]
     rec[R_ROUNDS] = st[S_ROUND]
     rec[R_KILLER_START] = st[S_KILLER_START]

@@ -3,9 +3,9 @@
 The rule settings of a configuration are one ``int64`` array ``cfg`` of length ``CFG_SIZE``
 (built by :meth:`slashersim.config.GameConfig.to_array`). A game's whole state is one ``int64``
 array ``st`` of length ``STATE_SIZE`` that starts with a copy of ``cfg`` (so ``st[C_TRAPS]`` is
-a rule setting) and the game's random streams, then the game itself; a finished game is one row of ``RECORD_FIELDS``
-int32 columns; a run's counts are one int64 array laid out by ``K_*``. Plain offsets keep the
-kernels allocation-free and let numba pass everything as arrays.
+a rule setting) and the game's random streams, then the game itself; a finished game is one
+row of ``RECORD_FIELDS`` int32 columns; a run's counts are one int64 array laid out by ``K_*``.
+Plain offsets keep the kernels allocation-free and let numba pass everything as arrays.
 """
 import numpy as np
 
@@ -49,7 +49,8 @@ C_WALKIE_WITHOUT_DRAW = _c.field("walkie_without_draw")
 C_KILLER_POSITION = _c.field("killer_position")      #: 0 random, k forces position k (1 = top)
 C_FIRST_AREA = _c.field("first_area")                #: 0 random, a + 1 forces area a first
 C_FIRST_TRUMP = _c.field("first_trump")              #: 0 random, s + 1 forces round 1's trump
-C_FIRST_YELLOWS = _c.field("first_yellows", 2)       #: 0 random, y + 1 forces player's round-1 yellows
+#: 0 random, y + 1 forces player p's round-1 yellows
+C_FIRST_YELLOWS = _c.field("first_yellows", 2)
 C_CHECK = _c.field("check")                          #: 1: check invariants every round
 C_ITEM_TIMING = _c.field("item_timing")              #: rules.ITEM_TIMING_*
 C_KEEP_OPTIONAL = _c.field("keep_optional")          #: 1: keeping a drawn card is optional

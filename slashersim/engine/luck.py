@@ -11,32 +11,99 @@
   :func:`begin_turn`, :func:`draw_step` and :func:`finish_turn` play
   :func:`items.item_turn` a card at a time, and a play-out can start between two cards.
 """
-import numpy as np
 from numba import njit, prange
+import numpy as np
 
-from ..rules import (AREA_DECK_LEVELS, CABINS, FIRE_PIT, KILLER,
-                     LEADER_ARROW, N_AREAS, N_NUMBER_CARDS, RUNNING, SUIT_MASK, TIMEOUT)
+from ..rules import (
+    AREA_DECK_LEVELS,
+    CABINS,
+    FIRE_PIT,
+    KILLER,
+    LEADER_ARROW,
+    N_AREAS,
+    N_NUMBER_CARDS,
+    RUNNING,
+    SUIT_MASK,
+    TIMEOUT,
+)
+from . import api
 from .bits import nth_bit, popcount
 from .deal import setup_game, start_round
 from .game import block_size, check_invariants, cleanup, play_rounds
-from .items import (USABLE_BEFORE_DRAW, draw_one, fire_pit_gifts, item_first_player,
-                    item_phase, item_phase_part, item_phase_start, keep_items, resolve_killer,
-                    sort_won_cards, use_items)
-from . import api
-from .layout import (C_ARROWS, C_AREA_DECK, C_AREA_IN, C_AREA_LEVEL, C_CHECK, C_LEADER, C_MAX_ROUNDS,
-                     S_ROUNDS_AREA,
-                     CFG_SIZE, S_AREA, S_AREA_DECK, S_AREA_N, S_AREA_POS, S_ARROW,
-                     S_CHARMS_ROUND, S_DECK, S_DECK_N, S_DRAWN, S_DRAWN_N, S_DRAWS, S_HAND, S_HELD,
-                     S_OUTCOME, S_ROUND, S_ROUND_LEADER, S_TRAPS, S_TRAPS_AT_START,
-                     S_TRICK_LEADER, S_TRUMP, S_TRUMP_CARD, S_TRUMP_DECK, S_TURN,
-                     STATE_SIZE)
+from .items import (
+    USABLE_BEFORE_DRAW,
+    draw_one,
+    fire_pit_gifts,
+    item_first_player,
+    item_phase,
+    item_phase_part,
+    item_phase_start,
+    keep_items,
+    resolve_killer,
+    sort_won_cards,
+    use_items,
+)
+from .layout import (
+    C_AREA_DECK,
+    C_AREA_IN,
+    C_AREA_LEVEL,
+    C_ARROWS,
+    C_CHECK,
+    C_LEADER,
+    C_MAX_ROUNDS,
+    CFG_SIZE,
+    S_AREA,
+    S_AREA_DECK,
+    S_AREA_N,
+    S_AREA_POS,
+    S_ARROW,
+    S_CHARMS_ROUND,
+    S_DECK,
+    S_DECK_N,
+    S_DRAWN,
+    S_DRAWN_N,
+    S_DRAWS,
+    S_HAND,
+    S_HELD,
+    S_OUTCOME,
+    S_ROUND,
+    S_ROUND_LEADER,
+    S_ROUNDS_AREA,
+    S_TRAPS,
+    S_TRAPS_AT_START,
+    S_TRICK_LEADER,
+    S_TRUMP,
+    S_TRUMP_CARD,
+    S_TRUMP_DECK,
+    S_TURN,
+    STATE_SIZE,
+)
+from .positions import (
+    P_AREA_FIXED,
+    P_ARROWS,
+    P_EXTRA_DONE,
+    P_HANDS,
+    P_KILLER,
+    P_KILLER_SPAN,
+    P_LEADER,
+    P_PENDING,
+    P_PHASE,
+    P_TOP,
+    P_TRUMP,
+    P_TRUMP_CARD,
+    P_TURNS,
+    PHASE_DEALT,
+    PHASE_DRAW,
+    PHASE_ITEMS,
+    PHASE_START,
+    SNAP_DEALT,
+    SNAP_DRAW,
+    SNAP_END,
+    SNAP_ITEMS,
+    SNAP_START,
+)
 from .rng import AREAS, DEAL, ITEMS, rand_below, seed_streams
 from .tricks import play_phase
-
-from .positions import (P_AREA_FIXED, P_ARROWS, P_EXTRA_DONE, P_HANDS, P_KILLER,
-                        P_KILLER_SPAN, P_LEADER, P_PENDING, P_PHASE, P_TOP, P_TRUMP,
-                        P_TRUMP_CARD, P_TURNS, PHASE_DEALT, PHASE_DRAW, PHASE_ITEMS, PHASE_START,
-                        SNAP_DEALT, SNAP_DRAW, SNAP_END, SNAP_ITEMS, SNAP_START)
 
 
 @njit(cache=True)

@@ -5,8 +5,21 @@ the engine's flow (:mod:`.tricks`, :mod:`.items`) and the policies import it wit
 and only the flow calls players."""
 from numba import njit
 
-from ..rules import (CABINS, COLOUR_GREEN, COLOUR_RED, FIRE_PIT, HIDEAWAY, LAKESIDE, LODGE, RED,
-                     SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND, WHITE, WOODLAND)
+from ..rules import (
+    CABINS,
+    COLOUR_GREEN,
+    COLOUR_RED,
+    FIRE_PIT,
+    HIDEAWAY,
+    LAKESIDE,
+    LODGE,
+    RED,
+    SUIT_MASK,
+    TENT_SITE,
+    TRICKS_PER_ROUND,
+    WHITE,
+    WOODLAND,
+)
 from .layout import C_LAKESIDE_REMOVE, C_TENT_REDUCTION, C_WHITE_COLOUR
 
 

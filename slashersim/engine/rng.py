@@ -18,11 +18,10 @@ patterns of the uint64 states.
 PCG32 is the XSH-RR variant of O'Neill (2014); bounded integers use Lemire's (2019)
 multiply-shift with rejection, so they are exactly uniform.
 """
-import numpy as np
 from numba import njit
+import numpy as np
 
 from .layout import AREAS, DEAL, ITEMS, N_STREAMS, POLICY, S_RNG  # noqa: F401 (the streams)
-
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

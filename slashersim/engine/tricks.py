@@ -5,11 +5,32 @@ from numba import njit
 from ..rules import LOSS_TRAPS, TRICKS_PER_ROUND
 from . import api, items
 from .bits import lowest_bit
-from .predicates import (area_breached_by_trick, area_breached_by_tricks_won,  # noqa: F401
-                         legal_cards, trick_winner)
-from .layout import (C_TRAPS, S_AREA, S_HAND, S_LED, S_OUTCOME, S_PLAYED, S_PLAY_LOG,
-                     S_ROUND_LEADER, S_TRAP_ROUND, S_TRAPS, S_TRAPS_AREA, S_TRICK,
-                     S_TRICK_LEADER, S_TRICKS, S_TRUMP, S_VIOLATIONS, S_WON, V_POLICY)
+from .layout import (
+    C_TRAPS,
+    S_AREA,
+    S_HAND,
+    S_LED,
+    S_OUTCOME,
+    S_PLAY_LOG,
+    S_PLAYED,
+    S_ROUND_LEADER,
+    S_TRAP_ROUND,
+    S_TRAPS,
+    S_TRAPS_AREA,
+    S_TRICK,
+    S_TRICK_LEADER,
+    S_TRICKS,
+    S_TRUMP,
+    S_VIOLATIONS,
+    S_WON,
+    V_POLICY,
+)
+from .predicates import (  # noqa: F401
+    area_breached_by_trick,
+    area_breached_by_tricks_won,
+    legal_cards,
+    trick_winner,
+)
 
 
 @njit(cache=True, inline='always')

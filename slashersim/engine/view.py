@@ -1,33 +1,71 @@
 """One player's view of a game, in the state's own layout, and the legal answers of a decision.
 
-:func:`write_view` copies a state with every hidden channel of :mod:`slashersim.hygiene`
+:func:`write_view` copies a state with every hidden channel of :mod:`slashersim.testing`
 blanked (-1, or 0 for masks and random streams): the partner's hand, the trump deck below its
 revealed card, the deal's shuffle, the order of the item-deck cards the player's own Flashlight
-did not show it (those slots hold the cards that are in them, a public fact, in id order), where the Killer started while it has not come up, the partner's first-deal yellows in
-round 1, area cards not turned up and the arrows of areas never turned up, and every random
-stream but the player's own policy stream. A fair player's decision is a function of this view,
-so it is what a plain-Python policy and :class:`slashersim.player.Game` show a player.
+did not show it (those slots hold the cards that are in them, a public fact, in id order),
+where the Killer started while it has not come up, the partner's first-deal yellows in round
+1, area cards not turned up and the arrows of areas never turned up, and every random stream
+but the player's own policy stream. A fair player's decision is a function of this view, so it
+is what a plain-Python policy and :class:`slashersim.player.Game` show a player.
 
 A Python policy runs on the compiled engine through a small compiled policy that calls back
-into Python (:mod:`slashersim.player`); that policy keeps, after the engine's state ``st``, a
+into Python (:mod:`slashersim.policies.python`); that policy keeps, after the engine's state ``st``, a
 block of ``VIEW_SIZE`` slots (``st[STATE_SIZE:]``): the view, then the decision, the player,
 its argument and the legal answers (:func:`prepare`). The engine never reads past
 ``STATE_SIZE``.
 """
 from numba import njit
 
-from ..rules import AID_EITHER, AREA_DECK_LEVELS, FIRST_AID_LARGE, FIRST_AID_SMALL, FLASHLIGHT, \
-    LUCKY_CHARM, N_AREAS
+from ..rules import (
+    AID_EITHER,
+    AREA_DECK_LEVELS,
+    FIRST_AID_LARGE,
+    FIRST_AID_SMALL,
+    FLASHLIGHT,
+    LUCKY_CHARM,
+    N_AREAS,
+)
 from . import api
 from .api import N_FLASHLIGHT_ORDERS, keepable
 from .bits import lowest_bit
-from .layout import (C_AID_TARGET, C_AREA_DECK, C_ARROWS, C_KEEP_OPTIONAL,
-                     DECK_CAPACITY, S_AREA_DECK, S_AREA_N, S_AREA_POS, S_ARROW, S_DECK,
-                     S_DECK_N, S_DECK_SEEN, S_DISCARD, S_DISCARD_N, S_DRAWN, S_DRAWN_N,
-                     S_FIRST_YELLOWS, S_HAND, S_HELD, S_KILLER_DRAWS, S_KILLER_START, S_PERM,
-                     S_PICK, S_RNG, S_ROUND, S_ROUNDS_AREA, S_TRAPS, S_TRUMP_CARD,
-                     S_TRUMP_DECK, STATE_SIZE, V_ARG, V_DECISION, V_LEGAL,
-                     V_N_LEGAL, V_PLAYER)
+from .layout import (
+    C_AID_TARGET,
+    C_AREA_DECK,
+    C_ARROWS,
+    C_KEEP_OPTIONAL,
+    DECK_CAPACITY,
+    S_AREA_DECK,
+    S_AREA_N,
+    S_AREA_POS,
+    S_ARROW,
+    S_DECK,
+    S_DECK_N,
+    S_DECK_SEEN,
+    S_DISCARD,
+    S_DISCARD_N,
+    S_DRAWN,
+    S_DRAWN_N,
+    S_FIRST_YELLOWS,
+    S_HAND,
+    S_HELD,
+    S_KILLER_DRAWS,
+    S_KILLER_START,
+    S_PERM,
+    S_PICK,
+    S_RNG,
+    S_ROUND,
+    S_ROUNDS_AREA,
+    S_TRAPS,
+    S_TRUMP_CARD,
+    S_TRUMP_DECK,
+    STATE_SIZE,
+    V_ARG,
+    V_DECISION,
+    V_LEGAL,
+    V_N_LEGAL,
+    V_PLAYER,
+)
 from .rng import POLICY
 
 #: items usable in a window before a draw (and at the other use windows)

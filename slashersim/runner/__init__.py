@@ -26,8 +26,17 @@ from ..config import GameConfig
 from ..engine import layout as L
 from ..inputs import check_count, check_seed
 from ..policies import check_param_vector, get_policy, param_vector
-from ..policies.python import (BRIDGE_STATE_SIZE, REPORT_SIZE, IllegalAnswer, answerer, answering,
-                               asker, bridge, illegal_message, policy_label)
+from ..policies.python import (
+    BRIDGE_STATE_SIZE,
+    REPORT_SIZE,
+    IllegalAnswer,
+    answerer,
+    answering,
+    asker,
+    bridge,
+    illegal_message,
+    policy_label,
+)
 from .result import SimulationResult, count_fields, records_frame
 
 __all__ = ["CALL_SECONDS", "DEFAULT_CHUNK", "Player", "SimulationResult", "count_fields",

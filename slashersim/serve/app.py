@@ -11,17 +11,27 @@ import html
 import sys
 from typing import Any
 
-import panel as pn
 from bokeh.models import ColumnDataSource, FactorRange, HoverTool
 from bokeh.plotting import figure
+import panel as pn
 
 from .. import rules
 from ..errors import ConfigError
 from ..stats import wilson_interval
 from .live import LiveRun, LuckRun
-from .settings import (EXAMPLE_POSITION, MAX_PLAYOUTS, SKILLS, Settings, difficulties, grid,
-                       parse_position_text, parse_seed, parse_settings, preset_values,
-                       _integer)
+from .settings import (
+    EXAMPLE_POSITION,
+    MAX_PLAYOUTS,
+    SKILLS,
+    Settings,
+    _integer,
+    difficulties,
+    grid,
+    parse_position_text,
+    parse_seed,
+    parse_settings,
+    preset_values,
+)
 
 #: how often a session's page shows the numbers of its running games
 REFRESH_MS = 300

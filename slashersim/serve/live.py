@@ -22,8 +22,8 @@ import numpy as np
 from .. import compiling, rules
 from ..analysis.position import win_probability
 from ..api import Simulation
-from ..errors import ConfigError
 from ..engine import layout as L
+from ..errors import ConfigError
 from ..runner import play_side_by_side, prepare
 from ..stats import mean_interval, unpaired_difference_interval
 from .settings import SKILLS, Settings

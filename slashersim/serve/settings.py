@@ -8,12 +8,13 @@ message and the server keeps running.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 import json
 from pathlib import Path
 import socket
-from typing import Any, Mapping
+from typing import Any
 
 from .. import rules
 from ..analysis.position import parse_position
@@ -50,7 +51,8 @@ EXAMPLE_POSITION = """{
     "top": [],
     "killer_position": null
   },
-  "hands": [["white 1", "white 4", "green 2", "green 5", "yellow 3", "yellow 4", "red 1", "red 5"], null],
+  "hands": [["white 1", "white 4", "green 2", "green 5",
+             "yellow 3", "yellow 4", "red 1", "red 5"], null],
   "trump": "yellow"
 }
 """

@@ -1,0 +1,42 @@
+"""The package's structure cannot drift back unseen: its layers only look down (the
+import-linter contract in ``pyproject.toml``), the code passes ruff with the rules chosen there,
+and no module grows past 900 lines."""
+import os
+from pathlib import Path
+import subprocess
+import sys
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_layers_only_look_down():
+    from importlinter.cli import lint_imports
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        assert lint_imports(config_filename=str(ROOT / "pyproject.toml")) == 0
+    finally:
+        os.chdir(cwd)
+
+
+def test_ruff_passes():
+    p = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "slashersim",
+                        "tests", "experiments", "examples", "notebooks"],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "slashersim").rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_module_over_900_lines(path):
+    assert len(path.read_text().splitlines()) <= 900
+
+
+def test_the_thread_limit_is_numbas():
+    """``inputs.max_threads`` reads numba's rule without importing numba."""
+    import numba
+
+    from slashersim.inputs import max_threads
+    assert max_threads() == numba.config.NUMBA_NUM_THREADS
