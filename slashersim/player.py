@@ -1,17 +1,14 @@
 """A game played one decision at a time, and the plain-Python player's names.
 
-:class:`Game` plays one game step by step: the engine runs in a helper thread that stops at
-each decision until :meth:`Game.apply` gives the answer, so the game's randomness is that of
-``simulate`` (game ``game`` of ``seed``). Python players (an object with ``act(observation)``
-or a function of the observation) and what they see are :mod:`slashersim.policies.python`;
-their names are importable from here too.
+:class:`Game` plays one game step by step on the compiled engine, replaying it from its start
+at each step, so the game's randomness is that of ``simulate`` (game ``game`` of ``seed``).
+Python players (an object with ``act(observation)`` or a function of the observation) and what
+they see are :mod:`slashersim.policies.python`; their names are importable from here too.
 """
 from __future__ import annotations
 
+import copy
 import operator
-import queue
-import threading
-import weakref
 
 import numpy as np
 
@@ -29,38 +26,31 @@ from .engine.layout import VIEW_SIZE as _VIEW_SIZE
 from .engine.view import write_view
 from .inputs import check_seed
 from .policies import get_policy, param_vector, resolve
-from .policies.python import REPORT_SIZE as _REPORT_SIZE
+from .policies.python import (
+    BRIDGE_STATE_SIZE,
+    REPORT_SIZE,
+    IllegalAnswer,
+    Observation,
+    answerer,
+    answering,
+    bridge,
+    policy_label,
+)
 from .policies.python import STREAM as _STREAM
-from .policies.python import IllegalAnswer, Observation, answerer, answering, bridge, policy_label
 from .runner.result import records_frame
 
 __all__ = ["Game", "IllegalAnswer", "Observation", "answerer", "policy_label"]
 
 
-# --- one game, step by step ----------------------------------------------------------------------
-_ABORT = object()
-
-
-def _engine_thread(fn, play_games, cfg, report, seed, game, records, st, to_game, to_engine):
-    def handler(decision, player, arg):
-        to_game.put(("decision", decision, player, arg))
-        answer = to_engine.get()
-        if answer is _ABORT:
-            report[0] = 1
-            return -1
-        return answer
-
-    try:
-        with answering(handler):
-            play_games(fn, cfg, report, seed, game, records, st)
-    except BaseException as e:              # noqa: BLE001 (handed to the game's thread)
-        to_game.put(("error", e))
-    else:
-        to_game.put(("over",))
-
-
+# --- one game, step by step ---------------------------------------------------------------------
 class Game:
     """One game played a decision at a time, on the compiled engine.
+
+    A game is its rules, its seed and number, and the answers given so far: each step replays
+    the game from its start through the engine (the answers given, then a stop at the next
+    decision), so there is no second implementation of the rules, no thread, and a game can be
+    copied (:meth:`clone`) like OpenSpiel's ``State``. Its randomness is that of ``simulate``
+    (game ``game`` of ``seed``).
 
     Parameters
     ----------
@@ -91,37 +81,51 @@ class Game:
         self.config = config
         self.seed = check_seed(seed)
         self.game = check_seed(game, "game")
+        #: ``(player, decision name, argument, answer)`` of each decision so far
         self.history = []
-        self._st = np.zeros(L.STATE_SIZE + _VIEW_SIZE, dtype=np.int64)
+        self._answers = []          # (answer, the policy stream after it) per decision
+        self._over = False
+        self._abandoned = False
+        self._st = np.zeros(BRIDGE_STATE_SIZE, dtype=np.int64)
         self._view = self._st[L.STATE_SIZE:]
         self._records = np.zeros((1, L.RECORD_SIZE), dtype=np.int32)
-        self._report = np.zeros(_REPORT_SIZE, dtype=np.float64)
-        self._to_game = queue.SimpleQueue()
-        self._to_engine = queue.SimpleQueue()
-        self._over = False
-        from .runner.kernels import play_games  # the kernels load when a game starts
-        self._thread = threading.Thread(
-            target=_engine_thread, daemon=True, name=f"slashersim game {self.game}",
-            args=(bridge(), play_games.compile(), config.to_array(), self._report, self.seed,
-                  self.game, self._records, self._st, self._to_game, self._to_engine))
-        self._finalizer = weakref.finalize(self, self._to_engine.put, _ABORT)
-        self._thread.start()
-        self._wait()
+        self._replay()
 
-    def _wait(self):
-        msg = self._to_game.get()
-        if msg[0] == "error":
+    def _replay(self):
+        """Play the game from its start with the answers given, and stop at the next decision
+        (its state and view kept), or at the end of the game."""
+        from .runner.kernels import play_games  # the kernels load when a game starts
+        st = np.zeros(BRIDGE_STATE_SIZE, dtype=np.int64)
+        view = st[L.STATE_SIZE:]
+        report = np.zeros(REPORT_SIZE, dtype=np.float64)
+        answers = self._answers
+        asked = 0
+        stopped = []
+
+        def handler(decision, player, arg):
+            nonlocal asked
+            if asked < len(answers):
+                answer, stream = answers[asked]
+                asked += 1
+                view[_STREAM] = stream
+                return answer
+            stopped.append(st.copy())
+            report[0] = 1               # the bridge answers the rest of the game itself
+            return -1
+
+        with answering(handler):
+            play_games.compile()(bridge(), self.config.to_array(), report, self.seed,
+                                 self.game, self._records, st)
+        if stopped:
+            self._st[:] = stopped[0]
+        else:
+            self._st[:] = st
             self._over = True
-            raise msg[1]
-        if msg[0] == "over":
-            self._over = True
-            self._thread.join()
-            self._finalizer.detach()
 
     # --- where the game stands ---
     @property
     def over(self) -> bool:
-        """True once the game has ended (won, lost or timed out)."""
+        """True once the game has ended (won, lost or timed out) or was abandoned."""
         return self._over
 
     @property
@@ -160,7 +164,8 @@ class Game:
 
     @property
     def outcome(self) -> str:
-        """``running``, ``win``, ``loss_health``, ``loss_traps`` or ``timeout``."""
+        """``running`` (also for an abandoned game), ``win``, ``loss_health``, ``loss_traps``
+        or ``timeout``."""
         return rules.OUTCOME_NAMES[self._st[L.S_OUTCOME]] if self._over else "running"
 
     @property
@@ -172,8 +177,9 @@ class Game:
     def record(self) -> dict:
         """The finished game's record (the row ``simulate`` keeps: outcome, rounds, Killer
         start, traps per area, ...), as a dict."""
-        if not self._over:
-            raise RuntimeError("the game is not over yet")
+        if not self._over or self._abandoned:
+            raise RuntimeError("the game is not over yet" if not self._over else
+                               "the game was abandoned")
         return records_frame(self._records).iloc[0].to_dict()
 
     # --- playing ---
@@ -190,16 +196,17 @@ class Game:
             raise IllegalAnswer(f"{answer!r} is not a legal answer at {self.kind} (player "
                                 f"{self.player}); legal: {', '.join(map(str, legal))}")
         self.history.append((self.player, self.kind, int(self._view[_V_ARG]), answer))
-        self._to_engine.put(answer)
-        self._wait()
+        self._answers.append((answer, int(self._view[_STREAM])))
+        self._replay()
 
     def play(self, policy="baseline", params=None, steps: int | None = None) -> Game:
         """Let ``policy`` answer ``steps`` decisions (default: to the end of the game): a
         registered name (or skill level) with optional parameter vector ``params``, or a
         Python policy. A registered policy answers exactly as in ``simulate``."""
         if isinstance(policy, str):
+            from .runner.kernels import as_function  # the kernels load when a game starts
             name = resolve(policy)
-            fn = get_policy(name).decide
+            fn = as_function(get_policy(name).decide)
             vec = param_vector(name) if params is None else np.asarray(params, np.float64)
             st = self._st[:L.STATE_SIZE]
 
@@ -222,13 +229,20 @@ class Game:
             n += 1
         return self
 
+    def clone(self) -> Game:
+        """An independent copy of the game as it stands (its answers, state and history)."""
+        other = copy.copy(self)
+        other.history = list(self.history)
+        other._answers = list(self._answers)
+        other._st = self._st.copy()
+        other._view = other._st[L.STATE_SIZE:]
+        other._records = self._records.copy()
+        return other
+
     def close(self) -> None:
-        """Abandon the game (its engine thread finishes at once)."""
+        """Abandon the game: it is over, its outcome stays ``running``, it has no record."""
         if not self._over:
-            self._to_engine.put(_ABORT)
-            self._thread.join()
-            self._over = True
-            self._finalizer.detach()
+            self._over = self._abandoned = True
 
     @classmethod
     def from_record(cls, path) -> Game:
@@ -239,6 +253,7 @@ class Game:
 
     def __repr__(self):
         if self._over:
-            return f"Game(seed={self.seed}, game={self.game}: {self.outcome})"
+            what = "abandoned" if self._abandoned else self.outcome
+            return f"Game(seed={self.seed}, game={self.game}: {what})"
         return (f"Game(seed={self.seed}, game={self.game}: round {self._st[L.S_ROUND]}, "
                 f"player {self.player} to answer {self.kind})")

@@ -175,10 +175,16 @@ def test_a_game_checks_answers_and_shows_each_player_only_its_view():
     assert game.player == 1 and game.observation().led == game.history[0][3]
     game.play("baseline", steps=5)
     assert len(game.history) == 6
+    twin = game.clone()
     game.close()
-    assert game.over and not game._thread.is_alive()
+    assert game.over and game.outcome == "running"
     with pytest.raises(RuntimeError, match="over"):
         game.apply(0)
+    with pytest.raises(RuntimeError, match="abandoned"):
+        game.record()
+    assert not twin.over and twin.history == game.history
+    twin.play("baseline")
+    assert twin.over and twin.history[:6] == game.history
 
 
 def test_python_policies_and_games_are_the_same_with_numba_off():
