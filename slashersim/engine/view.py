@@ -10,10 +10,10 @@ but the player's own policy stream. A fair player's decision is a function of th
 is what a plain-Python policy and :class:`slashersim.player.Game` show a player.
 
 A Python policy runs on the compiled engine through a small compiled policy that calls back
-into Python (:mod:`slashersim.policies.python`); that policy keeps, after the engine's state ``st``, a
-block of ``VIEW_SIZE`` slots (``st[STATE_SIZE:]``): the view, then the decision, the player,
-its argument and the legal answers (:func:`prepare`). The engine never reads past
-``STATE_SIZE``.
+into Python (:mod:`slashersim.policies.python`); that policy keeps, after the engine's state
+``st``, a block of ``VIEW_SIZE`` slots (``st[STATE_SIZE:]``, offsets ``V_*`` in
+:mod:`.layout`): the view, then the decision, the player, its argument and the legal answers
+(:func:`prepare`). The engine never reads past ``STATE_SIZE``.
 """
 from numba import njit
 
