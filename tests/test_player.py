@@ -264,3 +264,30 @@ def test_the_worked_compiled_example_plays_as_its_python_twin(cautious_registere
 def test_the_worked_compiled_example_is_fair(cautious_registered):
     points = Hy.decision_points(cautious_registered, CONFIGS["instructions"], 100, seed=1)
     assert len(points) > 200 and Hy.check_decisions(cautious_registered, points) == []
+
+
+def test_the_view_holds_the_picks_of_the_draw_and_describes_each_decision():
+    """At a second keep (a Backpack used) the first pick is in the view, and every decision
+    comes with its description."""
+    from slashersim.engine.decisions import DECISIONS
+    seen = {"second keeps": 0, "kinds": set()}
+
+    class Keeper:
+        def act(self, obs):
+            assert obs.about is DECISIONS[obs.kind]
+            seen["kinds"].add(obs.kind)
+            if obs.kind == "use_backpack":
+                return 1
+            if obs.kind == "keep":
+                assert obs.keeps in (1, 2) and len(obs.picks) == obs.arg
+                if obs.arg == 1:
+                    seen["second keeps"] += 1
+                    assert obs.picks[0] not in obs.legal
+                    assert obs.drawn[obs.picks[0]] < 11
+                choices = [a for a in obs.legal if a >= 0]
+                return choices[0] if choices else -1
+            return obs.legal[0] if obs.kind != "play_card" else obs.legal[-1]
+
+    simulate(GameConfig(), Keeper(), games=300, seed=4)
+    assert seen["second keeps"] > 0
+    assert {"play_card", "keep", "use_backpack"} <= seen["kinds"]

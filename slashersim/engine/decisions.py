@@ -1,8 +1,13 @@
-"""The decisions a policy is asked, their codes and the meaning of their answers.
+"""The decisions a player is asked: their codes, when each is asked, what its answers mean.
 
-Plain numbers, so that a policy's answers can be named and checked without compiling anything;
-:mod:`.api` holds the signature of the function that answers them.
+Plain data, so that a policy's answers can be named and checked without compiling anything;
+:mod:`.api` holds the signature of the compiled function that answers them, and
+:data:`DECISIONS` says, decision by decision, when it is asked, what ``arg`` holds and what
+the legal answers mean (the engine's ``legal_answers`` lists them; any other answer is an
+illegal one, replaced by the first legal answer and flagged).
 """
+from typing import NamedTuple
+
 import numpy as np
 
 #: choose a card: ``arg`` = bitmask of legal cards; answer a card id from it
@@ -50,3 +55,78 @@ FLASHLIGHT_ORDERS = np.array([
 ], dtype=np.int64)
 #: number of orders of ``k`` cards, ``k = 0..3``
 N_FLASHLIGHT_ORDERS = np.array([1, 1, 2, 6], dtype=np.int64)
+
+
+class Decision(NamedTuple):
+    """What a player is asked at one kind of decision."""
+
+    code: int
+    name: str
+    when: str       #: when the engine asks it
+    arg: str        #: what the decision's argument holds
+    answers: str    #: what each legal answer means
+
+
+#: every decision, by name, in code order
+DECISIONS = {d.name: d for d in (
+    Decision(PLAY_CARD, "play_card",
+             "each card of each trick: the leader first, then the follower",
+             "the legal cards, as a bitmask of card ids (the follower must follow suit if it "
+             "can)",
+             "a legal card id (``suit * 5 + rank - 1``)"),
+    Decision(PHASE_START, "phase_start",
+             "window (a) at the start of the item phase, after the colours are fixed, each "
+             "player in draw order while it holds a First Aid kit, a Lucky Charm or a "
+             "Flashlight; asked again after each item used, until it answers -1",
+             "0",
+             "-1 (done), or a held item to use: a First Aid kit (its id, or its id + "
+             "``ON_PARTNER`` to heal the partner when ``first_aid_target = either``), a Lucky "
+             "Charm (only while a trap is set off), a Flashlight (then a ``flashlight`` "
+             "decision follows)"),
+    Decision(BEFORE_DRAW, "before_draw",
+             "window (b), in the player's own item turn before it draws, while it holds a "
+             "usable item; asked again until -1",
+             "0", "as ``phase_start``"),
+    Decision(FLASHLIGHT, "flashlight",
+             "right after the player used a Flashlight, when the item deck is not empty",
+             "k, the number of top cards seen (1..3); they are the observation's ``peek``, top "
+             "first",
+             "``order + 6 * bottom``: ``FLASHLIGHT_ORDERS[k - 1, order]`` lists the seen cards "
+             "(indices into ``peek``) top first; ``bottom`` = 0 puts them back on top in that "
+             "order, 1 under the deck"),
+    Decision(CABINS_EXTRA, "cabins_extra",
+             "in the Cabins, after the player's draw when it drew no Killer and the deck is not "
+             "empty",
+             "0", "1 to draw one more card, 0 not to"),
+    Decision(USE_BACKPACK, "use_backpack",
+             "before keeping, when the player holds a Backpack and drew at least two cards it "
+             "may keep",
+             "the number of keepable cards drawn",
+             "1 to use the Backpack (keep two cards), 0 not to"),
+    Decision(KEEP, "keep",
+             "after the draw, once per pick allowed (1, or 2 with the Backpack), while keepable "
+             "cards remain",
+             "the pick number, 0 or 1; the picks made so far in this draw are the "
+             "observation's ``picks``",
+             "the index of a drawn card to keep (the observation's ``drawn``; not one picked "
+             "already; not Junk, the Killer or the Cursed Object), or -1 to keep none (for the "
+             "first pick only where keeping is optional)"),
+    Decision(WALKIE_TALKIE, "walkie_talkie",
+             "after the picks, when the player holds a Walkie-talkie, the discard pile is not "
+             "empty and it drew a card (or ``walkie_without_draw``)",
+             "0",
+             "the index of a keepable card in the discard pile (the observation's "
+             "``discard``), taken in place of the first pick, or -1 to keep the Walkie-talkie"),
+    Decision(TRADE, "trade",
+             "in the Fire pit's gift windows (before each turn and after the second), each "
+             "player in draw order while it holds an item; asked again until -1",
+             "0", "a held item id to give to the partner, or -1"),
+    Decision(PLAY_START, "play_start",
+             "with ``item_timing = any_time``, window (c) after the deal, before the first "
+             "trick, the round leader first, while the player holds a usable item",
+             "0", "as ``phase_start``"),
+    Decision(AFTER_TRICK, "after_trick",
+             "with ``item_timing = any_time``, window (d) after each trick of a game still "
+             "running, the round leader first, while the player holds a usable item",
+             "the trick just played, 1..8", "as ``phase_start``"),
+)}

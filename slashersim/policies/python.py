@@ -18,11 +18,14 @@ import threading
 
 from .. import rules
 from ..engine import layout as L
-from ..engine.decisions import DECISION_NAMES
-from ..engine.layout import (MAX_LEGAL as _MAX_LEGAL, V_ARG as _V_ARG,
-                           V_DECISION as _V_DECISION, V_LEGAL as _V_LEGAL,
-                           V_N_LEGAL as _V_N_LEGAL, V_PLAYER as _V_PLAYER,
-                           VIEW_SIZE)
+from ..engine.decisions import DECISION_NAMES, DECISIONS, Decision
+from ..engine.layout import MAX_LEGAL as _MAX_LEGAL
+from ..engine.layout import V_ARG as _V_ARG
+from ..engine.layout import V_DECISION as _V_DECISION
+from ..engine.layout import V_LEGAL as _V_LEGAL
+from ..engine.layout import V_N_LEGAL as _V_N_LEGAL
+from ..engine.layout import V_PLAYER as _V_PLAYER
+from ..engine.layout import VIEW_SIZE
 
 STREAM = L.S_RNG + L.POLICY
 #: length of the bridge's state: the engine's state, then the deciding player's view
@@ -46,8 +49,9 @@ class Observation:
     layout`; hidden parts blanked, see :mod:`slashersim.engine.view`); the properties decode the
     parts a player usually needs. Card ids are ``suit * 5 + rank - 1`` (suits white, green,
     yellow, red: :func:`slashersim.rules.card_name`), item ids index
-    :data:`slashersim.rules.ITEM_NAMES`. The answer to give for each decision kind is
-    documented in :mod:`slashersim.engine.api`; ``legal`` lists every accepted one.
+    :data:`slashersim.rules.ITEM_NAMES`. When each kind of decision is asked, what its
+    :attr:`arg` holds and what its answers mean is :attr:`about` (from
+    :data:`slashersim.engine.decisions.DECISIONS`); :attr:`legal` lists every accepted answer.
     """
 
     __slots__ = ("state",)
@@ -67,6 +71,13 @@ class Observation:
         or None for an observation of a player who is not answering."""
         d = self.state[_V_DECISION]
         return None if d < 0 else DECISION_NAMES[d]
+
+    @property
+    def about(self) -> Decision | None:
+        """The decision's description: ``when`` it is asked, what ``arg`` holds, what the
+        ``answers`` mean; None for an observation of a player who is not answering."""
+        kind = self.kind
+        return None if kind is None else DECISIONS[kind]
 
     @property
     def player(self) -> int:
@@ -195,12 +206,24 @@ class Observation:
         return tuple(self.state[L.S_DRAWN:L.S_DRAWN + n].tolist())
 
     @property
+    def picks(self) -> tuple:
+        """At a ``keep`` or ``walkie_talkie`` decision: the indices into :attr:`drawn` picked
+        so far in this draw, in pick order (empty before the first pick)."""
+        return tuple(int(i) for i in self.state[L.S_PICK:L.S_PICK + 2] if i >= 0)
+
+    @property
+    def keeps(self) -> int:
+        """At a ``keep`` decision: how many cards this draw may keep (1, or 2 with the
+        Backpack used)."""
+        return int(self.state[L.S_PICKS])
+
+    @property
     def peek(self) -> tuple:
         """At a ``flashlight`` decision: the seen top cards, top first."""
         n = int(self.state[L.S_PEEK_N])
         return tuple(self.state[L.S_PEEK:L.S_PEEK + n].tolist())
 
-    def copy(self) -> "Observation":
+    def copy(self) -> Observation:
         return Observation(self.state.copy())
 
     def __repr__(self):
@@ -256,6 +279,7 @@ def bridge():
     if not _bridge:
         # the engine loads when a Python player first plays; the bridge compiles then
         from numba import njit
+
         from ..engine.api import POLICY_SIGNATURE
         from ..engine.view import accept, prepare
         first_legal = L.STATE_SIZE + _V_LEGAL
