@@ -24,7 +24,7 @@ from slashersim.runner import simulate
 from helpers import c, cards, run_python
 from test_policies import play_state
 
-EP = E.DEFAULT_PARAMS
+EP = param_vector("expert")
 
 
 # --- the area plan -------------------------------------------------------------------------------
@@ -106,7 +106,7 @@ def test_parity_failures_counts_every_partner_hand():
     for seed in range(40):
         st = play_state(TENT_SITE, seed=seed, trump=int(rng.integers(4)))
         for _ in range(6):
-            steps.play_trick(H.decide, st, H.DEFAULT_PARAMS)
+            steps.play_trick(H.decide, st, param_vector("heuristic"))
         if st[L.S_TRAP_ROUND]:
             continue
         player = st[L.S_TRICK_LEADER]
@@ -447,7 +447,7 @@ def test_joint_cost_of_piles_without_draw_risk():
     assert cost == pytest.approx(-params[E.ESCAPE_VALUE])
 
 
-# --- whole games ------------------------------------------------------------------------------------
+# --- whole games ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("edition", ["rulebook", "instructions"])
 @pytest.mark.parametrize("item_model", [0, 1])
 def test_expert_plays_legal_games_that_keep_every_invariant(edition, item_model):
@@ -497,13 +497,6 @@ def test_numba_on_and_off_play_the_same_expert_games():
     assert jit == py
 
 
-def test_parameter_names_match_the_vector():
-    assert len(E.PARAM_NAMES) == len(E.DEFAULT_PARAMS)
-    p = param_vector("expert", {"lead_samples": 4})
-    assert p[E.LEAD_SAMPLES] == 4
-    assert p[:len(H.PARAM_NAMES)].shape == H.DEFAULT_PARAMS.shape
-
-
 def test_expert_plays_the_pinned_games():
     """Speed work must not change a decision: 300 games at the rulebook defaults, seed 7, as
     the expert with the item model as default played them (wins, and the sum and a
@@ -522,14 +515,14 @@ def _plain_search(hl, hf, tl, tf, parity, trump, hideaway):
         return False
     if hl == 0:
         return True if hideaway else tl % 2 == parity
-    for c in (k for k in range(20) if (hl >> k) & 1):
-        suit = hf & (0b11111 << (5 * (c // 5)))
+    for card in (k for k in range(20) if (hl >> k) & 1):
+        suit = hf & (0b11111 << (5 * (card // 5)))
         for f in (k for k in range(20) if ((suit or hf) >> k) & 1):
-            if (H.BEATS[trump, c] >> f) & 1:
-                ok = _plain_search(hf & ~(1 << f), hl & ~(1 << c), tf + 1, tl, parity, trump,
+            if (H.BEATS[trump, card] >> f) & 1:
+                ok = _plain_search(hf & ~(1 << f), hl & ~(1 << card), tf + 1, tl, parity, trump,
                                    hideaway)
             else:
-                ok = _plain_search(hl & ~(1 << c), hf & ~(1 << f), tl + 1, tf, parity, trump,
+                ok = _plain_search(hl & ~(1 << card), hf & ~(1 << f), tl + 1, tf, parity, trump,
                                    hideaway)
             if ok:
                 return True

@@ -25,7 +25,7 @@ from slashersim.runner import simulate
 from helpers import (ROOT, c, cards, hold, make_state, run_python, set_deck, set_discard,
                      set_drawn)
 
-HP = H.DEFAULT_PARAMS
+HP = param_vector("heuristic")
 
 
 def play_state(area=CABINS, seed=0, trump=GREEN, hands=None, leader=0):

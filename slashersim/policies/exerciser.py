@@ -23,8 +23,6 @@ from ..engine.layout import S_DECK_N, S_DRAWS, S_HEALTH, S_HELD, S_PEEK
 from ..rules import ESCAPE_MASK, FIRST_AID_LARGE, FIRST_AID_SMALL, FLASHLIGHT, KILLER
 from . import baseline as B
 
-DEFAULT_PARAMS = np.zeros(0, dtype=np.float64)
-
 
 @njit(cache=True)
 def flashlight_now(st, player):

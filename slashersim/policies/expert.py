@@ -39,7 +39,7 @@ expert keeps the heuristic's closed-form trap and plan terms and adds that value
   target), the expert before the model (``CLOSED_FORM``).
 - The Hideaway, whose Killer kills, is not played to be kept (``hideaway_plan = 0``).
 - Tricks 7-8 are the heuristic's exact endgame; item-phase decisions are the heuristic's,
-  with the parameters tuned for the expert (``DEFAULT_PARAMS``).
+  with the parameters tuned for the expert (the defaults of :data:`.params.EXPERT`).
 
 Everything is drawn from the player's view: the partner's hand from :func:`heuristic.
 partner_candidates` (unseen cards outside its void suits, less the hidden trump-deck cards),
@@ -67,34 +67,21 @@ from ..rules import (ALL_CARDS, COLOUR_GREEN, COLOUR_YELLOW, DRAW_LAST_TRICK_WIN
                      ESCAPE_MASK, GREEN, HIDEAWAY, KILLER, KILLER_RESHUFFLE_AT_ONCE, LAKESIDE,
                      LODGE, MAX_HEALTH, RED, SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND, WHITE, YELLOW)
 from . import heuristic as H
+from .params import EXPERT, index_of
 
-#: the tunable numbers: the heuristic's, then the expert's own
-PARAM_NAMES = H.PARAM_NAMES + (
-    "lead_samples",     # rollouts per class of leads
-    "dd_from",          # Tent site, Lodge, Hideaway: exact check from this trick (0-based) on
-    "dd_hands",         # ... over all the partner's possible hands, or this many samples
-    "lead_weight",      # weight of the rollout value of the cards won, leads
-    "follow_weight",    # weight of the closed-form value of the cards won, answers
-    "prune_margin",     # leads whose closed-form cost is this far above the best: no rollouts
-    "item_model",       # 1: value the piles by the item phase ahead (item_cell), 0: fast_cost
-    "escape_value",     # ... value of an escape item gained
-    "win_value",        # ... value of the game won
-    "hideaway_plan",    # 1: play to keep the Hideaway (one player wins every trick), 0: not
-    "race_z",           # leads: drop classes this many standard errors worse (0: no racing)
-    "race_from",        # ... after this many rollouts, then every RACE_EVERY
-)
-N_HEURISTIC = len(H.PARAM_NAMES)
-(LEAD_SAMPLES, DD_FROM, DD_HANDS, LEAD_WEIGHT, FOLLOW_WEIGHT, PRUNE_MARGIN, ITEM_MODEL,
- ESCAPE_VALUE, WIN_VALUE, HIDEAWAY_PLAN, RACE_Z, RACE_FROM) = range(N_HEURISTIC, N_HEURISTIC + 12)
-#: the heuristic's defaults and the expert's own, then as tuned on common random numbers by
-#: ``experiments/derive_expert.py`` (cabins_gain -1, follow_weight 2; then with the item model
-#: 16 rollouts, death 200, draw_over 0, win_value 100, no Hideaway plan)
-DEFAULT_PARAMS = np.concatenate([H.DEFAULT_PARAMS,
-                                 np.array([16.0, 4.0, 64.0, 1.0, 1.0, 50.0, 1.0, 60.0, 100.0,
-                                           0.0, 0.0, 8.0])])
-for _name, _value in (("death", 200.0), ("draw_over", 0.0), ("cabins_gain", -1.0),
-                      ("follow_weight", 2.0)):
-    DEFAULT_PARAMS[PARAM_NAMES.index(_name)] = _value
+#: indices of the expert's own parameters (:data:`.params.EXPERT`: the heuristic's, then these)
+LEAD_SAMPLES = index_of(EXPERT, "lead_samples")
+DD_FROM = index_of(EXPERT, "dd_from")
+DD_HANDS = index_of(EXPERT, "dd_hands")
+LEAD_WEIGHT = index_of(EXPERT, "lead_weight")
+FOLLOW_WEIGHT = index_of(EXPERT, "follow_weight")
+PRUNE_MARGIN = index_of(EXPERT, "prune_margin")
+ITEM_MODEL = index_of(EXPERT, "item_model")
+ESCAPE_VALUE = index_of(EXPERT, "escape_value")
+WIN_VALUE = index_of(EXPERT, "win_value")
+HIDEAWAY_PLAN = index_of(EXPERT, "hideaway_plan")
+RACE_Z = index_of(EXPERT, "race_z")
+RACE_FROM = index_of(EXPERT, "race_from")
 #: the expert before the item model (``item_model = 0``), as ``derive_expert.py`` tuned it
 CLOSED_FORM = {"lead_samples": 8.0, "item_model": 0.0, "win_value": 200.0, "hideaway_plan": 1.0,
                "death": 120.0, "draw_over": 5.0}
@@ -1127,7 +1114,7 @@ def race(params, fl, cls, act, na, done):
     return keep
 
 
-# --- answers: closed-form futures ------------------------------------------------------------------
+# --- answers: closed-form futures --------------------------------------------------------------
 @njit(cache=True, inline='always')
 def win_chance(trump, x, opp):
     """Rough chance that card ``x`` wins the trick it is played in against the cards ``opp``

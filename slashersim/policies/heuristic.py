@@ -16,8 +16,9 @@ same rules. Area plans:
   yellows against a target, knives from reds net of greens, whites by their colour.
 
 Item-phase decisions each have their own function, and every weight or threshold is one entry
-of the parameter vector (``PARAM_NAMES``), so experiments can vary them. Nothing here reads the
-partner's hand, the hidden trump-deck cards or the item-deck order; the tests prove it.
+of the parameter vector (:data:`.params.HEURISTIC`), so experiments can vary them. Nothing here
+reads the partner's hand, the hidden trump-deck cards or the item-deck order; the tests prove
+it.
 """
 import numpy as np
 from numba import njit
@@ -25,47 +26,39 @@ from numba import njit
 from ..engine import api
 from ..engine.api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, keepable
 from ..engine.bits import lowest_bit, popcount
-from ..engine.layout import (C_AID_TARGET, C_KEEP_OPTIONAL, C_CURSED_EXTRA, C_ITEM_IN, C_LAKESIDE_REMOVE, C_RED_KNIVES,
-                             C_WHITE_RED_KNIVES, S_AREA,
+from ..engine.layout import (C_AID_TARGET, C_CURSED_EXTRA, C_ITEM_IN, C_KEEP_OPTIONAL,
+                             C_LAKESIDE_REMOVE, C_RED_KNIVES, C_WHITE_RED_KNIVES, S_AREA,
                              S_DECK_N, S_DISCARD, S_DISCARD_N, S_DRAWN, S_DRAWN_N, S_DRAWS,
                              S_HAND, S_HEALTH, S_HELD, S_KNIVES, S_LED, S_OUT, S_PEEK, S_PICK,
                              S_PLAY_LOG, S_PLAYED, S_ROUND_LEADER, S_TRAP_ROUND,
                              S_TRICK, S_TRICKS, S_TRUMP, S_TRUMP_CARD, S_WON)
-from ..rules import (AID_EITHER, ALL_CARDS, BACKPACK, MAX_HEALTH, CABINS, COLOUR_GREEN, COLOUR_YELLOW,
+from ..rules import (AID_EITHER, ALL_CARDS, BACKPACK, CABINS, COLOUR_GREEN, COLOUR_YELLOW,
                      CURSED_OBJECT, ESCAPE_MASK, FIRE_PIT, FIRST_AID_LARGE, FIRST_AID_SMALL,
                      FLASHLIGHT, GREEN, HIDEAWAY, KILLER, LAKESIDE, LODGE, LUCKY_CHARM,
-                     N_ESCAPES, RED, SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND, WALKIE_TALKIE,
-                     WHITE, WOODLAND, YELLOW)
+                     MAX_HEALTH, N_ESCAPES, RED, SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND,
+                     WALKIE_TALKIE, WHITE, WOODLAND, YELLOW)
 from ..engine.predicates import (area_breached_by_trick, area_breached_by_tricks_won, draw_count,
                                  trick_winner, white_colour)
 from .baseline import first_aid_below, lucky_charm_now
+from .params import HEURISTIC, index_of
 
-#: the tunable numbers, in the order of the parameter vector
-PARAM_NAMES = (
-    "breach",           # cost of a trap set off by a trick
-    "wrong_winner",     # cost of a trick won by the player the area plan did not want
-    "draw_over",        # cost of each draw above the target
-    "draw_under",       # cost of each draw below the target
-    "target_draws",     # draws a player aims for in an item phase
-    "damage",           # cost of each point of health the Killer is expected to take
-    "death",            # cost of the chance that the Killer kills
-    "keep_flexible",    # value of keeping a card that meets many others safely (see FLEXIBLE)
-    "flashlight_risk",  # use the Flashlight when the chance of the Killer in one's draws is above
-    "cabins_gain",      # take Cabins' extra card when (escape chance - Killer cost) is above
-    "killer_cost",      # cost of drawing the Killer, in escape items
-    "backpack_min",     # use the Backpack when the second pick is worth at least this
-    "aid_large_below",  # use First Aid Large while health is at most this
-    "aid_small_below",  # use First Aid Small while health is at most this
-    "any_time_items",   # 1: use the play-phase windows (c) and (d) of item_timing = any_time
-    "keep_min",         # where keeping is optional, keep only a card worth at least this
-)
-DEFAULT_PARAMS = np.array([
-    100.0, 30.0, 0.0, 0.0, 1.0, 20.0, 60.0, 40.0,
-    0.0, 0.0, 1.0, 5.0, 5.0, 6.0, 1.0, 0.0,
-], dtype=np.float64)
-(BREACH, WRONG_WINNER, DRAW_OVER, DRAW_UNDER, TARGET_DRAWS, DAMAGE, DEATH, KEEP_FLEXIBLE,
- FLASHLIGHT_RISK, CABINS_GAIN, KILLER_COST, BACKPACK_MIN, AID_LARGE_BELOW,
- AID_SMALL_BELOW, ANY_TIME_ITEMS, KEEP_MIN) = range(len(PARAM_NAMES))
+#: indices of the parameters (:data:`.params.HEURISTIC`)
+BREACH = index_of(HEURISTIC, "breach")
+WRONG_WINNER = index_of(HEURISTIC, "wrong_winner")
+DRAW_OVER = index_of(HEURISTIC, "draw_over")
+DRAW_UNDER = index_of(HEURISTIC, "draw_under")
+TARGET_DRAWS = index_of(HEURISTIC, "target_draws")
+DAMAGE = index_of(HEURISTIC, "damage")
+DEATH = index_of(HEURISTIC, "death")
+KEEP_FLEXIBLE = index_of(HEURISTIC, "keep_flexible")
+FLASHLIGHT_RISK = index_of(HEURISTIC, "flashlight_risk")
+CABINS_GAIN = index_of(HEURISTIC, "cabins_gain")
+KILLER_COST = index_of(HEURISTIC, "killer_cost")
+BACKPACK_MIN = index_of(HEURISTIC, "backpack_min")
+AID_LARGE_BELOW = index_of(HEURISTIC, "aid_large_below")
+AID_SMALL_BELOW = index_of(HEURISTIC, "aid_small_below")
+ANY_TIME_ITEMS = index_of(HEURISTIC, "any_time_items")
+KEEP_MIN = index_of(HEURISTIC, "keep_min")
 
 #: ``SAFE_ANSWERS[area, trump, lead]``: bitmask of follow cards whose trick keeps the area's
 #: trick rule (every card for Tent site, Lodge and Hideaway)

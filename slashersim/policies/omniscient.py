@@ -22,12 +22,13 @@ from ..engine.layout import S_DECK, S_DECK_N, S_DRAWS, S_HAND, S_HELD, S_LED, S_
 from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32
 from ..rules import CURSED_OBJECT, FLASHLIGHT, KILLER
 from . import heuristic as H
+from .params import OMNISCIENT, index_of
 from .search import round_end_cost
 
-PARAM_NAMES = H.PARAM_NAMES + ("escape_value", "win_value")
-ESCAPE_VALUE = len(H.PARAM_NAMES)
-WIN_VALUE = ESCAPE_VALUE + 1
-DEFAULT_PARAMS = np.concatenate([H.DEFAULT_PARAMS, np.array([60.0, 2000.0])])
+#: rollout values of an escape item gained and of a game won, read by
+#: :func:`.search.round_end_cost` as ``value_at`` and the next index
+ESCAPE_VALUE = index_of(OMNISCIENT, "escape_value")
+assert index_of(OMNISCIENT, "win_value") == ESCAPE_VALUE + 1
 
 
 @njit(cache=True)

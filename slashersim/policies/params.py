@@ -2,11 +2,14 @@
 
 Each policy's parameter vector is a tuple of :class:`Param`: name, type (``int`` or
 ``float``), inclusive range and default. The command line checks ``--policy-param`` values
-against them before anything compiles; the policies' modules hold the same names and defaults
-(``PARAM_NAMES``, ``DEFAULT_PARAMS``), and ``tests/test_cli_input.py`` checks that they agree.
+against them before anything compiles. These tuples are the only declaration: the policies'
+modules take their parameter indices from them (:func:`index_of`) and the registry its default
+vectors (:func:`defaults`).
 """
 import math
 from typing import NamedTuple
+
+import numpy as np
 
 #: the largest cost or weight a parameter may take
 BIG = 1e6
@@ -48,6 +51,19 @@ def _fmt(x):
     if math.isinf(x):
         return "-inf" if x < 0 else "inf"
     return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+
+def index_of(specs, name):
+    """The position of parameter ``name`` in the parameter vector of ``specs``."""
+    for i, p in enumerate(specs):
+        if p.name == name:
+            return i
+    raise ValueError(f"no parameter {name!r}")
+
+
+def defaults(specs):
+    """The default parameter vector of ``specs``, ``ndarray(float64, (len(specs),))``."""
+    return np.array([p.default for p in specs], dtype=np.float64)
 
 
 def _cost(name, default, help):

@@ -9,9 +9,10 @@ round, a game lost to traps, and what the cards won will do in the item phase. E
 card is scored on the same samples (common random numbers), so their differences are not
 blurred by sampling noise. Item-phase decisions are the heuristic's.
 
-The parameter vector is the heuristic's followed by ``samples``; the heuristic's entries tune
-both the rollouts and the cost. The rollouts play the heuristic through the engine's entry
-points for searches (:mod:`slashersim.engine.playout`), which numba specialises on it.
+The parameter vector is the heuristic's followed by search's own (:data:`.params.SEARCH`); the
+heuristic's entries tune both the rollouts and the cost. The rollouts play the heuristic
+through the engine's entry points for searches (:mod:`slashersim.engine.playout`), which numba
+specialises on it.
 """
 import numpy as np
 from numba import njit
@@ -25,15 +26,15 @@ from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32, rand_below
 from ..engine.playout import finish_play_phase, finish_round, play_given_card, team_escapes
 from ..rules import ALL_CARDS, KILLER, LOSS_HEALTH, LOSS_TRAPS, WIN
 from . import heuristic as H
+from .params import SEARCH, index_of
 
-PARAM_NAMES = H.PARAM_NAMES + ("samples", "whole_round", "escape_value", "win_value")
-SAMPLES = len(H.PARAM_NAMES)
+SAMPLES = index_of(SEARCH, "samples")
 #: 1: roll out the whole round, item phase included, on sampled item decks; 0: the play phase
-WHOLE_ROUND = SAMPLES + 1
-#: rollout values of an escape item gained and of a game won (a game lost costs as much)
-ESCAPE_VALUE = SAMPLES + 2
-WIN_VALUE = SAMPLES + 3
-DEFAULT_PARAMS = np.concatenate([H.DEFAULT_PARAMS, np.array([24.0, 1.0, 60.0, 200.0])])
+WHOLE_ROUND = index_of(SEARCH, "whole_round")
+#: rollout values of an escape item gained and of a game won (a game lost costs as much), read
+#: by :func:`round_end_cost` as ``value_at`` and the next index
+ESCAPE_VALUE = index_of(SEARCH, "escape_value")
+assert index_of(SEARCH, "win_value") == ESCAPE_VALUE + 1
 #: extra cost, in traps, of a game lost to traps
 LOST_GAME_TRAPS = 10.0
 
