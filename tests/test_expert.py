@@ -13,6 +13,7 @@ from slashersim.engine import api
 from slashersim.engine import layout as L
 from slashersim.engine import steps
 from slashersim.engine import tricks
+from slashersim.policies import common as C
 from slashersim.policies import expert as E
 from slashersim.policies import heuristic as H
 from slashersim import rules as R
@@ -114,7 +115,7 @@ def test_parity_failures_counts_every_partner_hand():
         out = np.zeros(20)
         E.parity_failures(st, player, legal, True, 64, np.zeros(128, dtype=np.int64), out,
                           np.int64(5), 100.0)
-        cand, hidden = H.partner_candidates(st, player)
+        cand, hidden = C.partner_candidates(st, player)
         cand_cards = [k for k in range(20) if (cand >> k) & 1]
         hands = [cand & ~sum(1 << k for k in hide) for hide in combinations(cand_cards, hidden)]
         trump = int(st[L.S_TRUMP])
@@ -126,7 +127,7 @@ def test_parity_failures_counts_every_partner_hand():
                 follow = theirs & (0b11111 << (5 * (card // 5))) or theirs
                 ok = False
                 for f in (k for k in range(20) if (follow >> k) & 1):
-                    beats = (H.BEATS[trump, card] >> f) & 1
+                    beats = (C.BEATS[trump, card] >> f) & 1
                     if beats:
                         ok |= E.parity_solvable(theirs & ~(1 << f), mine, tq + 1, tp, 0, trump)
                     else:
@@ -195,7 +196,7 @@ def _reference_rollout(h0, h1, w0, w1, leader, led, tricks, trump, order):
         options = suit or hands[follower]
         f = min((k for k in range(20) if (options >> k) & 1), key=rank.get)
         hands[follower] &= ~(1 << f)
-        if (H.BEATS[trump, lead] >> f) & 1:
+        if (C.BEATS[trump, lead] >> f) & 1:
             leader = follower
         piles[leader] |= (1 << lead) | (1 << f)
         tricks += 1
@@ -234,7 +235,7 @@ def test_rollout_matches_a_plain_rollout():
         else:
             lp = (hl & -hl).bit_length() - 1
             hl &= ~(1 << lp)
-        beats = H.BEATS[trump]
+        beats = C.BEATS[trump]
         want = _reference_rollout(h[0], h[1], 0, 0, leader, led, done, trump, order)
         both = h[0] | h[1] | (1 << led if led >= 0 else 0)
         won0 = int(E.rollout(hl, hf, lp, leader, done, beats, ints))
@@ -287,7 +288,7 @@ def test_fast_cost_is_the_heuristics_cost():
             won = int(rng.integers(0, 1 << 20))
             p = int(rng.integers(2))
             st[L.S_WON + p] = won
-            want = H.effects_cost(st, p, H.won_effects(st, p), EP)
+            want = C.effects_cost(st, p, C.won_effects(st, p), EP)
             assert E.fast_cost(won, p, pc, EP) == pytest.approx(want)
 
 
@@ -518,7 +519,7 @@ def _plain_search(hl, hf, tl, tf, parity, trump, hideaway):
     for card in (k for k in range(20) if (hl >> k) & 1):
         suit = hf & (0b11111 << (5 * (card // 5)))
         for f in (k for k in range(20) if ((suit or hf) >> k) & 1):
-            if (H.BEATS[trump, card] >> f) & 1:
+            if (C.BEATS[trump, card] >> f) & 1:
                 ok = _plain_search(hf & ~(1 << f), hl & ~(1 << card), tf + 1, tl, parity, trump,
                                    hideaway)
             else:

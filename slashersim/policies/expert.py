@@ -41,7 +41,7 @@ expert keeps the heuristic's closed-form trap and plan terms and adds that value
 - Tricks 7-8 are the heuristic's exact endgame; item-phase decisions are the heuristic's,
   with the parameters tuned for the expert (the defaults of :data:`.params.EXPERT`).
 
-Everything is drawn from the player's view: the partner's hand from :func:`heuristic.
+Everything is drawn from the player's view: the partner's hand from :func:`.common.
 partner_candidates` (unseen cards outside its void suits, less the hidden trump-deck cards),
 random numbers from two draws of the policy stream per decision.
 
@@ -67,6 +67,9 @@ from ..rules import (ALL_CARDS, COLOUR_GREEN, COLOUR_YELLOW, DRAW_LAST_TRICK_WIN
                      ESCAPE_MASK, GREEN, HIDEAWAY, KILLER, KILLER_RESHUFFLE_AT_ONCE, LAKESIDE,
                      LODGE, MAX_HEALTH, RED, SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND, WHITE, YELLOW)
 from . import heuristic as H
+from .common import (BEATS, BREACH, DAMAGE, DEATH, DRAW_OVER, DRAW_UNDER, FLEXIBLE, KEEP_FLEXIBLE,
+                     SAFE_ANSWERS, TARGET_DRAWS, WRONG_WINNER, colour_of_whites, endgame_follow,
+                     endgame_lead, has_trick_rule, no_answer_probability, partner_candidates)
 from .params import EXPERT, index_of
 
 #: indices of the expert's own parameters (:data:`.params.EXPERT`: the heuristic's, then these)
@@ -90,7 +93,7 @@ CLOSED_FORM = {"lead_samples": 8.0, "item_model": 0.0, "win_value": 200.0, "hide
 BEATEN = np.zeros((4, 20), dtype=np.int64)
 for _t in range(4):
     for _led in range(20):
-        _m = int(H.BEATS[_t, _led])
+        _m = int(BEATS[_t, _led])
         for _c in range(20):
             if (_m >> _c) & 1:
                 BEATEN[_t, _c] |= 1 << _led
@@ -190,8 +193,8 @@ def wrong_winner_cost(st, params):
     """The cost of a trick won by the player the plan did not want: in the Hideaway after the
     first trick that is the trap itself, elsewhere the heuristic's ``wrong_winner``."""
     if st[S_AREA] == HIDEAWAY and st[S_TRICK] > 0:
-        return params[H.BREACH]
-    return params[H.WRONG_WINNER]
+        return params[BREACH]
+    return params[WRONG_WINNER]
 
 
 @njit(cache=True, inline='always')
@@ -420,7 +423,7 @@ def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
     parity; Hideaway: one player takes every trick) to ``out``; returns the generator state.
     Equivalent cards (:func:`distinct` against every card the hands or the trick may hold)
     share one count, and so do equivalent answers within the search."""
-    cand, hidden = H.partner_candidates(st, player)
+    cand, hidden = partner_candidates(st, player)
     n, x = partner_hands(cand, hidden, hands, min(most, hands.shape[0]), x)
     parity = 0 if st[S_AREA] == TENT_SITE else 1
     hideaway = st[S_AREA] == HIDEAWAY
@@ -477,7 +480,7 @@ def cost_constants(st, pc):
     area = st[S_AREA]
     for p in range(2):
         pc[8 * p] = st[S_HEALTH + p]
-        pc[8 * p + 1] = H.colour_of_whites(st, p)
+        pc[8 * p + 1] = colour_of_whites(st, p)
         pc[8 * p + 2] = st[C_LAKESIDE_REMOVE] if area == LAKESIDE else 0
         pc[8 * p + 3] = 1.0 / max(1, st[S_DECK_N])
         pc[8 * p + 4] = 1.0 if area == HIDEAWAY else 0.0
@@ -510,18 +513,18 @@ def pile_counts(won, p, pc):
 
 @njit(cache=True, inline='always')
 def fast_cost(won, p, pc, params):
-    """The heuristic's item-phase cost (:func:`heuristic.effects_cost`) of player p ending the
+    """The heuristic's item-phase cost (:func:`.common.effects_cost`) of player p ending the
     play phase with the pile ``won``, from the constants of :func:`cost_constants`."""
     o = 8 * p
     greens, yellows, knives = pile_counts(won, p, pc)
     n = max(0.0, max(1, yellows) - pc[o + 5])
-    off = n - params[H.TARGET_DRAWS]
+    off = n - params[TARGET_DRAWS]
     health = pc[o]
     hit = 1.0 + max(0.0, knives - greens)
     hit = hit + pc[o + 4] * (health - hit)
     p_hit = min(1.0, n * pc[o + 3])
-    return max(off, 0.0) * params[H.DRAW_OVER] + max(-off, 0.0) * params[H.DRAW_UNDER] \
-        + p_hit * (min(hit, health) * params[H.DAMAGE] + (hit >= health) * params[H.DEATH])
+    return max(off, 0.0) * params[DRAW_OVER] + max(-off, 0.0) * params[DRAW_UNDER] \
+        + p_hit * (min(hit, health) * params[DAMAGE] + (hit >= health) * params[DEATH])
 
 
 # --- the item phase, valued -----------------------------------------------------------------------
@@ -686,7 +689,7 @@ def draws_and_damage(won, p, pc, params):
     hit = 1.0 + max(0.0, knives - greens)
     hit = hit + pc[o + 4] * (health - hit)
     return min(int(n), ITEM_N - 1), \
-        min(hit, health) * params[H.DAMAGE] + (hit >= health) * params[H.DEATH]
+        min(hit, health) * params[DAMAGE] + (hit >= health) * params[DEATH]
 
 
 @njit(cache=True, inline='always')
@@ -727,8 +730,8 @@ def pile_tables(pc, params, pt, dt):
         for k in range(KNIVES_MAX + 1):
             hit = 1.0 + max(0.0, float(k))
             hit = hit + pc[o + 4] * (health - hit)
-            dt[16 * p + k] = min(hit, health) * params[H.DAMAGE] \
-                + (hit >= health) * params[H.DEATH]
+            dt[16 * p + k] = min(hit, health) * params[DAMAGE] \
+                + (hit >= health) * params[DEATH]
 
 
 @njit(cache=True, inline='always')
@@ -884,29 +887,29 @@ def lead_costs(st, player, legal, params, out):
     wanted winner (:func:`wanted_winner`), and the flexibility spent."""
     area = st[S_AREA]
     trump = st[S_TRUMP]
-    rule = H.has_trick_rule(area) and not st[S_TRAP_ROUND]
+    rule = has_trick_rule(area) and not st[S_TRAP_ROUND]
     want = wanted_winner(st, player)
     if planned_area(st, params) or unplanned_hideaway(st, params):
         want = -1
-    cand, hidden = H.partner_candidates(st, player)
-    breach = params[H.BREACH]
+    cand, hidden = partner_candidates(st, player)
+    breach = params[BREACH]
     wrong = wrong_winner_cost(st, params)
     m = legal
     while m:
         card = lowest_bit(m)
         m &= m - 1
         follow = SUIT_MASK[card // 5]
-        beats = H.BEATS[trump, card]
+        beats = BEATS[trump, card]
         good = ALL_CARDS
         cost = 0.0
         if rule:
-            good = H.SAFE_ANSWERS[area, trump, card]
-            cost += breach * H.no_answer_probability(good, follow, cand, hidden) \
-                + H.FLEXIBLE[area, trump, card] * params[H.KEEP_FLEXIBLE]
+            good = SAFE_ANSWERS[area, trump, card]
+            cost += breach * no_answer_probability(good, follow, cand, hidden) \
+                + FLEXIBLE[area, trump, card] * params[KEEP_FLEXIBLE]
         if want == 0:
-            cost += wrong * H.no_answer_probability(good & ~beats, follow, cand, hidden)
+            cost += wrong * no_answer_probability(good & ~beats, follow, cand, hidden)
         elif want == 1:
-            cost += wrong * H.no_answer_probability(good & beats, follow, cand, hidden)
+            cost += wrong * no_answer_probability(good & beats, follow, cand, hidden)
         out[card] = cost
 
 
@@ -924,7 +927,7 @@ def lead_card(st, player, legal, params):
     x = lcg_seed(st)
     if planned_area(st, params):
         x = parity_failures(st, player, legal, True, int(params[DD_HANDS]), ints[I_PARTNER:],
-                            out, x, params[H.BREACH])
+                            out, x, params[BREACH])
     reps = representatives(st, player, legal)
     # classes worth sampling: some member's closed-form cost is near the best
     class_best = fl[F_RACE + 72:F_RACE + 92]
@@ -984,8 +987,8 @@ def lead_rollouts(st, player, live, params, fl, ints, x, n):
     if tabled:
         item_prepare(st, player, tab, it)
         pile_tables(pc, params, pt, dt)
-    cand, hidden = H.partner_candidates(st, player)
-    beats = H.BEATS[st[S_TRUMP]]
+    cand, hidden = partner_candidates(st, player)
+    beats = BEATS[st[S_TRUMP]]
     mine = st[S_HAND + player]
     cls = ints[I_HANDS:I_HANDS + 8]
     ncls = 0
@@ -1124,7 +1127,7 @@ def win_chance(trump, x, opp):
     if n == 0:
         return 0.5
     ins = opp & SUIT_MASK[x // 5]
-    beats_x = H.BEATS[trump, x]
+    beats_x = BEATS[trump, x]
     if ins:
         p_lead = 1.0 - popcount(ins & beats_x) / popcount(ins)
     else:
@@ -1203,17 +1206,17 @@ def expected_cost(st, p, a, yo, ylo, yhi, do, dlo, dhi, add_y, add_d, pc, params
     e_draw = 0.0
     for j in range(ylo, yhi + 1):
         n = max(0.0, max(1, yellows + add_y + j - YOFF) - pc[o + 5])
-        off = n - params[H.TARGET_DRAWS]
+        off = n - params[TARGET_DRAWS]
         e_hit += a[yo + j] * min(1.0, n * pc[o + 3])
-        e_draw += a[yo + j] * (max(off, 0.0) * params[H.DRAW_OVER]
-                           + max(-off, 0.0) * params[H.DRAW_UNDER])
+        e_draw += a[yo + j] * (max(off, 0.0) * params[DRAW_OVER]
+                           + max(-off, 0.0) * params[DRAW_UNDER])
     e_dmg = 0.0
     base = knives - greens + add_d - DOFF
     for j in range(dlo, dhi + 1):
         hit = 1.0 + max(0.0, base + j)
         hit = hit + pc[o + 4] * (health - hit)
-        e_dmg += a[do + j] * (min(hit, health) * params[H.DAMAGE]
-                          + (hit >= health) * params[H.DEATH])
+        e_dmg += a[do + j] * (min(hit, health) * params[DAMAGE]
+                          + (hit >= health) * params[DEATH])
     return e_draw + e_hit * e_dmg
 
 
@@ -1237,19 +1240,19 @@ def expected_joint(st, a, ji, first, pc, params):
         yo = ji[J_YO + p]
         for j in range(ji[J_YLO + p], ji[J_YHI + p] + 1):
             n = max(0.0, max(1, yellows + add_y + j - YOFF) - pc[o + 5])
-            off = n - params[H.TARGET_DRAWS]
+            off = n - params[TARGET_DRAWS]
             q = a[yo + j]
             a[F_PN + p * ITEM_N + min(int(n), ITEM_N - 1)] += q
-            extra += q * (max(off, 0.0) * params[H.DRAW_OVER]
-                          + max(-off, 0.0) * params[H.DRAW_UNDER])
+            extra += q * (max(off, 0.0) * params[DRAW_OVER]
+                          + max(-off, 0.0) * params[DRAW_UNDER])
         d = 0.0
         base = knives - greens + ji[J_ADD_D + p] - DOFF
         do = ji[J_DO + p]
         for j in range(ji[J_DLO + p], ji[J_DHI + p] + 1):
             hit = 1.0 + max(0.0, base + j)
             hit = hit + pc[o + 4] * (health - hit)
-            d += a[do + j] * (min(hit, health) * params[H.DAMAGE]
-                              + (hit >= health) * params[H.DEATH])
+            d += a[do + j] * (min(hit, health) * params[DAMAGE]
+                              + (hit >= health) * params[DEATH])
         a[F_EDMG + p] = d
     f = F_PN + first * ITEM_N
     s = F_PN + (1 - first) * ITEM_N
@@ -1284,7 +1287,7 @@ def future_distributions(st, player, fl):
     trump = st[S_TRUMP]
     unseen = ALL_CARDS & ~st[S_HAND + player] & ~st[S_PLAYED] & ~(1 << st[S_TRUMP_CARD])
     mine = st[S_HAND + player]
-    cand, _ = H.partner_candidates(st, player)
+    cand, _ = partner_candidates(st, player)
     held = TRICKS_PER_ROUND - st[S_TRICK] - (1 if st[S_LED] >= 0 and
                                              st[S_TRICK_LEADER] != player else 0)
     frac = held / max(1, popcount(unseen))
@@ -1298,8 +1301,8 @@ def future_distributions(st, player, fl):
     fl[dd1 + DOFF] = 1.0
     ylo0, yhi0, ylo1, yhi1 = YOFF, YOFF, YOFF, YOFF
     dlo0, dhi0, dlo1, dhi1 = DOFF, DOFF, DOFF, DOFF
-    col0 = H.colour_of_whites(st, 0)
-    col1 = H.colour_of_whites(st, 1)
+    col0 = colour_of_whites(st, 0)
+    col1 = colour_of_whites(st, 1)
     m = mine | unseen
     while m:
         c = lowest_bit(m)
@@ -1347,7 +1350,7 @@ def follow_card(st, player, legal, params):
     leader = 1 - player
     area = st[S_AREA]
     trump = st[S_TRUMP]
-    rule = H.has_trick_rule(area) and not st[S_TRAP_ROUND]
+    rule = has_trick_rule(area) and not st[S_TRAP_ROUND]
     want = -1 if unplanned_hideaway(st, params) else wanted_winner(st, leader)
     out = fl[F_OUT:F_OUT + 20]
     pc = fl[F_PC:F_PC + PC_SIZE]
@@ -1355,10 +1358,10 @@ def follow_card(st, player, legal, params):
         want = -1
         parity_failures(st, player, legal, False, int(params[DD_HANDS]),
                         np.empty(MOST_HANDS, dtype=np.int64), out,
-                        lcg_seed(st), params[H.BREACH])
-    safe = H.SAFE_ANSWERS[area, trump, lead]
-    beats = H.BEATS[trump, lead]
-    breach = params[H.BREACH]
+                        lcg_seed(st), params[BREACH])
+    safe = SAFE_ANSWERS[area, trump, lead]
+    beats = BEATS[trump, lead]
+    breach = params[BREACH]
     wrong = wrong_winner_cost(st, params)
     value = 0.0
     b = (0, 0, 0, 0, 0, 0, 0, 0)
@@ -1380,7 +1383,7 @@ def follow_card(st, player, legal, params):
         cost = out[card]
         if rule:
             cost += (1 - ((safe >> card) & 1)) * breach \
-                + H.FLEXIBLE[area, trump, card] * params[H.KEEP_FLEXIBLE]
+                + FLEXIBLE[area, trump, card] * params[KEEP_FLEXIBLE]
         w = (beats >> card) & 1
         cost += (want >= 0) * (w != want) * wrong
         taker = player if w else leader
@@ -1438,8 +1441,8 @@ def choose_card(st, player, legal, params):
         return lowest_bit(legal)
     if st[S_TRICK] == TRICKS_PER_ROUND - 2 and not st[S_TRAP_ROUND]:
         if st[S_LED] < 0:
-            return H.endgame_lead(st, player, legal, params)
-        return H.endgame_follow(st, player, legal, params)
+            return endgame_lead(st, player, legal, params)
+        return endgame_follow(st, player, legal, params)
     if st[S_LED] < 0:
         return lead_card(st, player, legal, params)
     return follow_card(st, player, legal, params)

@@ -134,3 +134,8 @@ OMNISCIENT = HEURISTIC + (
     _cost("escape_value", 60.0, "value of an escape item gained in a rollout"),
     _cost("win_value", 2000.0, "value of a game won (and cost of one lost) in a rollout"),
 )
+
+#: every parameterised policy's vector starts with the heuristic's parameters, so code shared by
+#: them (:mod:`.common`) reads those at the heuristic's indices
+assert all(tuple(p.name for p in specs[:len(HEURISTIC)]) == tuple(p.name for p in HEURISTIC)
+           for specs in (SEARCH, EXPERT, OMNISCIENT))
