@@ -40,12 +40,12 @@ EP = param_vector("expert")
     (HIDEAWAY, 3, 0, 0),
     (CABINS, 1, 1, -1),
 ])
-def test_wanted_winner_wishes_only_when_one_plan_ends_right(area, t_lead, t_follow, want):
+def test_sole_sweep_winner_wishes_only_when_one_plan_ends_right(area, t_lead, t_follow, want):
     st = play_state(area)
     st[L.S_TRICKS] = t_lead
     st[L.S_TRICKS + 1] = t_follow
     st[L.S_TRICK] = t_lead + t_follow
-    assert E.wanted_winner(st, 0) == want
+    assert E.sole_sweep_winner(st, 0) == want
 
 
 def test_the_heuristic_wishes_for_the_leader_where_no_plan_ends_right():
@@ -54,8 +54,8 @@ def test_the_heuristic_wishes_for_the_leader_where_no_plan_ends_right():
     st = play_state(TENT_SITE)
     st[L.S_TRICKS] = st[L.S_TRICKS + 1] = 1
     st[L.S_TRICK] = 2
-    assert H.wanted_winner(st, 0) == 0
-    assert E.wanted_winner(st, 0) == -1
+    assert H.sweep_winner(st, 0) == 0
+    assert E.sole_sweep_winner(st, 0) == -1
 
 
 def test_no_wish_once_a_trap_went_off():
@@ -63,7 +63,7 @@ def test_no_wish_once_a_trap_went_off():
     st[L.S_TRICKS] = 2
     st[L.S_TRICKS + 1] = 3
     st[L.S_TRAP_ROUND] = 1
-    assert E.wanted_winner(st, 0) == -1
+    assert E.sole_sweep_winner(st, 0) == -1
 
 
 # --- exact checks on known deals ------------------------------------------------------------------

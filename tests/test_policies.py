@@ -105,18 +105,18 @@ def test_follower_ducks_in_the_hideaway():
     (LODGE, 1, 2, 1),
     (CABINS, 1, 1, -1),
 ])
-def test_wanted_winner_follows_the_area_plan(area, t_lead, t_follow, want):
+def test_sweep_winner_follows_the_area_plan(area, t_lead, t_follow, want):
     st = play_state(area)
     st[L.S_TRICKS] = t_lead
     st[L.S_TRICKS + 1] = t_follow
     st[L.S_TRICK] = t_lead + t_follow
-    assert H.wanted_winner(st, 0) == want
+    assert H.sweep_winner(st, 0) == want
 
 
 def test_no_trap_is_wished_for_once_one_went_off():
     st = play_state(TENT_SITE)
     st[L.S_TRAP_ROUND] = 1
-    assert H.wanted_winner(st, 0) == -1
+    assert H.sweep_winner(st, 0) == -1
 
 
 def test_no_answer_probability_matches_brute_force():

@@ -24,7 +24,7 @@ expert keeps the heuristic's closed-form trap and plan terms and adds that value
   its expected end-of-round cost is exact under that model (:func:`expected_cost`).
 - **Tent site / Lodge / Hideaway**: the plan wishes for a trick winner only when exactly one
   of "the leader wins the rest" and "the follower wins the rest" ends with the right parity
-  (:func:`wanted_winner`; in the Hideaway a wrong winner after trick 1 costs the trap). From
+  (:func:`sole_sweep_winner`; in the Hideaway a wrong winner after trick 1 costs the trap). From
   trick ``dd_from`` on, each card is charged the trap cost times the share of the partner's
   possible hands (all of them, or ``dd_hands`` samples) on which no line of play keeps the
   area any more (:func:`parity_solvable`, :func:`one_takes_all`).
@@ -162,14 +162,16 @@ F_DT = F_RACE + 100
 
 # --- the area plan ------------------------------------------------------------------------------
 @njit(cache=True, inline='always')
-def wanted_winner(st, leader):
-    """0 if the area wants the trick's leader to win it, 1 for the follower, -1 for no wish.
+def sole_sweep_winner(st, leader):
+    """The trick winner whose sweep of the rest is the only one that ends right: 0 the trick's
+    leader, 1 the follower, -1 for no wish.
 
     Hideaway: the leader, who won every trick so far, must win. Tent site (even counts) and
-    Lodge (odd): a wish only when exactly one of "the leader wins the rest" (the follower's
-    count stays) and "the follower wins the rest" ends right. When both or neither do, either
-    outcome of this trick leaves exactly one such plan, so there is no wish (the heuristic
-    wishes for the leader then, which in the "neither" case ends wrong).
+    Lodge (odd): "the leader wins the rest" (the follower's count stays) and "the follower
+    wins the rest"; a wish only when exactly one of them ends right. When both or neither do,
+    either outcome of this trick leaves exactly one such plan, so there is no wish (the
+    heuristic's :func:`.heuristic.sweep_winner` wishes for the leader then, which in the
+    "neither" case ends wrong).
     """
     area = st[S_AREA]
     if st[S_TRAP_ROUND]:
@@ -884,11 +886,11 @@ def representatives(st, player, legal):
 def lead_costs(st, player, legal, params, out):
     """The heuristic's closed-form lead costs other than the cards won, per legal card: the
     chance that the partner has no answer that keeps the trick rule, or none that gives the
-    wanted winner (:func:`wanted_winner`), and the flexibility spent."""
+    winner the plan wishes for (:func:`sole_sweep_winner`), and the flexibility spent."""
     area = st[S_AREA]
     trump = st[S_TRUMP]
     rule = has_trick_rule(area) and not st[S_TRAP_ROUND]
-    want = wanted_winner(st, player)
+    want = sole_sweep_winner(st, player)
     if planned_area(st, params) or unplanned_hideaway(st, params):
         want = -1
     cand, hidden = partner_candidates(st, player)
@@ -1334,8 +1336,8 @@ def future_distributions(st, player, fl):
 
 @njit(cache=True)
 def follow_card(st, player, legal, params):
-    """The answer of least cost: the heuristic's closed-form terms (the trick rule, the wanted
-    winner, flexibility) plus the expected end-of-round cost of both piles when the trick
+    """The answer of least cost: the heuristic's closed-form terms (the trick rule, the plan's
+    wish, flexibility) plus the expected end-of-round cost of both piles when the trick
     goes to its winner and the rest of the cards as :func:`future_distributions` says, the
     answer itself taken out of them (:func:`deconvolve`)."""
     reps = representatives(st, player, legal)
@@ -1351,7 +1353,7 @@ def follow_card(st, player, legal, params):
     area = st[S_AREA]
     trump = st[S_TRUMP]
     rule = has_trick_rule(area) and not st[S_TRAP_ROUND]
-    want = -1 if unplanned_hideaway(st, params) else wanted_winner(st, leader)
+    want = -1 if unplanned_hideaway(st, params) else sole_sweep_winner(st, leader)
     out = fl[F_OUT:F_OUT + 20]
     pc = fl[F_PC:F_PC + PC_SIZE]
     if planned_area(st, params):

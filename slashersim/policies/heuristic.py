@@ -11,7 +11,7 @@ follows the same rules. Area plans:
 - trick rules (Lakeside, Cabins, Woodland, Fire pit): avoid a breaching trick;
 - Tent site / Lodge (parity of tricks won) and Hideaway (one player takes all): the trick's
   winner is chosen so that "the winner of this trick wins the rest" ends with the right
-  counts (:func:`wanted_winner`), and the leader leads so that the partner can make it so;
+  counts (:func:`sweep_winner`), and the leader leads so that the partner can make it so;
 - cards won are valued by what they do in the item phase (:func:`.common.effects_cost`): draws
   from yellows against a target, knives from reds net of greens, whites by their colour.
 
@@ -52,12 +52,13 @@ KEEP_MIN = index_of(HEURISTIC, "keep_min")
 
 # --- the area plan -------------------------------------------------------------------------
 @njit(cache=True, inline='always')
-def wanted_winner(st, leader):
-    """0 if the area wants the trick's leader to win it, 1 for the follower, -1 for no wish.
+def sweep_winner(st, leader):
+    """Who should win this trick so that "this trick's winner wins the rest" ends right: 0 the
+    trick's leader, 1 the follower, -1 none (an area without such a plan, or a trap went off).
 
     Hideaway: the leader has won every trick so far, so it must win this one. Tent site (even
-    counts) and Lodge (odd counts): the option after which "this trick's winner wins the rest"
-    ends right, the leader's win when both or neither do.
+    counts) and Lodge (odd counts): the player whose sweep ends right, the leader when both or
+    neither do (the expert's :func:`.expert.sole_sweep_winner` has no wish then).
     """
     area = st[S_AREA]
     if st[S_TRAP_ROUND]:
@@ -98,7 +99,7 @@ def choose_follow(st, player, legal, params):
     area = st[S_AREA]
     trump = st[S_TRUMP]
     rule = has_trick_rule(area) and not st[S_TRAP_ROUND]
-    want = wanted_winner(st, leader)
+    want = sweep_winner(st, leader)
     safe = SAFE_ANSWERS[area, trump, lead] if rule else ALL_CARDS
     beats = BEATS[trump, lead]
     base_leader = won_effects(st, leader)
@@ -140,7 +141,7 @@ def choose_lead(st, player, legal, params):
     area = st[S_AREA]
     trump = st[S_TRUMP]
     rule = has_trick_rule(area) and not st[S_TRAP_ROUND]
-    want = wanted_winner(st, player)
+    want = sweep_winner(st, player)
     cand, hidden = partner_candidates(st, player)
     partner = 1 - player
     colour_mine = colour_of_whites(st, player)
