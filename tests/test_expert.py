@@ -1,5 +1,5 @@
 """The expert policy: its new decision rules on hand-built positions (the parity plan, the exact
-parity and Hideaway checks, card classes, the closed-form futures, the rollouts), legal games
+parity checks, card classes, the closed-form futures, the rollouts), legal games
 in both editions, thread independence and numba on/off agreement. Its information hygiene is
 checked with every fair policy in tests/test_hygiene.py."""
 import json
@@ -17,8 +17,8 @@ from slashersim.policies import common as C
 from slashersim.policies import expert as E
 from slashersim.policies import heuristic as H
 from slashersim import rules as R
-from slashersim.rules import (CABINS, GREEN, HIDEAWAY, LODGE, RED, TENT_SITE, WHITE, YELLOW,
-                              TRICKS_PER_ROUND)
+from slashersim.rules import (CABINS, GREEN, HIDEAWAY, LAKESIDE, LODGE, RED, TENT_SITE, WHITE,
+                              YELLOW, TRICKS_PER_ROUND)
 from slashersim.policies import param_vector
 from slashersim.runner import simulate
 
@@ -37,7 +37,7 @@ EP = param_vector("expert")
     (LODGE, 2, 1, 0),       # the follower's 1 stays odd while the leader takes the rest
     (LODGE, 1, 2, 1),
     (LODGE, 2, 2, -1),
-    (HIDEAWAY, 3, 0, 0),
+    (HIDEAWAY, 3, 0, -1),   # the Hideaway is not played to be kept
     (CABINS, 1, 1, -1),
 ])
 def test_sole_sweep_winner_wishes_only_when_one_plan_ends_right(area, t_lead, t_follow, want):
@@ -85,16 +85,6 @@ def test_parity_solvable_uses_the_choices_of_both_players():
     hf = cards(c(WHITE, 4), c(WHITE, 2))
     assert E.parity_solvable(hl, hf, 0, 0, 0, YELLOW)
     assert E.parity_solvable(hl, hf, 0, 0, 1, YELLOW)
-
-
-def test_one_takes_all():
-    assert E.one_takes_all(cards(c(WHITE, 5), c(WHITE, 4)), cards(c(WHITE, 1), c(WHITE, 2)),
-                           0, 0, GREEN)
-    assert not E.one_takes_all(cards(c(WHITE, 5), c(WHITE, 1)),
-                               cards(c(WHITE, 3), c(WHITE, 2)), 0, 0, GREEN)
-    # the follower may take everything instead when it already holds the only trick
-    assert E.one_takes_all(cards(c(WHITE, 1)), cards(c(WHITE, 2)), 0, 1, GREEN)
-    assert not E.one_takes_all(cards(c(WHITE, 1)), cards(c(WHITE, 2)), 1, 0, GREEN)
 
 
 def test_parity_failures_counts_every_partner_hand():
@@ -248,48 +238,24 @@ def test_rollout_matches_a_plain_rollout():
                                                       beats, ints))
 
 
-def test_racing_drops_a_class_only_when_it_is_surely_worse():
-    """Four classes after four rollouts, their costs against the best class A (11 on average):
-    B is always 0.5 worse (no spread: dropped); C is as good on average (kept); D is 4 worse
-    with a paired standard error of 8 (kept at 2 errors), until its closed-form cost adds 20."""
-    rollouts = {2: [10, 12, 10, 12], 7: [10.5, 12.5, 10.5, 12.5], 12: [14, 8, 14, 8],
-                17: [30, 0, 30, 0]}
-    cls = np.array(list(rollouts), dtype=np.int64)
-    for d_extra, kept in ((0.0, [2, 12, 17]), (20.0, [2, 12])):
-        fl = np.zeros(E.F_RACE + 100)
-        for i, a in enumerate(cls):
-            fl[E.F_EFF + a] = sum(rollouts[a])
-            for j, b in enumerate(cls):
-                if i <= j:
-                    fl[E.F_RACE + 8 + 8 * i + j] = np.dot(rollouts[a], rollouts[b])
-        fl[E.F_RACE + 72 + 17] = d_extra
-        act = np.arange(8, dtype=np.int64)
-        params = param_vector("expert", {"race_z": 2})
-        na = E.race(params, fl, cls, act, 4, 4)
-        assert [int(cls[a]) for a in act[:na]] == kept
-
-
-def test_racing_that_never_drops_a_class_plays_the_default_games():
-    a = simulate(GameConfig(), "expert", games=150, seed=3, keep_records=True)
-    b = simulate(GameConfig(), "expert", games=150, seed=3, keep_records=True,
-                 params=param_vector("expert", {"race_z": 2, "race_from": 256}))
-    assert a.records.equals(b.records)
-
-
-def test_fast_cost_is_the_heuristics_cost():
+def test_the_expert_counts_a_pile_as_the_heuristic_does():
+    """Greens (after Lakeside), yellows and knives of a pile, from :func:`cost_constants`,
+    are the heuristic's packed effects of the same pile."""
     rng = np.random.default_rng(4)
     for area in range(7):
         st = play_state(area, seed=area)
         pc = np.zeros(E.PC_SIZE)
         for _ in range(200):
             st[L.S_HEALTH], st[L.S_HEALTH + 1] = rng.integers(1, 8, size=2)
-            st[L.S_DECK_N] = int(rng.integers(0, 14))
             E.cost_constants(st, pc)
             won = int(rng.integers(0, 1 << 20))
             p = int(rng.integers(2))
             st[L.S_WON + p] = won
-            want = C.effects_cost(st, p, C.won_effects(st, p), EP)
-            assert E.fast_cost(won, p, pc, EP) == pytest.approx(want)
+            packed = C.won_effects(st, p)
+            greens = packed & 15
+            if area == LAKESIDE:
+                greens = max(0, greens - int(st[L.C_LAKESIDE_REMOVE]))
+            assert E.pile_counts(won, p, pc) == (greens, (packed >> 4) & 15, packed >> 8)
 
 
 def _allocating(n):
@@ -365,8 +331,7 @@ def _item_state(deck_top_first, held=(0, 0), seen=None, reshuffle=None):
 
 
 def _cell(st, player, nf, ns, escape_value=60.0, win_value=200.0):
-    params = param_vector("expert", {"item_model": 1, "escape_value": escape_value,
-                                      "win_value": win_value})
+    params = param_vector("expert", {"escape_value": escape_value, "win_value": win_value})
     tab = np.full(E.T_SIZE, np.nan)
     it = np.zeros(E.IT_SIZE, dtype=np.int64)
     E.item_prepare(st, player, tab, it)
@@ -418,26 +383,23 @@ def test_after_a_reshuffle_at_once_the_second_drawer_meets_the_killer_again():
     assert (hf, hs, g) == (1.0, pytest.approx(2 / 4), 0.0)
 
 
-def test_without_the_hideaway_plan_no_trick_winner_is_wished_for():
-    """In the Hideaway the plan wants the trick's leader to win every trick (a lead the
-    partner may have to beat costs); with ``hideaway_plan = 0`` no lead costs anything."""
+def test_no_trick_winner_is_wished_for_in_the_hideaway():
+    """The Hideaway, whose Killer kills, is not played to be kept: no lead costs anything for
+    its winner and the exact check never runs there."""
     st = play_state(HIDEAWAY, seed=3)
-    legal = st[L.S_HAND]
-    for plan, some_cost in ((1, True), (0, False)):
-        params = param_vector("expert", {"hideaway_plan": plan})
-        out = np.zeros(20)
-        E.lead_costs(st, 0, legal, params, out)
-        assert (out.max() > 0) == some_cost, plan
-        late = st.copy()
-        late[L.S_TRICK] = late[L.S_TRICKS] = 5
-        assert E.planned_area(late, params) == some_cost, plan
+    out = np.zeros(20)
+    E.lead_costs(st, 0, st[L.S_HAND], EP, out)
+    assert out.max() == 0
+    late = st.copy()
+    late[L.S_TRICK] = late[L.S_TRICKS] = 5
+    assert not E.planned_area(late, EP)
 
 
 def test_joint_cost_of_piles_without_draw_risk():
     """With the Killer known to lie below both draws, the piles cost only the gains."""
     deck = [R.MAP, R.FLASHLIGHT, R.KILLER, R.BACKPACK]
     st = _item_state(deck, seen={0: 1, 1: 1, 2: 1})
-    params = param_vector("expert", {"item_model": 1})
+    params = EP
     pc = np.zeros(E.PC_SIZE)
     E.cost_constants(st, pc)
     tab = np.zeros(E.T_SIZE)
@@ -450,11 +412,9 @@ def test_joint_cost_of_piles_without_draw_risk():
 
 # --- whole games ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("edition", ["rulebook", "instructions"])
-@pytest.mark.parametrize("item_model", [0, 1])
-def test_expert_plays_legal_games_that_keep_every_invariant(edition, item_model):
+def test_expert_plays_legal_games_that_keep_every_invariant(edition):
     cfg = GameConfig(edition=edition, hideaway=True, check_invariants=True)
-    r = simulate(cfg, "expert", games=1000, seed=5, threads=1,
-                 params=param_vector("expert", {"item_model": item_model}))
+    r = simulate(cfg, "expert", games=1000, seed=5, threads=1)
     assert r.summary()["invariant_violations"] == 0
     assert r.outcome("running") == 0
 
@@ -479,16 +439,6 @@ for edition in ("rulebook", "instructions"):
                  games=2, seed=13, keep_records=True,
                  params=param_vector("expert", {"lead_samples": 2, "dd_hands": 4}))
     out[edition] = r.records.drop(columns=["outcome"]).to_numpy().tolist()
-    r = simulate(GameConfig(edition=edition, hideaway=True, check_invariants=True), "expert",
-                 games=2, seed=13, keep_records=True,
-                 params=param_vector("expert", {"lead_samples": 2, "dd_hands": 4,
-                                                 "item_model": 0}))
-    out[edition + " closed form"] = r.records.drop(columns=["outcome"]).to_numpy().tolist()
-    r = simulate(GameConfig(edition=edition, hideaway=True, check_invariants=True), "expert",
-                 games=2, seed=13, keep_records=True,
-                 params=param_vector("expert", {"lead_samples": 9, "dd_hands": 4,
-                                                 "race_z": 1, "race_from": 1}))
-    out[edition + " racing"] = r.records.drop(columns=["outcome"]).to_numpy().tolist()
 print(json.dumps(out))
 """
 
@@ -510,27 +460,23 @@ def test_expert_plays_the_pinned_games():
     assert int((a * np.arange(1, a.shape[1] + 1)).sum()) == 275778
 
 
-def _plain_search(hl, hf, tl, tf, parity, trump, hideaway):
+def _plain_search(hl, hf, tl, tf, parity, trump):
     """Every line of play, as the expert searched before it tried equivalent cards once."""
-    if hideaway and tl > 0 and tf > 0:
-        return False
     if hl == 0:
-        return True if hideaway else tl % 2 == parity
+        return tl % 2 == parity
     for card in (k for k in range(20) if (hl >> k) & 1):
         suit = hf & (0b11111 << (5 * (card // 5)))
         for f in (k for k in range(20) if ((suit or hf) >> k) & 1):
             if (C.BEATS[trump, card] >> f) & 1:
-                ok = _plain_search(hf & ~(1 << f), hl & ~(1 << card), tf + 1, tl, parity, trump,
-                                   hideaway)
+                ok = _plain_search(hf & ~(1 << f), hl & ~(1 << card), tf + 1, tl, parity, trump)
             else:
-                ok = _plain_search(hl & ~(1 << card), hf & ~(1 << f), tl + 1, tf, parity, trump,
-                                   hideaway)
+                ok = _plain_search(hl & ~(1 << card), hf & ~(1 << f), tl + 1, tf, parity, trump)
             if ok:
                 return True
     return False
 
 
-def test_the_exact_checks_agree_with_a_plain_search():
+def test_the_exact_check_agrees_with_a_plain_search():
     rng = np.random.default_rng(11)
     for _ in range(3000):
         deal = rng.permutation(20)
@@ -542,6 +488,4 @@ def test_the_exact_checks_agree_with_a_plain_search():
         trump = int(rng.integers(4))
         parity = int(rng.integers(2))
         assert E.parity_solvable(hl, hf, tl, tf, parity, trump) == \
-            _plain_search(hl, hf, tl, tf, parity, trump, False)
-        assert E.one_takes_all(hl, hf, tl, tf, trump) == \
-            _plain_search(hl, hf, tl, tf, parity, trump, True)
+            _plain_search(hl, hf, tl, tf, parity, trump)

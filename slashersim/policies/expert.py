@@ -9,35 +9,26 @@ end-of-round value of the cards won by *random* rollouts keep most of search's l
 expert keeps the heuristic's closed-form trap and plan terms and adds that value, cheaply:
 
 - **Leads** (:func:`lead_card`): for each class of equivalent legal cards
-  (:func:`representatives`), the mean item-phase cost (:func:`fast_cost`, the heuristic's
-  model) of both players' piles at the end of ``lead_samples`` rollouts, each on a partner
-  hand drawn from the player's view and played out by random priorities (:func:`rollout`,
-  branch-free, up to four classes at a time), the same deal and priorities for every class.
-  With ``race_z`` > 0 the rollouts race (:func:`lead_rollouts`, :func:`race`): a class
-  surely worse than the best, by ``race_z`` paired standard errors, gets no more, so more
-  rollouts go where the choice is close (off by default: 64 raced rollouts are about as
-  strong as 64 and take about three quarters of their time, ``experiments/expert_items.py``).
+  (:func:`representatives`), the mean item-phase cost of both players' piles
+  (:func:`joint_cost`) at the end of ``lead_samples`` rollouts, each on a partner hand drawn
+  from the player's view and played out by random priorities (:func:`rollout`, branch-free,
+  up to four classes at a time), the same deal and priorities for every class.
 - **Answers** (:func:`follow_card`): no sampling. The cards left in the hands go to either
   player by rough chances of winning their tricks (:func:`win_chance`), independently, so
   each player's future yellows and net knives have closed-form distributions
   (:func:`future_distributions`); each answer is taken out of them (:func:`deconvolve`) and
-  its expected end-of-round cost is exact under that model (:func:`expected_cost`).
-- **Tent site / Lodge / Hideaway**: the plan wishes for a trick winner only when exactly one
-  of "the leader wins the rest" and "the follower wins the rest" ends with the right parity
-  (:func:`sole_sweep_winner`; in the Hideaway a wrong winner after trick 1 costs the trap). From
-  trick ``dd_from`` on, each card is charged the trap cost times the share of the partner's
-  possible hands (all of them, or ``dd_hands`` samples) on which no line of play keeps the
-  area any more (:func:`parity_solvable`, :func:`one_takes_all`).
-- **The item phase ahead** (``item_model = 1``, the default): both piles are valued together
-  by what the player may know of the item deck (:func:`item_prepare`, :func:`item_cell`):
-  where the Killer can lie (the rulebook's top group while it lasts, its own Flashlight's
-  sights), who draws first and where the second drawer starts, and the escape items either
-  may draw (``escape_value`` each, ``win_value`` when they win the game). Leads use it for the
-  rollouts' piles (:func:`joint_cost`), answers for their closed-form futures
-  (:func:`expected_joint`). ``item_model = 0`` is the heuristic's closed form
-  (:func:`fast_cost`: a Killer chance of 1 / deck size per draw, a penalty per draw off a
-  target), the expert before the model (``CLOSED_FORM``).
-- The Hideaway, whose Killer kills, is not played to be kept (``hideaway_plan = 0``).
+  its expected end-of-round cost is exact under that model (:func:`expected_joint`).
+- **Tent site / Lodge**: the plan wishes for a trick winner only when exactly one of "the
+  leader wins the rest" and "the follower wins the rest" ends with the right parity
+  (:func:`sole_sweep_winner`). From trick ``dd_from`` on, each card is charged the trap cost
+  times the share of the partner's possible hands (all of them, or ``dd_hands`` samples) on
+  which no line of play keeps the area any more (:func:`parity_solvable`). The Hideaway,
+  whose Killer kills, is not played to be kept.
+- **The item phase ahead**: both piles are valued together by what the player may know of
+  the item deck (:func:`item_prepare`, :func:`item_cell`): where the Killer can lie (the
+  rulebook's top group while it lasts, its own Flashlight's sights), who draws first and
+  where the second drawer starts, and the escape items either may draw (``escape_value``
+  each, ``win_value`` when they win the game).
 - Tricks 7-8 are the heuristic's exact endgame; item-phase decisions are the heuristic's,
   with the parameters tuned for the expert (the defaults of :data:`.params.EXPERT`).
 
@@ -45,9 +36,13 @@ Everything is drawn from the player's view: the partner's hand from :func:`.comm
 partner_candidates` (unseen cards outside its void suits, less the hidden trump-deck cards),
 random numbers from two draws of the policy stream per decision.
 
-Ideas for the leads that lost (balanced partner hands, rollouts played by rank, fewer rollouts
-for later leads, leads valued by closed-form futures) are patches of ``experiments/variants/``,
-measured by ``experiments/expert_variants.py``; leads valued by models fitted to the rollouts
+Settings measured to lose are gone from the player; their measurements stay in ``results/``:
+the heuristic's closed form for the piles instead of the item model and the plan to keep the
+Hideaway (``results/expert_items.md``, ``results/derive_expert.txt``), and raced lead rollouts
+(``results/expert_items.md``, ``results/expert_frontier.md``). Other ideas for the leads that
+lost (balanced partner hands, rollouts played by rank, fewer rollouts for later leads, leads
+valued by closed-form futures) are patches of ``experiments/variants/``, measured by
+``experiments/expert_variants.py``; leads valued by models fitted to the rollouts
 (``lead_model.patch``), by ``experiments/lead_distill.py``.
 """
 import numpy as np
@@ -79,15 +74,8 @@ DD_HANDS = index_of(EXPERT, "dd_hands")
 LEAD_WEIGHT = index_of(EXPERT, "lead_weight")
 FOLLOW_WEIGHT = index_of(EXPERT, "follow_weight")
 PRUNE_MARGIN = index_of(EXPERT, "prune_margin")
-ITEM_MODEL = index_of(EXPERT, "item_model")
 ESCAPE_VALUE = index_of(EXPERT, "escape_value")
 WIN_VALUE = index_of(EXPERT, "win_value")
-HIDEAWAY_PLAN = index_of(EXPERT, "hideaway_plan")
-RACE_Z = index_of(EXPERT, "race_z")
-RACE_FROM = index_of(EXPERT, "race_from")
-#: the expert before the item model (``item_model = 0``), as ``derive_expert.py`` tuned it
-CLOSED_FORM = {"lead_samples": 8.0, "item_model": 0.0, "win_value": 200.0, "hideaway_plan": 1.0,
-               "death": 120.0, "draw_over": 5.0}
 
 #: ``BEATEN[trump, card]``: the led cards that ``card`` beats as the answer
 BEATEN = np.zeros((4, 20), dtype=np.int64)
@@ -136,11 +124,10 @@ F_SIZE = F_TAB + T_SIZE
 #: item table's ints
 J_YO, J_YLO, J_YHI, J_DO, J_DLO, J_DHI, J_ADD_Y, J_ADD_D = range(0, 16, 2)
 J_IT = 16
-#: ... leads' racing (:func:`lead_rollouts`): a rollout's costs by class slot, the sums of
-#: their products, each class's least closed-form cost, its cost so far
-F_RACE = F_RS + T_SIZE
-#: rollouts between two eliminations of :func:`race`
-RACE_EVERY = 4
+#: ... leads (:func:`lead_card`): a rollout's cost of each class rolled out, by slot; each
+#: class's least closed-form cost
+F_COST = F_RS + T_SIZE
+F_BEST = F_COST + 8
 #: ... and int slots (``I_PARTNER``: the partner's possible hands of the exact checks)
 I_POS, I_INV, I_SUITP, I_PSUIT, I_HANDS, I_PARTNER = 0, 20, 40, 44, 64, 72
 MOST_HANDS = 128
@@ -157,7 +144,7 @@ I_SIZE = I_WON + 8
 KNIVES_MAX = 15
 assert KNIVES_MAX >= MAX_HEALTH
 #: ... and their damage costs, 16 float slots per player
-F_DT = F_RACE + 100
+F_DT = F_BEST + 20
 
 
 # --- the area plan ------------------------------------------------------------------------------
@@ -166,18 +153,16 @@ def sole_sweep_winner(st, leader):
     """The trick winner whose sweep of the rest is the only one that ends right: 0 the trick's
     leader, 1 the follower, -1 for no wish.
 
-    Hideaway: the leader, who won every trick so far, must win. Tent site (even counts) and
-    Lodge (odd): "the leader wins the rest" (the follower's count stays) and "the follower
-    wins the rest"; a wish only when exactly one of them ends right. When both or neither do,
-    either outcome of this trick leaves exactly one such plan, so there is no wish (the
-    heuristic's :func:`.heuristic.sweep_winner` wishes for the leader then, which in the
-    "neither" case ends wrong).
+    Tent site (even counts) and Lodge (odd): "the leader wins the rest" (the follower's count
+    stays) and "the follower wins the rest"; a wish only when exactly one of them ends right.
+    When both or neither do, either outcome of this trick leaves exactly one such plan, so
+    there is no wish (the heuristic's :func:`.heuristic.sweep_winner` wishes for the leader
+    then, which in the "neither" case ends wrong). No wish elsewhere (the Hideaway, whose
+    Killer kills, is not played to be kept) or once a trap went off.
     """
     area = st[S_AREA]
     if st[S_TRAP_ROUND]:
         return -1
-    if area == HIDEAWAY:
-        return 0
     if area != TENT_SITE and area != LODGE:
         return -1
     parity = 0 if area == TENT_SITE else 1
@@ -188,15 +173,6 @@ def sole_sweep_winner(st, leader):
     if follow_rest and not lead_rest:
         return 1
     return -1
-
-
-@njit(cache=True, inline='always')
-def wrong_winner_cost(st, params):
-    """The cost of a trick won by the player the plan did not want: in the Hideaway after the
-    first trick that is the trap itself, elsewhere the heuristic's ``wrong_winner``."""
-    if st[S_AREA] == HIDEAWAY and st[S_TRICK] > 0:
-        return params[BREACH]
-    return params[WRONG_WINNER]
 
 
 @njit(cache=True, inline='always')
@@ -314,58 +290,13 @@ def parity_solvable(hl, hf, tl, tf, parity, trump):
     return False
 
 
-@api.borrowing
-def one_takes_all(hl, hf, tl, tf, trump):
-    """Hideaway: whether some line of play of the hands ``hl`` (the trick's leader, ``tl``
-    tricks won) and ``hf`` (the follower, ``tf``) ends with one player holding every trick
-    (searched as :func:`parity_solvable`)."""
-    if tl > 0 and tf > 0:
-        return False
-    if hl == 0:
-        return True
-    if hf and not hl & (hl - 1) and not hf & (hf - 1):
-        if trick_winner(lowest_bit(hl), lowest_bit(hf), trump) == 0:
-            return tf == 0
-        return tl == 0
-    occ = hl | hf
-    m = distinct(hl, occ)
-    while m:
-        c = lowest_bit(m)
-        m &= m - 1
-        a = distinct(legal_cards(hf, c), occ)
-        while a:
-            f = lowest_bit(a)
-            a &= a - 1
-            if trick_winner(c, f, trump) == 0:
-                if one_takes_all(hl & ~(1 << c), hf & ~(1 << f), tl + 1, tf, trump):
-                    return True
-            elif one_takes_all(hf & ~(1 << f), hl & ~(1 << c), tf + 1, tl, trump):
-                return True
-    return False
-
-
-@njit(cache=True, inline='always')
-def area_solvable(hideaway, hl, hf, tl, tf, parity, trump):
-    """:func:`one_takes_all` in the Hideaway, else :func:`parity_solvable`."""
-    if hideaway:
-        return one_takes_all(hl, hf, tl, tf, trump)
-    return parity_solvable(hl, hf, tl, tf, parity, trump)
-
-
-@njit(cache=True, inline='always')
-def unplanned_hideaway(st, params):
-    """The Hideaway when ``hideaway_plan`` is 0: no player is wished to win the tricks."""
-    return st[S_AREA] == HIDEAWAY and params[HIDEAWAY_PLAN] == 0
-
-
 @njit(cache=True, inline='always')
 def planned_area(st, params):
-    """Whether the exact check of :func:`parity_failures` runs: Tent site, Lodge or Hideaway,
-    no trap yet this round, from trick ``dd_from`` on."""
+    """Whether the exact check of :func:`parity_failures` runs: Tent site or Lodge, no trap yet
+    this round, from trick ``dd_from`` on."""
     area = st[S_AREA]
-    return (area == TENT_SITE or area == LODGE or
-            (area == HIDEAWAY and params[HIDEAWAY_PLAN] > 0)) and \
-        not st[S_TRAP_ROUND] and st[S_TRICK] >= params[DD_FROM]
+    return (area == TENT_SITE or area == LODGE) and not st[S_TRAP_ROUND] and \
+        st[S_TRICK] >= params[DD_FROM]
 
 
 @api.borrowing
@@ -421,14 +352,13 @@ def partner_hands(cand, hidden, out, most, x):
 @api.borrowing
 def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
     """Add ``weight`` times the share of the partner's possible hands on which playing each
-    legal card leaves no line of play that keeps the area (Tent site / Lodge: the right
-    parity; Hideaway: one player takes every trick) to ``out``; returns the generator state.
+    legal card leaves no line of play that ends with the area's parity (Tent site: even
+    counts, Lodge: odd) to ``out``; returns the generator state.
     Equivalent cards (:func:`distinct` against every card the hands or the trick may hold)
     share one count, and so do equivalent answers within the search."""
     cand, hidden = partner_candidates(st, player)
     n, x = partner_hands(cand, hidden, hands, min(most, hands.shape[0]), x)
     parity = 0 if st[S_AREA] == TENT_SITE else 1
-    hideaway = st[S_AREA] == HIDEAWAY
     trump = st[S_TRUMP]
     mine = st[S_HAND + player]
     tp = st[S_TRICKS + player]
@@ -458,15 +388,13 @@ def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
                     f = lowest_bit(a)
                     a &= a - 1
                     if trick_winner(c, f, trump) == 0:
-                        good = area_solvable(hideaway, hm, theirs & ~(1 << f), tp + 1, tq, parity,
-                                             trump)
+                        good = parity_solvable(hm, theirs & ~(1 << f), tp + 1, tq, parity, trump)
                     else:
-                        good = area_solvable(hideaway, theirs & ~(1 << f), hm, tq + 1, tp, parity,
-                                             trump)
+                        good = parity_solvable(theirs & ~(1 << f), hm, tq + 1, tp, parity, trump)
             elif trick_winner(led, c, trump) == 0:
-                good = area_solvable(hideaway, theirs, hm, tq + 1, tp, parity, trump)
+                good = parity_solvable(theirs, hm, tq + 1, tp, parity, trump)
             else:
-                good = area_solvable(hideaway, hm, theirs, tp + 1, tq, parity, trump)
+                good = parity_solvable(hm, theirs, tp + 1, tq, parity, trump)
             bad += not good
         charge = weight * bad / max(1, n)
         out[c] += charge
@@ -476,15 +404,14 @@ def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
 # --- the cards won, valued ---------------------------------------------------------------------
 @api.borrowing
 def cost_constants(st, pc):
-    """``pc[8p:8p+7]``: player p's health, white colour, greens Lakeside removes, 1 / deck
-    size, Hideaway flag, Tent site's draw reduction, a white-red's knives; ``pc[16:21]`` the
+    """``pc[8p:8p+7]``: player p's health, white colour, greens Lakeside removes, (unused),
+    Hideaway flag, Tent site's draw reduction, a white-red's knives; ``pc[16:21]`` the
     knives of red 1..5, ``pc[24 + m]`` those of the reds in the 5-bit mask ``m``."""
     area = st[S_AREA]
     for p in range(2):
         pc[8 * p] = st[S_HEALTH + p]
         pc[8 * p + 1] = colour_of_whites(st, p)
         pc[8 * p + 2] = st[C_LAKESIDE_REMOVE] if area == LAKESIDE else 0
-        pc[8 * p + 3] = 1.0 / max(1, st[S_DECK_N])
         pc[8 * p + 4] = 1.0 if area == HIDEAWAY else 0.0
         pc[8 * p + 5] = st[C_TENT_REDUCTION] if area == TENT_SITE else 0
         pc[8 * p + 6] = st[C_WHITE_RED_KNIVES]
@@ -511,22 +438,6 @@ def pile_counts(won, p, pc):
     yellows += whites * (colour == COLOUR_YELLOW)
     knives += whites * (colour < COLOUR_YELLOW) * pc[o + 6]
     return max(0.0, greens - pc[o + 2]), yellows, knives
-
-
-@njit(cache=True, inline='always')
-def fast_cost(won, p, pc, params):
-    """The heuristic's item-phase cost (:func:`.common.effects_cost`) of player p ending the
-    play phase with the pile ``won``, from the constants of :func:`cost_constants`."""
-    o = 8 * p
-    greens, yellows, knives = pile_counts(won, p, pc)
-    n = max(0.0, max(1, yellows) - pc[o + 5])
-    off = n - params[TARGET_DRAWS]
-    health = pc[o]
-    hit = 1.0 + max(0.0, knives - greens)
-    hit = hit + pc[o + 4] * (health - hit)
-    p_hit = min(1.0, n * pc[o + 3])
-    return max(off, 0.0) * params[DRAW_OVER] + max(-off, 0.0) * params[DRAW_UNDER] \
-        + p_hit * (min(hit, health) * params[DAMAGE] + (hit >= health) * params[DEATH])
 
 
 # --- the item phase, valued -----------------------------------------------------------------------
@@ -886,16 +797,15 @@ def representatives(st, player, legal):
 def lead_costs(st, player, legal, params, out):
     """The heuristic's closed-form lead costs other than the cards won, per legal card: the
     chance that the partner has no answer that keeps the trick rule, or none that gives the
-    winner the plan wishes for (:func:`sole_sweep_winner`), and the flexibility spent."""
+    winner the plan wishes for (:func:`sole_sweep_winner`, until the exact check takes over),
+    and the flexibility spent."""
     area = st[S_AREA]
     trump = st[S_TRUMP]
     rule = has_trick_rule(area) and not st[S_TRAP_ROUND]
-    want = sole_sweep_winner(st, player)
-    if planned_area(st, params) or unplanned_hideaway(st, params):
-        want = -1
+    want = -1 if planned_area(st, params) else sole_sweep_winner(st, player)
     cand, hidden = partner_candidates(st, player)
     breach = params[BREACH]
-    wrong = wrong_winner_cost(st, params)
+    wrong = params[WRONG_WINNER]
     m = legal
     while m:
         card = lowest_bit(m)
@@ -918,8 +828,8 @@ def lead_costs(st, player, legal, params, out):
 @njit(cache=True)
 def lead_card(st, player, legal, params):
     """The lead of least closed-form cost plus the mean end-of-round cost of both piles over
-    ``lead_samples`` sampled partner hands and random-priority rollouts (:func:`lead_rollouts`;
-    racing, only the classes still in the race count)."""
+    ``lead_samples`` sampled partner hands and random-priority rollouts (:func:`lead_rollouts`),
+    which only the classes within ``prune_margin`` of the best closed-form cost get."""
     fl = np.empty(F_DT + 32)
     zero(fl, F_OUT, F_PC)  # out and eff accumulate; cost_constants writes pc
     ints = np.empty(I_SIZE, dtype=np.int64)
@@ -932,7 +842,7 @@ def lead_card(st, player, legal, params):
                             out, x, params[BREACH])
     reps = representatives(st, player, legal)
     # classes worth sampling: some member's closed-form cost is near the best
-    class_best = fl[F_RACE + 72:F_RACE + 92]
+    class_best = fl[F_BEST:F_BEST + 20]
     class_card = ints[I_CARD:I_CARD + 20]
     class_offsets(legal, reps, out, class_best, class_card)
     best = 1e300
@@ -951,7 +861,7 @@ def lead_card(st, player, legal, params):
     if not live & (live - 1):
         n = 0
     if n > 0:
-        n, live = lead_rollouts(st, player, live, params, fl, ints, x, n)
+        lead_rollouts(st, player, live, params, fl, ints, x, n)
     choice = -1
     choice_cost = 1e300
     m = reps
@@ -969,13 +879,10 @@ def lead_card(st, player, legal, params):
 
 @njit(cache=True, inline='always')
 def lead_rollouts(st, player, live, params, fl, ints, x, n):
-    """Add to ``fl[F_EFF + rep]`` the end-of-round cost of both piles (:func:`joint_cost`, or
-    :func:`fast_cost` each) of each class ``rep`` of ``live`` over ``n`` sampled partner hands
-    and random-priority rollouts, the same deal and priorities for every class. With
-    ``race_z`` > 0, from ``race_from`` rollouts on (then every ``RACE_EVERY``) a class whose
-    mean cost (plus its best closed-form cost) is ``race_z`` paired standard errors above the
-    best one's gets no more rollouts (:func:`race`). Returns the rollouts the remaining classes
-    got, and their mask."""
+    """Add to ``fl[F_EFF + rep]`` the end-of-round cost of both piles (:func:`joint_cost`, from
+    the tables of :func:`pile_tables`) of each class ``rep`` of ``live`` (at least two) over
+    ``n`` sampled partner hands and random-priority rollouts, the same deal and priorities for
+    every class."""
     eff = fl[F_EFF:F_EFF + 20]
     pc = fl[F_PC:F_PC + PC_SIZE]
     cost_constants(st, pc)
@@ -985,10 +892,8 @@ def lead_rollouts(st, player, live, params, fl, ints, x, n):
     pt = ints[I_PT:I_PT + 2 * PT_STRIDE]
     dt = fl[F_DT:F_DT + 32]
     won = ints[I_WON:I_WON + 8]
-    tabled = params[ITEM_MODEL] > 0
-    if tabled:
-        item_prepare(st, player, tab, it)
-        pile_tables(pc, params, pt, dt)
+    item_prepare(st, player, tab, it)
+    pile_tables(pc, params, pt, dt)
     cand, hidden = partner_candidates(st, player)
     beats = BEATS[st[S_TRUMP]]
     mine = st[S_HAND + player]
@@ -999,73 +904,47 @@ def lead_rollouts(st, player, live, params, fl, ints, x, n):
         cls[ncls] = lowest_bit(m)
         m &= m - 1
         ncls += 1
-    act = ints[I_PARTNER:I_PARTNER + 8]
-    for k in range(ncls):
-        act[k] = k
-    na = ncls
-    racing = params[RACE_Z] > 0
-    v = fl[F_RACE:F_RACE + 8]
-    if racing:
-        zero(fl, F_RACE, F_RACE + 8 + 64)
+    v = fl[F_COST:F_COST + 8]
     w0 = st[S_WON]
     w1 = st[S_WON + 1]
     tricks = st[S_TRICK]
-    done = 0
-    while done < n and na > 1:
+    for _ in range(n):
         theirs, x = sample_hand(cand, hidden, x)
         hp_me, hp_th, x = shuffle_in_play(mine, theirs, ints, x)
         both = mine | theirs
         k = 0
-        while k < na:
-            left = na - k
+        while k < ncls:
+            left = ncls - k
             if left >= 3:
-                a0, a1, a2 = act[k], act[k + 1], act[k + 2]
-                a3 = act[min(k + 3, na - 1)]
-                won[a0], won[a1], won[a2], won[a3] = rollout4(
-                    hp_me, hp_th, ints[I_POS + cls[a0]], ints[I_POS + cls[a1]],
-                    ints[I_POS + cls[a2]], ints[I_POS + cls[a3]], player, tricks, beats, ints)
+                k3 = min(k + 3, ncls - 1)
+                won[k], won[k + 1], won[k + 2], won[k3] = rollout4(
+                    hp_me, hp_th, ints[I_POS + cls[k]], ints[I_POS + cls[k + 1]],
+                    ints[I_POS + cls[k + 2]], ints[I_POS + cls[k3]], player, tricks, beats, ints)
                 k += 4
             elif left == 2:
-                a0, a1 = act[k], act[k + 1]
-                won[a0], won[a1] = rollout2(hp_me, hp_th, ints[I_POS + cls[a0]],
-                                            ints[I_POS + cls[a1]], player, tricks, beats, ints)
+                won[k], won[k + 1] = rollout2(hp_me, hp_th, ints[I_POS + cls[k]],
+                                              ints[I_POS + cls[k + 1]], player, tricks, beats,
+                                              ints)
                 k += 2
             else:
-                a0 = act[k]
-                lp = ints[I_POS + cls[a0]]
-                won[a0] = rollout(hp_me & ~(1 << lp), hp_th, lp, player, tricks, beats, ints)
+                lp = ints[I_POS + cls[k]]
+                won[k] = rollout(hp_me & ~(1 << lp), hp_th, lp, player, tricks, beats, ints)
                 k += 1
-        # the piles' costs (:func:`joint_cost` from the tables, or :func:`fast_cost`), here
-        # rather than in a function: an inlined function that may call fill_item_cell costs
-        # numba reference counts on every call
-        for k in range(na):
-            a = act[k]
-            p0 = w0 | won[a]
-            p1 = w1 | (both & ~won[a])
-            if tabled:
-                n0, d0 = tabled_draws_and_damage(p0, 0, pt, dt)
-                n1, d1 = tabled_draws_and_damage(p1, 1, pt, dt)
-                nf, df, ns, ds = (n0, d0, n1, d1) if first == 0 else (n1, d1, n0, d0)
-                cell = nf * ITEM_N + ns
-                if not (it[IT_DONE] >> cell) & 1:
-                    fill_item_cell(tab, it, nf, ns, cell, params)
-                v[a] = tab[T_HF + nf] * df + tab[T_HS + cell] * ds - tab[T_G + cell]
-            else:
-                v[a] = fast_cost(p0, 0, pc, params) + fast_cost(p1, 1, pc, params)
-        for k in range(na):
-            eff[cls[act[k]]] += v[act[k]]
-        done += 1
-        if racing:
-            sq = fl[F_RACE + 8:F_RACE + 8 + 64]
-            for i in range(na):
-                for j in range(i, na):
-                    sq[act[i] * 8 + act[j]] += v[act[i]] * v[act[j]]
-            if done >= params[RACE_FROM] and (done - params[RACE_FROM]) % RACE_EVERY == 0:
-                na = race(params, fl, cls, act, na, done)
-    live = 0
-    for k in range(na):
-        live |= 1 << cls[act[k]]
-    return done, live
+        # the piles' costs (:func:`joint_cost` from the tables), here rather than in a
+        # function: an inlined function that may call fill_item_cell costs numba reference
+        # counts on every call
+        for k in range(ncls):
+            p0 = w0 | won[k]
+            p1 = w1 | (both & ~won[k])
+            n0, d0 = tabled_draws_and_damage(p0, 0, pt, dt)
+            n1, d1 = tabled_draws_and_damage(p1, 1, pt, dt)
+            nf, df, ns, ds = (n0, d0, n1, d1) if first == 0 else (n1, d1, n0, d0)
+            cell = nf * ITEM_N + ns
+            if not (it[IT_DONE] >> cell) & 1:
+                fill_item_cell(tab, it, nf, ns, cell, params)
+            v[k] = tab[T_HF + nf] * df + tab[T_HS + cell] * ds - tab[T_G + cell]
+        for k in range(ncls):
+            eff[cls[k]] += v[k]
 
 
 @njit(cache=True, inline='always')
@@ -1083,40 +962,6 @@ def class_offsets(legal, reps, out, best, card):
         if rep == c or out[c] < best[rep]:
             best[rep] = out[c]
             card[rep] = c
-
-
-@api.borrowing
-def race(params, fl, cls, act, na, done):
-    """Keep in ``act[:na]`` the classes (slots of ``cls``) whose mean cost is within
-    ``race_z`` paired standard errors of the best one's; returns how many. A class's cost is
-    its least closed-form cost (:func:`class_offsets`) plus ``lead_weight`` times its mean
-    rollout cost; ``fl[F_RACE + 8 + 8 i + j]`` (i <= j) hold the sums of the products of the
-    rollout costs of slots i and j."""
-    eff = fl[F_EFF:F_EFF + 20]
-    sq = fl[F_RACE + 8:F_RACE + 72]
-    best_out = fl[F_RACE + 72:F_RACE + 92]
-    offs = fl[F_RACE + 92:F_RACE + 100]
-    wt = params[LEAD_WEIGHT]
-    for k in range(na):
-        rep = cls[act[k]]
-        offs[act[k]] = best_out[rep] + wt * eff[rep] / done
-    b = act[0]
-    for k in range(1, na):
-        if offs[act[k]] < offs[b]:
-            b = act[k]
-    z = params[RACE_Z]
-    keep = 0
-    for k in range(na):
-        a = act[k]
-        if a != b:
-            mean = (eff[cls[a]] - eff[cls[b]]) / done
-            i, j = min(a, b), max(a, b)
-            var = (sq[a * 8 + a] - 2.0 * sq[i * 8 + j] + sq[b * 8 + b]) / done - mean * mean
-            if offs[a] - offs[b] > z * wt * np.sqrt(max(var, 0.0) / done):
-                continue
-        act[keep] = a
-        keep += 1
-    return keep
 
 
 # --- answers: closed-form futures --------------------------------------------------------------
@@ -1196,39 +1041,12 @@ def deconvolve(a, src, dst, lo, hi, v, r):
 
 
 @api.borrowing
-def expected_cost(st, p, a, yo, ylo, yhi, do, dlo, dhi, add_y, add_d, pc, params):
-    """E[:func:`fast_cost`] of player p ending with its pile so far, ``add_y`` yellows and
-    ``add_d`` net knives more, and a future of yellows distributed as ``a[yo:yo + NDIST]``
-    (over ``ylo..yhi``, offset ``YOFF``) and net knives as ``a[do:do + NDIST]`` (offset
-    ``DOFF``), independently."""
-    o = 8 * p
-    greens, yellows, knives = pile_counts(st[S_WON + p], p, pc)
-    health = pc[o]
-    e_hit = 0.0
-    e_draw = 0.0
-    for j in range(ylo, yhi + 1):
-        n = max(0.0, max(1, yellows + add_y + j - YOFF) - pc[o + 5])
-        off = n - params[TARGET_DRAWS]
-        e_hit += a[yo + j] * min(1.0, n * pc[o + 3])
-        e_draw += a[yo + j] * (max(off, 0.0) * params[DRAW_OVER]
-                           + max(-off, 0.0) * params[DRAW_UNDER])
-    e_dmg = 0.0
-    base = knives - greens + add_d - DOFF
-    for j in range(dlo, dhi + 1):
-        hit = 1.0 + max(0.0, base + j)
-        hit = hit + pc[o + 4] * (health - hit)
-        e_dmg += a[do + j] * (min(hit, health) * params[DAMAGE]
-                          + (hit >= health) * params[DEATH])
-    return e_draw + e_hit * e_dmg
-
-
-@api.borrowing
 def expected_joint(st, a, ji, first, pc, params):
     """E[:func:`joint_cost`] when player p ends with its pile so far, ``ji[J_ADD_Y + p]``
     yellows and ``ji[J_ADD_D + p]`` net knives more, and futures distributed as
     ``a[ji[J_YO + p]:]`` (yellows, over ``ji[J_YLO + p]..ji[J_YHI + p]``) and
-    ``a[ji[J_DO + p]:]`` (net knives, ``J_DLO``, ``J_DHI``), all independently (as
-    :func:`expected_cost`, one per player; the item table's ints at ``ji[J_IT:]``)."""
+    ``a[ji[J_DO + p]:]`` (net knives, ``J_DLO``, ``J_DHI``), all independently (the item
+    table's ints at ``ji[J_IT:]``); draws off ``target_draws`` cost as in the heuristic."""
     tab = a[F_TAB:F_TAB + T_SIZE]
     it = ji[J_IT:J_IT + IT_SIZE]
     for i in range(2 * ITEM_N):
@@ -1353,7 +1171,7 @@ def follow_card(st, player, legal, params):
     area = st[S_AREA]
     trump = st[S_TRUMP]
     rule = has_trick_rule(area) and not st[S_TRAP_ROUND]
-    want = -1 if unplanned_hideaway(st, params) else sole_sweep_winner(st, leader)
+    want = sole_sweep_winner(st, leader)
     out = fl[F_OUT:F_OUT + 20]
     pc = fl[F_PC:F_PC + PC_SIZE]
     if planned_area(st, params):
@@ -1364,18 +1182,16 @@ def follow_card(st, player, legal, params):
     safe = SAFE_ANSWERS[area, trump, lead]
     beats = BEATS[trump, lead]
     breach = params[BREACH]
-    wrong = wrong_winner_cost(st, params)
+    wrong = params[WRONG_WINNER]
     value = 0.0
     b = (0, 0, 0, 0, 0, 0, 0, 0)
-    joint = futures and params[ITEM_MODEL] > 0
     first = first_drawer(st)
     ji = np.empty(J_IT + IT_SIZE, dtype=np.int64)
     it = ji[J_IT:]
     if futures:
         cost_constants(st, pc)
         b = future_distributions(st, player, fl)
-        if joint:
-            item_prepare(st, player, fl[F_TAB:F_TAB + T_SIZE], it)
+        item_prepare(st, player, fl[F_TAB:F_TAB + T_SIZE], it)
     best = -1
     best_cost = 1e300
     m = legal
@@ -1391,7 +1207,6 @@ def follow_card(st, player, legal, params):
         taker = player if w else leader
         if (reps >> card) & 1 and futures:
             # a new class: its members share the value of the cards won
-            value = 0.0
             for p in range(2):
                 yo = F_DIST + p * NDIST
                 do = F_DIST + (2 + p) * NDIST
@@ -1414,20 +1229,15 @@ def follow_card(st, player, legal, params):
                         kz, vz = card_value(st, z, col)
                         add_y += 1 - kz
                         add_d += kz * vz
-                if joint:
-                    ji[J_YO + p] = yo
-                    ji[J_YLO + p] = ylo
-                    ji[J_YHI + p] = yhi
-                    ji[J_DO + p] = do
-                    ji[J_DLO + p] = dlo
-                    ji[J_DHI + p] = dhi
-                    ji[J_ADD_Y + p] = add_y
-                    ji[J_ADD_D + p] = add_d
-                else:
-                    value += expected_cost(st, p, fl, yo, ylo, yhi, do, dlo, dhi, add_y, add_d,
-                                           pc, params)
-            if joint:
-                value = expected_joint(st, fl, ji, first, pc, params)
+                ji[J_YO + p] = yo
+                ji[J_YLO + p] = ylo
+                ji[J_YHI + p] = yhi
+                ji[J_DO + p] = do
+                ji[J_DLO + p] = dlo
+                ji[J_DHI + p] = dhi
+                ji[J_ADD_Y + p] = add_y
+                ji[J_ADD_D + p] = add_d
+            value = expected_joint(st, fl, ji, first, pc, params)
         cost += params[FOLLOW_WEIGHT] * value
         if cost < best_cost:
             best_cost = cost
