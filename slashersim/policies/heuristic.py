@@ -58,7 +58,7 @@ def sweep_winner(st, leader):
 
     Hideaway: the leader has won every trick so far, so it must win this one. Tent site (even
     counts) and Lodge (odd counts): the player whose sweep ends right, the leader when both or
-    neither do (the expert's :func:`.expert.sole_sweep_winner` has no wish then).
+    neither do (the expert's :func:`.expert.plan.sole_sweep_winner` has no wish then).
     """
     area = st[S_AREA]
     if st[S_TRAP_ROUND]:
