@@ -15,10 +15,9 @@ time per game on one thread at the rulebook defaults:
    forced card, the exact last two tricks, leads and answers by trick); leads are replayed
    again without rollouts, which splits their time into rollouts and the rest, and without
    rollouts and exact area checks (``dd_from 8``), which splits the rest; answers are replayed
-   again without exact area checks and without the item model (``item_model 0``), which
-   splits their time in the same way. Each part is the time the decisions of the recorded
-   states take less that of the same decisions without it. What whole games cost beyond the
-   card decisions is the engine and the item-phase decisions.
+   again without exact area checks, which splits their time in the same way. Each part is the
+   time the decisions of the recorded states take less that of the same decisions without it.
+   What whole games cost beyond the card decisions is the engine and the item-phase decisions.
 
 Measure on an idle machine: every figure is a wall-clock time.
 """
@@ -124,7 +123,6 @@ def main(argv=None):
     no_rollouts = param_vector("expert", {"lead_samples": 0})
     no_checks = param_vector("expert", {"dd_from": 8})
     neither = param_vector("expert", {"lead_samples": 0, "dd_from": 8})
-    no_items = param_vector("expert", {"item_model": 0})
     points = decision_points("expert", GameConfig(), args.games, seed=args.seed,
                              rates={api.PLAY_CARD: 1.0}, capacity=100 * args.games)
     points = points[points[:, 0] == api.PLAY_CARD]
@@ -135,7 +133,7 @@ def main(argv=None):
 
     rows = []
     sums = {"all": 0.0, "leads": 0.0, "lead rollouts": 0.0, "lead checks": 0.0,
-            "answers": 0.0, "answer checks": 0.0, "answer items": 0.0}
+            "answers": 0.0, "answer checks": 0.0}
     differ = 0
     for label, idx in groups(points):
         t, d = best_time(recorded, idx, params, args.replays)
@@ -154,8 +152,6 @@ def main(argv=None):
             sums["answers"] += per_game
             sums["answer checks"] += \
                 (t - best_time(recorded, idx, no_checks, args.replays)[0]) / args.games
-            sums["answer items"] += \
-                (t - best_time(recorded, idx, no_items, args.replays)[0]) / args.games
         rows.append(f"| {label} | {idx.size / args.games:.2f} | {t / idx.size * 1e9:,.0f} | "
                     f"{extra} | {per_game * 1e6:.1f} |")
 
@@ -165,7 +161,7 @@ def main(argv=None):
         "",
         f"Generated {date.today().isoformat()} by `{COMMAND}` in "
         f"{time.perf_counter() - started:.0f} s. Player: `expert` at its defaults (and, where "
-        "named, without a part: `lead_samples 0`, `dd_from 8`, `item_model 0`), rulebook "
+        "named, without a part: `lead_samples 0`, `dd_from 8`), rulebook "
         "defaults, one thread. A part's time is that of the decisions less that of the same "
         "decisions without it.",
         "",
@@ -191,10 +187,8 @@ def main(argv=None):
         f"| - answers | {sums['answers'] * us:.1f} |",
         f"| - of which the exact area checks (`dd_from 8` saves) | "
         f"{sums['answer checks'] * us:.1f} |",
-        f"| - of which the item model (`item_model 0` saves) | "
-        f"{sums['answer items'] * us:.1f} |",
         f"| - of which the rest (closed-form futures and terms) | "
-        f"{(sums['answers'] - sums['answer checks'] - sums['answer items']) * us:.1f} |",
+        f"{(sums['answers'] - sums['answer checks']) * us:.1f} |",
         f"| engine and item-phase decisions (whole game less card decisions) | "
         f"{(whole - sums['all']) * us:.1f} |",
         "",

@@ -4,8 +4,7 @@
         [--seconds S] [--threads T] --out results/expert_frontier.md
 
 Issue 11 asks for an expert within 0.02 of ``search`` at 20,000 games/s per core. This
-experiment measures, for the settings that make the expert cheaper (and two dearer raced
-ones), both at once:
+experiment measures, for the settings that make the expert cheaper, both at once:
 
 1. **Speed**: games per second on one thread and on all threads at the rulebook defaults
    (:func:`slashersim.bench.policy_speed`: sized to about ``--seconds`` per run, best of 3).
@@ -26,27 +25,18 @@ from slashersim.policies import param_vector
 from slashersim.present import format_ci
 from slashersim.bench import SPEED_TARGETS, policy_speed
 from slashersim.config import GameConfig
-from slashersim.policies.expert import CLOSED_FORM
 
 CONFIGS = (("rulebook defaults", GameConfig()),
            ("health 5", GameConfig(health=5)),
            ("instructions defaults", GameConfig(edition="instructions")))
-#: (label, policy, parameter overrides): the defaults first, then two dearer settings whose
-#: racing pays for part of their rollouts, then ever cheaper settings
+#: (label, policy, parameter overrides): the defaults first, then ever cheaper settings
 SETTINGS = (("expert defaults (16 rollouts per lead class)", "expert", {}),
-            ("32 rollouts raced from 4 (race_z 1.5)", "expert",
-             {"lead_samples": 32, "race_z": 1.5, "race_from": 4}),
-            ("20 rollouts raced from 4 (race_z 1.5)", "expert",
-             {"lead_samples": 20, "race_z": 1.5, "race_from": 4}),
-            ("16 rollouts raced from 4 (race_z 2)", "expert", {"race_z": 2, "race_from": 4}),
-            ("16 rollouts raced from 4 (race_z 1.5)", "expert", {"race_z": 1.5, "race_from": 4}),
             ("tighter pruning (prune_margin 10)", "expert", {"prune_margin": 10}),
             ("8 rollouts", "expert", {"lead_samples": 8}),
             ("4 rollouts", "expert", {"lead_samples": 4}),
             ("no exact area checks (dd_from 8)", "expert", {"dd_from": 8}),
             ("no rollouts", "expert", {"lead_samples": 0}),
             ("no rollouts, no exact area checks", "expert", {"lead_samples": 0, "dd_from": 8}),
-            ("closed form (expert.CLOSED_FORM)", "expert", CLOSED_FORM),
             ("heuristic (casual)", "heuristic", {}))
 #: the target of issue 11: games per second per core, and the largest shortfall to search
 TARGET = SPEED_TARGETS["expert"]
@@ -99,7 +89,8 @@ def report(rows, diffs, games, search_games, seed):
     threads = rows[0]["threads"]
     lines = ["| setting | games per run | 1 thread | " f"{threads} threads | per core | "
              + " | ".join(f"{t}: − search | 95 % CI" for t, _ in CONFIGS) + " |",
-             "| --- | ---: | ---: | ---: | ---: | " + " | ".join("---: | ---" for _ in CONFIGS) + " |"]
+             "| --- | ---: | ---: | ---: | ---: | "
+             + " | ".join("---: | ---" for _ in CONFIGS) + " |"]
     both = []
     for i, ((name, _, _), b) in enumerate(zip(SETTINGS, rows)):
         per_core = min(b["games_per_s_1_thread"], b["games_per_s_per_core_all_threads"])

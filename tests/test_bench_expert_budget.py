@@ -15,7 +15,6 @@ def test_the_budget_replays_every_card_decision_as_played(tmp_path):
     md = out.read_text()
     assert ", 0 of them replayed to another card than the game played." in md
     for row in ("| whole game, expert defaults |", "| - of which the rollouts |",
-                "| - of which the item model (`item_model 0` saves) |",
                 "| - of which the rest (closed-form futures and terms) |",
                 "| forced card |", "| lead, trick 1 |", "| answer, trick 1 |"):
         assert row in md

@@ -20,6 +20,8 @@ from slashersim.engine import api
 from slashersim.inputs import OutputLock, lock_path
 from slashersim.policies import POLICIES, param_specs, param_vector
 from slashersim.policies.baseline import decide as baseline
+from slashersim.policies.params import (EXPERT, HEURISTIC, SEARCH, defaults,
+                                        index_of)
 
 STATE = json.loads((ROOT / "experiments" / "state_example.json").read_text())
 SPEC = """[sweep]
@@ -66,17 +68,27 @@ def spec(tmp_path):
 
 
 # --- the registry ----------------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["heuristic", "search", "omniscient"])
-def test_param_specs_match_the_policy_modules(name):
-    """The pure-Python specs hold the names and defaults the jitted modules use."""
-    import importlib
-    module = importlib.import_module(f"slashersim.policies.{name}")
+@pytest.mark.parametrize("name", ["heuristic", "expert", "search", "omniscient"])
+def test_param_specs_are_sound(name):
+    """Every default is of its type and within its range, and the vector starts with the
+    heuristic's parameters (the policies share code that reads those at its indices)."""
     specs = param_specs(name)
-    assert tuple(p.name for p in specs) == module.PARAM_NAMES
-    assert np.array_equal([p.default for p in specs], module.DEFAULT_PARAMS)
     for p in specs:
         assert p.type in (int, float) and p.low <= p.default <= p.high
         assert p.check(p.default, name) == p.default
+    assert [p.name for p in specs[:len(HEURISTIC)]] == [p.name for p in HEURISTIC]
+
+
+def test_the_policies_take_indices_and_defaults_from_the_specs():
+    """``index_of`` and ``defaults`` read a spec tuple, the one declaration of a parameter."""
+    assert index_of(SEARCH, "samples") == len(HEURISTIC)
+    assert index_of(SEARCH, "breach") == 0
+    with pytest.raises(ValueError, match="no parameter 'samples'"):
+        index_of(HEURISTIC, "samples")
+    vector = defaults(EXPERT)
+    assert vector.dtype == np.float64 and vector.shape == (len(EXPERT),)
+    assert vector.tolist() == [p.default for p in EXPERT]
+    assert np.array_equal(param_vector("expert"), vector)
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "1e7", "x", ""])

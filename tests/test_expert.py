@@ -1,5 +1,5 @@
 """The expert policy: its new decision rules on hand-built positions (the parity plan, the exact
-parity and Hideaway checks, card classes, the closed-form futures, the rollouts), legal games
+parity checks, card classes, the closed-form futures, the rollouts), legal games
 in both editions, thread independence and numba on/off agreement. Its information hygiene is
 checked with every fair policy in tests/test_hygiene.py."""
 import json
@@ -13,18 +13,19 @@ from slashersim.engine import api
 from slashersim.engine import layout as L
 from slashersim.engine import steps
 from slashersim.engine import tricks
-from slashersim.policies import expert as E
+from slashersim.policies import common as C
+from slashersim.policies.expert import futures, items, layout, leads, plan, rollouts
 from slashersim.policies import heuristic as H
 from slashersim import rules as R
-from slashersim.rules import (CABINS, GREEN, HIDEAWAY, LODGE, RED, TENT_SITE, WHITE, YELLOW,
-                              TRICKS_PER_ROUND)
+from slashersim.rules import (CABINS, GREEN, HIDEAWAY, LAKESIDE, LODGE, RED, TENT_SITE, WHITE,
+                              YELLOW, TRICKS_PER_ROUND)
 from slashersim.policies import param_vector
 from slashersim.runner import simulate
 
 from helpers import c, cards, run_python
 from test_policies import play_state
 
-EP = E.DEFAULT_PARAMS
+EP = param_vector("expert")
 
 
 # --- the area plan -------------------------------------------------------------------------------
@@ -36,15 +37,15 @@ EP = E.DEFAULT_PARAMS
     (LODGE, 2, 1, 0),       # the follower's 1 stays odd while the leader takes the rest
     (LODGE, 1, 2, 1),
     (LODGE, 2, 2, -1),
-    (HIDEAWAY, 3, 0, 0),
+    (HIDEAWAY, 3, 0, -1),   # the Hideaway is not played to be kept
     (CABINS, 1, 1, -1),
 ])
-def test_wanted_winner_wishes_only_when_one_plan_ends_right(area, t_lead, t_follow, want):
+def test_sole_sweep_winner_wishes_only_when_one_plan_ends_right(area, t_lead, t_follow, want):
     st = play_state(area)
     st[L.S_TRICKS] = t_lead
     st[L.S_TRICKS + 1] = t_follow
     st[L.S_TRICK] = t_lead + t_follow
-    assert E.wanted_winner(st, 0) == want
+    assert plan.sole_sweep_winner(st, 0) == want
 
 
 def test_the_heuristic_wishes_for_the_leader_where_no_plan_ends_right():
@@ -53,8 +54,8 @@ def test_the_heuristic_wishes_for_the_leader_where_no_plan_ends_right():
     st = play_state(TENT_SITE)
     st[L.S_TRICKS] = st[L.S_TRICKS + 1] = 1
     st[L.S_TRICK] = 2
-    assert H.wanted_winner(st, 0) == 0
-    assert E.wanted_winner(st, 0) == -1
+    assert H.sweep_winner(st, 0) == 0
+    assert plan.sole_sweep_winner(st, 0) == -1
 
 
 def test_no_wish_once_a_trap_went_off():
@@ -62,7 +63,7 @@ def test_no_wish_once_a_trap_went_off():
     st[L.S_TRICKS] = 2
     st[L.S_TRICKS + 1] = 3
     st[L.S_TRAP_ROUND] = 1
-    assert E.wanted_winner(st, 0) == -1
+    assert plan.sole_sweep_winner(st, 0) == -1
 
 
 # --- exact checks on known deals ------------------------------------------------------------------
@@ -71,9 +72,9 @@ def test_parity_solvable_on_a_forced_deal():
     whatever is led, the leader wins exactly one of the two tricks."""
     hl = cards(c(WHITE, 5), c(WHITE, 1))
     hf = cards(c(WHITE, 3), c(WHITE, 2))
-    assert not E.parity_solvable(hl, hf, 0, 0, 0, GREEN)   # Tent site needs even: impossible
-    assert E.parity_solvable(hl, hf, 0, 0, 1, GREEN)       # Lodge needs odd: always
-    assert E.parity_solvable(hl, hf, 1, 0, 0, GREEN)       # one trick already won: even
+    assert not plan.parity_solvable(hl, hf, 0, 0, 0, GREEN)   # Tent site needs even: impossible
+    assert plan.parity_solvable(hl, hf, 0, 0, 1, GREEN)       # Lodge needs odd: always
+    assert plan.parity_solvable(hl, hf, 1, 0, 0, GREEN)       # one trick already won: even
 
 
 def test_parity_solvable_uses_the_choices_of_both_players():
@@ -82,18 +83,8 @@ def test_parity_solvable_uses_the_choices_of_both_players():
     tricks, so both parities are reachable."""
     hl = cards(c(WHITE, 3), c(GREEN, 1))
     hf = cards(c(WHITE, 4), c(WHITE, 2))
-    assert E.parity_solvable(hl, hf, 0, 0, 0, YELLOW)
-    assert E.parity_solvable(hl, hf, 0, 0, 1, YELLOW)
-
-
-def test_one_takes_all():
-    assert E.one_takes_all(cards(c(WHITE, 5), c(WHITE, 4)), cards(c(WHITE, 1), c(WHITE, 2)),
-                           0, 0, GREEN)
-    assert not E.one_takes_all(cards(c(WHITE, 5), c(WHITE, 1)),
-                               cards(c(WHITE, 3), c(WHITE, 2)), 0, 0, GREEN)
-    # the follower may take everything instead when it already holds the only trick
-    assert E.one_takes_all(cards(c(WHITE, 1)), cards(c(WHITE, 2)), 0, 1, GREEN)
-    assert not E.one_takes_all(cards(c(WHITE, 1)), cards(c(WHITE, 2)), 1, 0, GREEN)
+    assert plan.parity_solvable(hl, hf, 0, 0, 0, YELLOW)
+    assert plan.parity_solvable(hl, hf, 0, 0, 1, YELLOW)
 
 
 def test_parity_failures_counts_every_partner_hand():
@@ -106,15 +97,15 @@ def test_parity_failures_counts_every_partner_hand():
     for seed in range(40):
         st = play_state(TENT_SITE, seed=seed, trump=int(rng.integers(4)))
         for _ in range(6):
-            steps.play_trick(H.decide, st, H.DEFAULT_PARAMS)
+            steps.play_trick(H.decide, st, param_vector("heuristic"))
         if st[L.S_TRAP_ROUND]:
             continue
         player = st[L.S_TRICK_LEADER]
         legal = int(st[L.S_HAND + player])
         out = np.zeros(20)
-        E.parity_failures(st, player, legal, True, 64, np.zeros(128, dtype=np.int64), out,
+        plan.parity_failures(st, player, legal, True, 64, np.zeros(128, dtype=np.int64), out,
                           np.int64(5), 100.0)
-        cand, hidden = H.partner_candidates(st, player)
+        cand, hidden = C.partner_candidates(st, player)
         cand_cards = [k for k in range(20) if (cand >> k) & 1]
         hands = [cand & ~sum(1 << k for k in hide) for hide in combinations(cand_cards, hidden)]
         trump = int(st[L.S_TRUMP])
@@ -126,11 +117,11 @@ def test_parity_failures_counts_every_partner_hand():
                 follow = theirs & (0b11111 << (5 * (card // 5))) or theirs
                 ok = False
                 for f in (k for k in range(20) if (follow >> k) & 1):
-                    beats = (H.BEATS[trump, card] >> f) & 1
+                    beats = (C.BEATS[trump, card] >> f) & 1
                     if beats:
-                        ok |= E.parity_solvable(theirs & ~(1 << f), mine, tq + 1, tp, 0, trump)
+                        ok |= plan.parity_solvable(theirs & ~(1 << f), mine, tq + 1, tp, 0, trump)
                     else:
-                        ok |= E.parity_solvable(mine, theirs & ~(1 << f), tp + 1, tq, 0, trump)
+                        ok |= plan.parity_solvable(mine, theirs & ~(1 << f), tp + 1, tq, 0, trump)
                 bad += not ok
             assert out[card] == pytest.approx(100.0 * bad / len(hands))
             checked += 1
@@ -143,7 +134,7 @@ def test_representatives_merge_cards_with_nothing_unseen_between():
                     hands=(cards(c(GREEN, 1), c(GREEN, 2), c(GREEN, 4), c(RED, 1), c(RED, 2),
                                  c(RED, 3)),
                            cards(c(GREEN, 3), c(YELLOW, 1), c(YELLOW, 2), c(WHITE, 1))))
-    reps = E.representatives(st, 0, st[L.S_HAND])
+    reps = leads.representatives(st, 0, st[L.S_HAND])
     # green 1 and 2 meet the unseen green 3 alike, green 4 does not; red 1 and 2 carry one
     # knife each, red 3 two
     assert reps == cards(c(GREEN, 1), c(GREEN, 4), c(RED, 1), c(RED, 3))
@@ -155,25 +146,25 @@ def test_the_led_card_separates_classes():
                     hands=(cards(c(WHITE, 3), c(YELLOW, 1)), cards(c(WHITE, 2), c(WHITE, 4))))
     tricks.place_card(st, 0, c(WHITE, 3))
     st[L.S_LED] = c(WHITE, 3)
-    reps = E.representatives(st, 1, st[L.S_HAND + 1])
+    reps = leads.representatives(st, 1, st[L.S_HAND + 1])
     assert reps == cards(c(WHITE, 2), c(WHITE, 4))
 
 
 def test_deconvolve_undoes_convolve():
     rng = np.random.default_rng(2)
-    n = E.NDIST
+    n = layout.NDIST
     for _ in range(300):
         a = np.zeros(3 * n)
-        a[n + E.DOFF] = 1.0
-        lo = hi = E.DOFF
+        a[n + layout.DOFF] = 1.0
+        lo = hi = layout.DOFF
         for _ in range(int(rng.integers(1, 9))):
-            lo, hi = E.convolve(a, n, lo, hi, int(rng.choice([-1, 1, 2, 3])), rng.random())
+            lo, hi = futures.convolve(a, n, lo, hi, int(rng.choice([-1, 1, 2, 3])), rng.random())
         before = a[n:2 * n].copy()
         v = int(rng.choice([-1, 1, 2, 3]))
         r = float(rng.choice([0.0, 1.0, rng.random()]))
-        lo2, hi2 = E.convolve(a, n, lo, hi, v, r)
+        lo2, hi2 = futures.convolve(a, n, lo, hi, v, r)
         dst = int(rng.choice([0, 2 * n]))
-        lo3, hi3 = E.deconvolve(a, n, dst, lo2, hi2, v, r)
+        lo3, hi3 = futures.deconvolve(a, n, dst, lo2, hi2, v, r)
         assert (lo3, hi3) == (lo, hi)
         assert np.allclose(a[dst:dst + n], before, atol=1e-9)
         assert a[n + lo2:n + hi2 + 1].sum() == pytest.approx(1.0)
@@ -195,7 +186,7 @@ def _reference_rollout(h0, h1, w0, w1, leader, led, tricks, trump, order):
         options = suit or hands[follower]
         f = min((k for k in range(20) if (options >> k) & 1), key=rank.get)
         hands[follower] &= ~(1 << f)
-        if (H.BEATS[trump, lead] >> f) & 1:
+        if (C.BEATS[trump, lead] >> f) & 1:
             leader = follower
         piles[leader] |= (1 << lead) | (1 << f)
         tricks += 1
@@ -216,79 +207,54 @@ def test_rollout_matches_a_plain_rollout():
         if rng.integers(2):
             led = int((h[leader] & -h[leader]).bit_length() - 1)
             h[leader] &= ~(1 << led)
-        ints = np.zeros(E.I_SIZE, dtype=np.int64)
+        ints = np.zeros(layout.I_SIZE, dtype=np.int64)
         order = [int(k) for k in rng.permutation(20) if (h[0] | h[1]) >> int(k) & 1]
         if led >= 0:
             order.insert(int(rng.integers(len(order) + 1)), led)
         for i, card in enumerate(order):
-            ints[E.I_INV + i] = card
-            ints[E.I_POS + card] = i
-            ints[E.I_SUITP + card // 5] |= 1 << i
+            ints[layout.I_INV + i] = card
+            ints[layout.I_POS + card] = i
+            ints[layout.I_SUITP + card // 5] |= 1 << i
         for i, card in enumerate(order):
-            ints[E.I_PSUIT + i] = ints[E.I_SUITP + card // 5]
-        hp = [sum(1 << int(ints[E.I_POS + k]) for k in range(20) if (h[p] >> k) & 1)
+            ints[layout.I_PSUIT + i] = ints[layout.I_SUITP + card // 5]
+        hp = [sum(1 << int(ints[layout.I_POS + k]) for k in range(20) if (h[p] >> k) & 1)
               for p in range(2)]
         hl, hf = hp[leader], hp[1 - leader]
         if led >= 0:
-            lp = int(ints[E.I_POS + led])
+            lp = int(ints[layout.I_POS + led])
         else:
             lp = (hl & -hl).bit_length() - 1
             hl &= ~(1 << lp)
-        beats = H.BEATS[trump]
+        beats = C.BEATS[trump]
         want = _reference_rollout(h[0], h[1], 0, 0, leader, led, done, trump, order)
         both = h[0] | h[1] | (1 << led if led >= 0 else 0)
-        won0 = int(E.rollout(hl, hf, lp, leader, done, beats, ints))
+        won0 = int(rollouts.rollout(hl, hf, lp, leader, done, beats, ints))
         assert (won0, both & ~won0) == want
         # two and four at once agree lane by lane
         h_lead = hl | (1 << lp)
-        assert all(int(w) == won0 for w in E.rollout2(h_lead, hf, lp, lp, leader, done, beats,
-                                                      ints))
-        assert all(int(w) == won0 for w in E.rollout4(h_lead, hf, lp, lp, lp, lp, leader, done,
-                                                      beats, ints))
+        two = rollouts.rollout2(h_lead, hf, lp, lp, leader, done, beats, ints)
+        four = rollouts.rollout4(h_lead, hf, lp, lp, lp, lp, leader, done, beats, ints)
+        assert all(int(w) == won0 for w in two + four)
 
 
-def test_racing_drops_a_class_only_when_it_is_surely_worse():
-    """Four classes after four rollouts, their costs against the best class A (11 on average):
-    B is always 0.5 worse (no spread: dropped); C is as good on average (kept); D is 4 worse
-    with a paired standard error of 8 (kept at 2 errors), until its closed-form cost adds 20."""
-    rollouts = {2: [10, 12, 10, 12], 7: [10.5, 12.5, 10.5, 12.5], 12: [14, 8, 14, 8],
-                17: [30, 0, 30, 0]}
-    cls = np.array(list(rollouts), dtype=np.int64)
-    for d_extra, kept in ((0.0, [2, 12, 17]), (20.0, [2, 12])):
-        fl = np.zeros(E.F_RACE + 100)
-        for i, a in enumerate(cls):
-            fl[E.F_EFF + a] = sum(rollouts[a])
-            for j, b in enumerate(cls):
-                if i <= j:
-                    fl[E.F_RACE + 8 + 8 * i + j] = np.dot(rollouts[a], rollouts[b])
-        fl[E.F_RACE + 72 + 17] = d_extra
-        act = np.arange(8, dtype=np.int64)
-        params = param_vector("expert", {"race_z": 2})
-        na = E.race(params, fl, cls, act, 4, 4)
-        assert [int(cls[a]) for a in act[:na]] == kept
-
-
-def test_racing_that_never_drops_a_class_plays_the_default_games():
-    a = simulate(GameConfig(), "expert", games=150, seed=3, keep_records=True)
-    b = simulate(GameConfig(), "expert", games=150, seed=3, keep_records=True,
-                 params=param_vector("expert", {"race_z": 2, "race_from": 256}))
-    assert a.records.equals(b.records)
-
-
-def test_fast_cost_is_the_heuristics_cost():
+def test_the_expert_counts_a_pile_as_the_heuristic_does():
+    """Greens (after Lakeside), yellows and knives of a pile, from :func:`cost_constants`,
+    are the heuristic's packed effects of the same pile."""
     rng = np.random.default_rng(4)
     for area in range(7):
         st = play_state(area, seed=area)
-        pc = np.zeros(E.PC_SIZE)
+        pc = np.zeros(layout.PC_SIZE)
         for _ in range(200):
             st[L.S_HEALTH], st[L.S_HEALTH + 1] = rng.integers(1, 8, size=2)
-            st[L.S_DECK_N] = int(rng.integers(0, 14))
-            E.cost_constants(st, pc)
+            items.cost_constants(st, pc)
             won = int(rng.integers(0, 1 << 20))
             p = int(rng.integers(2))
             st[L.S_WON + p] = won
-            want = H.effects_cost(st, p, H.won_effects(st, p), EP)
-            assert E.fast_cost(won, p, pc, EP) == pytest.approx(want)
+            packed = C.won_effects(st, p)
+            greens = packed & 15
+            if area == LAKESIDE:
+                greens = max(0, greens - int(st[L.C_LAKESIDE_REMOVE]))
+            assert items.pile_counts(won, p, pc) == (greens, (packed >> 4) & 15, packed >> 8)
 
 
 def _allocating(n):
@@ -307,19 +273,19 @@ def test_a_borrowing_helper_cannot_allocate():
 def test_the_rollouts_pile_tables_give_draws_and_damage_exactly():
     """The leads' rollouts read :func:`draws_and_damage` from tables: the same numbers."""
     rng = np.random.default_rng(6)
-    pc = np.zeros(E.PC_SIZE)
-    pt = np.zeros(2 * E.PT_STRIDE, dtype=np.int64)
-    dt = np.zeros(32)
+    pc = np.zeros(layout.PC_SIZE)
+    pt = np.zeros(2 * layout.PT_STRIDE, dtype=np.int64)
+    dt = np.zeros(2 * layout.DT_STRIDE)
     for area in range(7):
         st = play_state(area, seed=area)
         for _ in range(200):
             st[L.S_HEALTH], st[L.S_HEALTH + 1] = rng.integers(1, 8, size=2)
-            E.cost_constants(st, pc)
-            E.pile_tables(pc, EP, pt, dt)
+            items.cost_constants(st, pc)
+            items.pile_tables(pc, EP, pt, dt)
             won = int(rng.integers(0, 1 << 20))
             p = int(rng.integers(2))
-            assert E.tabled_draws_and_damage(won, p, pt, dt) == \
-                E.draws_and_damage(won, p, pc, EP)
+            assert items.tabled_draws_and_damage(won, p, pt, dt) == \
+                items.draws_and_damage(won, p, pc, EP)
 
 
 def test_future_distributions_are_distributions():
@@ -328,10 +294,10 @@ def test_future_distributions_are_distributions():
         if st[L.S_TRICK] >= TRICKS_PER_ROUND - 1:
             continue
         player = st[L.S_TRICK_LEADER] if st[L.S_LED] < 0 else 1 - st[L.S_TRICK_LEADER]
-        fl = np.zeros(E.F_SIZE)
-        b = E.future_distributions(st, player, fl)
+        fl = np.zeros(layout.F_SIZE)
+        b = futures.future_distributions(st, player, fl)
         for k in range(4):  # yellows of players 0 and 1, then net knives of 0 and 1
-            dist = fl[E.F_DIST + k * E.NDIST:E.F_DIST + (k + 1) * E.NDIST]
+            dist = fl[layout.F_DIST + k * layout.NDIST:layout.F_DIST + (k + 1) * layout.NDIST]
             lo, hi = b[2 * k], b[2 * k + 1]
             assert dist.sum() == pytest.approx(1.0)
             assert dist[lo:hi + 1].sum() == pytest.approx(1.0)
@@ -344,7 +310,7 @@ def test_follower_answers_with_a_legal_card_of_least_cost():
     tricks.place_card(st, 0, c(RED, 5))
     st[L.S_LED] = c(RED, 5)
     # red 4 would breach Cabins (5 + 4 > 7): the expert keeps the area as the heuristic does
-    assert E.follow_card(st, 1, cards(c(RED, 2), c(RED, 4)), EP) == c(RED, 2)
+    assert futures.follow_card(st, 1, cards(c(RED, 2), c(RED, 4)), EP) == c(RED, 2)
 
 
 # --- the item phase ahead -------------------------------------------------------------------------
@@ -364,13 +330,12 @@ def _item_state(deck_top_first, held=(0, 0), seen=None, reshuffle=None):
 
 
 def _cell(st, player, nf, ns, escape_value=60.0, win_value=200.0):
-    params = param_vector("expert", {"item_model": 1, "escape_value": escape_value,
-                                      "win_value": win_value})
-    tab = np.full(E.T_SIZE, np.nan)
-    it = np.zeros(E.IT_SIZE, dtype=np.int64)
-    E.item_prepare(st, player, tab, it)
-    cell = E.item_cell(tab, it, nf, ns, params)
-    return tab[E.T_HF + nf], tab[E.T_HS + cell], tab[E.T_G + cell]
+    params = param_vector("expert", {"escape_value": escape_value, "win_value": win_value})
+    tab = np.full(layout.T_SIZE, np.nan)
+    it = np.zeros(layout.IT_SIZE, dtype=np.int64)
+    items.item_prepare(st, player, tab, it)
+    cell = items.item_cell(tab, it, nf, ns, params)
+    return tab[layout.T_HF + nf], tab[layout.T_HS + cell], tab[layout.T_G + cell]
 
 
 def test_the_item_phase_ahead_by_hand():
@@ -417,43 +382,38 @@ def test_after_a_reshuffle_at_once_the_second_drawer_meets_the_killer_again():
     assert (hf, hs, g) == (1.0, pytest.approx(2 / 4), 0.0)
 
 
-def test_without_the_hideaway_plan_no_trick_winner_is_wished_for():
-    """In the Hideaway the plan wants the trick's leader to win every trick (a lead the
-    partner may have to beat costs); with ``hideaway_plan = 0`` no lead costs anything."""
+def test_no_trick_winner_is_wished_for_in_the_hideaway():
+    """The Hideaway, whose Killer kills, is not played to be kept: no lead costs anything for
+    its winner and the exact check never runs there."""
     st = play_state(HIDEAWAY, seed=3)
-    legal = st[L.S_HAND]
-    for plan, some_cost in ((1, True), (0, False)):
-        params = param_vector("expert", {"hideaway_plan": plan})
-        out = np.zeros(20)
-        E.lead_costs(st, 0, legal, params, out)
-        assert (out.max() > 0) == some_cost, plan
-        late = st.copy()
-        late[L.S_TRICK] = late[L.S_TRICKS] = 5
-        assert E.planned_area(late, params) == some_cost, plan
+    out = np.zeros(20)
+    leads.lead_costs(st, 0, st[L.S_HAND], EP, out)
+    assert out.max() == 0
+    late = st.copy()
+    late[L.S_TRICK] = late[L.S_TRICKS] = 5
+    assert not plan.planned_area(late, EP)
 
 
 def test_joint_cost_of_piles_without_draw_risk():
     """With the Killer known to lie below both draws, the piles cost only the gains."""
     deck = [R.MAP, R.FLASHLIGHT, R.KILLER, R.BACKPACK]
     st = _item_state(deck, seen={0: 1, 1: 1, 2: 1})
-    params = param_vector("expert", {"item_model": 1})
-    pc = np.zeros(E.PC_SIZE)
-    E.cost_constants(st, pc)
-    tab = np.zeros(E.T_SIZE)
-    it = np.zeros(E.IT_SIZE, dtype=np.int64)
-    E.item_prepare(st, 0, tab, it)
+    params = EP
+    pc = np.zeros(layout.PC_SIZE)
+    items.cost_constants(st, pc)
+    tab = np.zeros(layout.T_SIZE)
+    it = np.zeros(layout.IT_SIZE, dtype=np.int64)
+    items.item_prepare(st, 0, tab, it)
     # no yellows: one draw each; the first draws the Map
-    cost = E.joint_cost(0, 0, 0, tab, it, pc, params)
-    assert cost == pytest.approx(-params[E.ESCAPE_VALUE])
+    cost = items.joint_cost(0, 0, 0, tab, it, pc, params)
+    assert cost == pytest.approx(-params[layout.ESCAPE_VALUE])
 
 
-# --- whole games ------------------------------------------------------------------------------------
+# --- whole games ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("edition", ["rulebook", "instructions"])
-@pytest.mark.parametrize("item_model", [0, 1])
-def test_expert_plays_legal_games_that_keep_every_invariant(edition, item_model):
+def test_expert_plays_legal_games_that_keep_every_invariant(edition):
     cfg = GameConfig(edition=edition, hideaway=True, check_invariants=True)
-    r = simulate(cfg, "expert", games=1000, seed=5, threads=1,
-                 params=param_vector("expert", {"item_model": item_model}))
+    r = simulate(cfg, "expert", games=1000, seed=5, threads=1)
     assert r.summary()["invariant_violations"] == 0
     assert r.outcome("running") == 0
 
@@ -478,16 +438,6 @@ for edition in ("rulebook", "instructions"):
                  games=2, seed=13, keep_records=True,
                  params=param_vector("expert", {"lead_samples": 2, "dd_hands": 4}))
     out[edition] = r.records.drop(columns=["outcome"]).to_numpy().tolist()
-    r = simulate(GameConfig(edition=edition, hideaway=True, check_invariants=True), "expert",
-                 games=2, seed=13, keep_records=True,
-                 params=param_vector("expert", {"lead_samples": 2, "dd_hands": 4,
-                                                 "item_model": 0}))
-    out[edition + " closed form"] = r.records.drop(columns=["outcome"]).to_numpy().tolist()
-    r = simulate(GameConfig(edition=edition, hideaway=True, check_invariants=True), "expert",
-                 games=2, seed=13, keep_records=True,
-                 params=param_vector("expert", {"lead_samples": 9, "dd_hands": 4,
-                                                 "race_z": 1, "race_from": 1}))
-    out[edition + " racing"] = r.records.drop(columns=["outcome"]).to_numpy().tolist()
 print(json.dumps(out))
 """
 
@@ -495,13 +445,6 @@ print(json.dumps(out))
 def test_numba_on_and_off_play_the_same_expert_games():
     jit, py = (json.loads(run_python(_JIT_SCRIPT, off)) for off in (False, True))
     assert jit == py
-
-
-def test_parameter_names_match_the_vector():
-    assert len(E.PARAM_NAMES) == len(E.DEFAULT_PARAMS)
-    p = param_vector("expert", {"lead_samples": 4})
-    assert p[E.LEAD_SAMPLES] == 4
-    assert p[:len(H.PARAM_NAMES)].shape == H.DEFAULT_PARAMS.shape
 
 
 def test_expert_plays_the_pinned_games():
@@ -516,27 +459,23 @@ def test_expert_plays_the_pinned_games():
     assert int((a * np.arange(1, a.shape[1] + 1)).sum()) == 275778
 
 
-def _plain_search(hl, hf, tl, tf, parity, trump, hideaway):
+def _plain_search(hl, hf, tl, tf, parity, trump):
     """Every line of play, as the expert searched before it tried equivalent cards once."""
-    if hideaway and tl > 0 and tf > 0:
-        return False
     if hl == 0:
-        return True if hideaway else tl % 2 == parity
-    for c in (k for k in range(20) if (hl >> k) & 1):
-        suit = hf & (0b11111 << (5 * (c // 5)))
+        return tl % 2 == parity
+    for card in (k for k in range(20) if (hl >> k) & 1):
+        suit = hf & (0b11111 << (5 * (card // 5)))
         for f in (k for k in range(20) if ((suit or hf) >> k) & 1):
-            if (H.BEATS[trump, c] >> f) & 1:
-                ok = _plain_search(hf & ~(1 << f), hl & ~(1 << c), tf + 1, tl, parity, trump,
-                                   hideaway)
+            if (C.BEATS[trump, card] >> f) & 1:
+                ok = _plain_search(hf & ~(1 << f), hl & ~(1 << card), tf + 1, tl, parity, trump)
             else:
-                ok = _plain_search(hl & ~(1 << c), hf & ~(1 << f), tl + 1, tf, parity, trump,
-                                   hideaway)
+                ok = _plain_search(hl & ~(1 << card), hf & ~(1 << f), tl + 1, tf, parity, trump)
             if ok:
                 return True
     return False
 
 
-def test_the_exact_checks_agree_with_a_plain_search():
+def test_the_exact_check_agrees_with_a_plain_search():
     rng = np.random.default_rng(11)
     for _ in range(3000):
         deal = rng.permutation(20)
@@ -547,7 +486,5 @@ def test_the_exact_checks_agree_with_a_plain_search():
         tf = int(rng.integers(0, 3))
         trump = int(rng.integers(4))
         parity = int(rng.integers(2))
-        assert E.parity_solvable(hl, hf, tl, tf, parity, trump) == \
-            _plain_search(hl, hf, tl, tf, parity, trump, False)
-        assert E.one_takes_all(hl, hf, tl, tf, trump) == \
-            _plain_search(hl, hf, tl, tf, parity, trump, True)
+        assert plan.parity_solvable(hl, hf, tl, tf, parity, trump) == \
+            _plain_search(hl, hf, tl, tf, parity, trump)

@@ -26,10 +26,8 @@ def points_of(policy, games, params=None):
                            for i, cfg in enumerate(CONFIGS)])
 
 
-#: every fair policy with its defaults, and the expert valuing the cards won in closed form or
-#: racing its leads
-CASES = [(name, FAST_PARAMS.get(name)) for name in FAIR] + \
-    [("expert", {"item_model": 0, "hideaway_plan": 1}), ("expert", {"race_z": 2, "race_from": 4})]
+#: every fair policy with its defaults
+CASES = [(name, FAST_PARAMS.get(name)) for name in FAIR]
 
 
 @pytest.mark.parametrize("policy,overrides", CASES,

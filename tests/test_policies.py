@@ -13,6 +13,7 @@ import pytest
 from slashersim.config import GameConfig
 from slashersim.engine import deal, steps, tricks
 from slashersim.engine import layout as L
+from slashersim.policies import common as C
 from slashersim.policies import heuristic as H
 from slashersim.policies import search as S
 from slashersim.rules import (BACKPACK, BASEBALL_BAT, CABINS, CAR_KEY, FIRE_PIT, FIRST_AID_LARGE,
@@ -25,7 +26,7 @@ from slashersim.runner import simulate
 from helpers import (ROOT, c, cards, hold, make_state, run_python, set_deck, set_discard,
                      set_drawn)
 
-HP = H.DEFAULT_PARAMS
+HP = param_vector("heuristic")
 
 
 def play_state(area=CABINS, seed=0, trump=GREEN, hands=None, leader=0):
@@ -104,18 +105,18 @@ def test_follower_ducks_in_the_hideaway():
     (LODGE, 1, 2, 1),
     (CABINS, 1, 1, -1),
 ])
-def test_wanted_winner_follows_the_area_plan(area, t_lead, t_follow, want):
+def test_sweep_winner_follows_the_area_plan(area, t_lead, t_follow, want):
     st = play_state(area)
     st[L.S_TRICKS] = t_lead
     st[L.S_TRICKS + 1] = t_follow
     st[L.S_TRICK] = t_lead + t_follow
-    assert H.wanted_winner(st, 0) == want
+    assert H.sweep_winner(st, 0) == want
 
 
 def test_no_trap_is_wished_for_once_one_went_off():
     st = play_state(TENT_SITE)
     st[L.S_TRAP_ROUND] = 1
-    assert H.wanted_winner(st, 0) == -1
+    assert H.sweep_winner(st, 0) == -1
 
 
 def test_no_answer_probability_matches_brute_force():
@@ -133,7 +134,7 @@ def test_no_answer_probability_matches_brute_force():
             hand = cand & ~sum(1 << int(x) for x in hide)
             options = hand & follow or hand
             bad += not options & good
-        got = H.no_answer_probability(good, follow, cand, hidden)
+        got = C.no_answer_probability(good, follow, cand, hidden)
         assert got == pytest.approx(bad / len(subsets)), (cand, hidden, good, follow)
 
 
@@ -141,13 +142,13 @@ def test_partner_candidates_hold_the_partners_hand_and_nothing_seen():
     voids = 0
     for st in random_positions(120, seed=1):
         player = st[L.S_TRICK_LEADER] if st[L.S_LED] < 0 else 1 - st[L.S_TRICK_LEADER]
-        cand, hidden = H.partner_candidates(st, player)
+        cand, hidden = C.partner_candidates(st, player)
         partner = st[L.S_HAND + 1 - player]
         assert partner & ~cand == 0
         assert not cand & (st[L.S_HAND + player] | st[L.S_PLAYED] | 1 << st[L.S_TRUMP_CARD])
         assert 0 <= hidden <= 3
         assert bin(int(cand)).count("1") - hidden == bin(int(partner)).count("1")
-        voids += H.partner_voids(st, player) != 0
+        voids += C.partner_voids(st, player) != 0
     assert voids > 10  # void suits were inferred in many positions
 
 
@@ -210,22 +211,28 @@ def test_first_aid_and_lucky_charm_rules():
     st = item_state()
     hold(st, 0, FIRST_AID_LARGE, FIRST_AID_SMALL, LUCKY_CHARM)
     st[L.S_HEALTH] = 6
-    assert H.first_aid_now(st, 0, HP) == FIRST_AID_SMALL
+    assert C.first_aid_now(st, 0, HP) == FIRST_AID_SMALL
     st[L.S_HEALTH] = 4
-    assert H.first_aid_now(st, 0, HP) == FIRST_AID_LARGE
+    assert C.first_aid_now(st, 0, HP) == FIRST_AID_LARGE
     st[L.S_TRAPS] = 0
     assert H.lucky_charm_now(st, 0) == -1
     st[L.S_TRAPS] = 1
     assert H.lucky_charm_now(st, 0) == LUCKY_CHARM
 
 
-def test_fire_pit_trade_gives_first_aid_to_the_weaker_partner():
+def test_fire_pit_gift_gives_first_aid_to_a_weaker_partner():
+    """The heuristic's and the exerciser's gift rule: First Aid, Large first, to a partner with
+    strictly less health."""
     st = item_state(FIRE_PIT)
     hold(st, 0, FIRST_AID_SMALL, FLASHLIGHT)
     st[L.S_HEALTH], st[L.S_HEALTH + 1] = 6, 3
-    assert H.trade_item(st, 0) == FIRST_AID_SMALL
+    assert C.fire_pit_gift(st, 0) == FIRST_AID_SMALL
+    hold(st, 0, FIRST_AID_SMALL, FIRST_AID_LARGE)
+    assert C.fire_pit_gift(st, 0) == FIRST_AID_LARGE
+    st[L.S_HEALTH + 1] = 6
+    assert C.fire_pit_gift(st, 0) == -1
     st[L.S_HEALTH + 1] = 7
-    assert H.trade_item(st, 0) == -1
+    assert C.fire_pit_gift(st, 0) == -1
 
 
 # --- positions (strict information hygiene: tests/test_hygiene.py) -------------------------------
@@ -258,7 +265,7 @@ def test_sampled_partner_hands_are_consistent_with_the_players_view():
         assert not (hand >> st[L.S_TRUMP_CARD]) & 1
         assert hand | work[L.S_TRUMP_DECK] | st[L.S_HAND + player] | st[L.S_PLAYED] \
             == (1 << 20) - 1
-        cand, _ = H.partner_candidates(st, player)
+        cand, _ = C.partner_candidates(st, player)
         assert not hand & ~cand  # never a card of a suit the partner showed void in
 
 
@@ -308,7 +315,7 @@ def test_numba_on_and_off_play_the_same_policy_games():
 
 @pytest.mark.parametrize("module", ["slashersim.engine.tricks", "slashersim.engine.items",
                                     "slashersim.policies", "slashersim.engine.luck",
-                                    "slashersim.policies.heuristic",
+                                    "slashersim.policies.heuristic", "slashersim.policies.common",
                                     "slashersim.policies.expert", "slashersim.engine.predicates"])
 def test_every_module_imports_first(module):
     """The engine and the policies import each other; any of them may be imported first."""

@@ -13,7 +13,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .params import EXPERT, HEURISTIC, OMNISCIENT, Param, SEARCH
+from .params import EXPERT, HEURISTIC, OMNISCIENT, Param, SEARCH, defaults
 
 class PolicySpec(NamedTuple):
     """A registry line: where the policy's jitted function is and what it takes."""
@@ -97,7 +97,7 @@ def param_vector(name, overrides=None):
     """
     specs = param_specs(name)
     names = tuple(p.name for p in specs)
-    params = np.array([p.default for p in specs], dtype=np.float64)
+    params = defaults(specs)
     for key, value in (overrides or {}).items():
         if key in names:
             index = names.index(key)

@@ -19,11 +19,10 @@ from numba import njit
 
 from ..engine import api
 from ..engine.api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS
-from ..engine.layout import S_DECK_N, S_DRAWS, S_HEALTH, S_HELD, S_PEEK
-from ..rules import ESCAPE_MASK, FIRST_AID_LARGE, FIRST_AID_SMALL, FLASHLIGHT, KILLER
+from ..engine.layout import S_DECK_N, S_DRAWS, S_HELD, S_PEEK
+from ..rules import ESCAPE_MASK, FLASHLIGHT, KILLER
 from . import baseline as B
-
-DEFAULT_PARAMS = np.zeros(0, dtype=np.float64)
+from .common import fire_pit_gift
 
 
 @njit(cache=True)
@@ -65,18 +64,6 @@ def flashlight_order(st, k):
     return 0
 
 
-@njit(cache=True)
-def gift(st, player):
-    """Fire pit: a First Aid kit (Large first) to a partner with strictly less health."""
-    if st[S_HEALTH + player] > st[S_HEALTH + 1 - player]:
-        held = st[S_HELD + player]
-        if (held >> FIRST_AID_LARGE) & 1:
-            return FIRST_AID_LARGE
-        if (held >> FIRST_AID_SMALL) & 1:
-            return FIRST_AID_SMALL
-    return -1
-
-
 @njit(cache=True, inline='always')
 def decide(decision, player, arg, st, params):
     """The exerciser policy (RULES.md §7b)."""
@@ -87,5 +74,5 @@ def decide(decision, player, arg, st, params):
     if decision == api.CABINS_EXTRA:
         return 1
     if decision == api.TRADE:
-        return gift(st, player)
+        return fire_pit_gift(st, player)
     return B.decide(decision, player, arg, st, params)

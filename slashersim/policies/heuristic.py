@@ -5,180 +5,60 @@ a card breaches the area, who wins and what each player takes. The leader does n
 partner's hand; it knows the partner holds all but three of the cards it has not seen (the
 three hidden trump-deck cards), minus the suits the partner has shown void in. Over the
 uniformly random hidden three it computes in closed form the chance that the partner has no
-answer that keeps the area (:func:`no_answer_probability`), assuming the partner follows the
-same rules. Area plans:
+answer that keeps the area (:func:`.common.no_answer_probability`), assuming the partner
+follows the same rules. Area plans:
 
 - trick rules (Lakeside, Cabins, Woodland, Fire pit): avoid a breaching trick;
 - Tent site / Lodge (parity of tricks won) and Hideaway (one player takes all): the trick's
   winner is chosen so that "the winner of this trick wins the rest" ends with the right
-  counts (:func:`wanted_winner`), and the leader leads so that the partner can make it so;
-- cards won are valued by what they do in the item phase (:func:`effects_cost`): draws from
-  yellows against a target, knives from reds net of greens, whites by their colour.
+  counts (:func:`sweep_winner`), and the leader leads so that the partner can make it so;
+- cards won are valued by what they do in the item phase (:func:`.common.effects_cost`): draws
+  from yellows against a target, knives from reds net of greens, whites by their colour.
 
 Item-phase decisions each have their own function, and every weight or threshold is one entry
-of the parameter vector (``PARAM_NAMES``), so experiments can vary them. Nothing here reads the
-partner's hand, the hidden trump-deck cards or the item-deck order; the tests prove it.
+of the parameter vector (:data:`.params.HEURISTIC`), so experiments can vary them. The helpers
+other policies share live in :mod:`.common`. Nothing here reads the partner's hand, the hidden
+trump-deck cards or the item-deck order; the tests prove it.
 """
-import numpy as np
 from numba import njit
 
 from ..engine import api
-from ..engine.api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, keepable
+from ..engine.api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS
 from ..engine.bits import lowest_bit, popcount
-from ..engine.layout import (C_AID_TARGET, C_KEEP_OPTIONAL, C_CURSED_EXTRA, C_ITEM_IN, C_LAKESIDE_REMOVE, C_RED_KNIVES,
-                             C_WHITE_RED_KNIVES, S_AREA,
+from ..engine.layout import (C_AID_TARGET, C_CURSED_EXTRA, C_ITEM_IN, C_KEEP_OPTIONAL, S_AREA,
                              S_DECK_N, S_DISCARD, S_DISCARD_N, S_DRAWN, S_DRAWN_N, S_DRAWS,
-                             S_HAND, S_HEALTH, S_HELD, S_KNIVES, S_LED, S_OUT, S_PEEK, S_PICK,
-                             S_PLAY_LOG, S_PLAYED, S_ROUND_LEADER, S_TRAP_ROUND,
-                             S_TRICK, S_TRICKS, S_TRUMP, S_TRUMP_CARD, S_WON)
-from ..rules import (AID_EITHER, ALL_CARDS, BACKPACK, MAX_HEALTH, CABINS, COLOUR_GREEN, COLOUR_YELLOW,
-                     CURSED_OBJECT, ESCAPE_MASK, FIRE_PIT, FIRST_AID_LARGE, FIRST_AID_SMALL,
-                     FLASHLIGHT, GREEN, HIDEAWAY, KILLER, LAKESIDE, LODGE, LUCKY_CHARM,
-                     N_ESCAPES, RED, SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND, WALKIE_TALKIE,
-                     WHITE, WOODLAND, YELLOW)
-from ..engine.predicates import (area_breached_by_trick, area_breached_by_tricks_won, draw_count,
-                                 trick_winner, white_colour)
-from .baseline import first_aid_below, lucky_charm_now
+                             S_HEALTH, S_HELD, S_KNIVES, S_LED, S_OUT, S_PEEK, S_PICK,
+                             S_TRAP_ROUND, S_TRICK, S_TRICKS, S_TRUMP)
+from ..engine.predicates import white_colour
+from ..rules import (AID_EITHER, ALL_CARDS, CURSED_OBJECT, FIRST_AID_LARGE, FIRST_AID_SMALL,
+                     FLASHLIGHT, HIDEAWAY, KILLER, LODGE, MAX_HEALTH, N_ESCAPES, SUIT_MASK,
+                     TENT_SITE, TRICKS_PER_ROUND)
+from .baseline import lucky_charm_now
+from .common import (AID_LARGE_BELOW, AID_SMALL_BELOW, BEATS, BREACH, FLEXIBLE, KEEP_FLEXIBLE,
+                     SAFE_ANSWERS, WRONG_WINNER, card_effect, colour_of_whites, effects_cost,
+                     effects_cost_at, endgame_follow, endgame_lead, fire_pit_gift, first_aid_now,
+                     has_trick_rule, item_value, missing_escapes, no_answer_probability,
+                     partner_candidates, won_effects, won_effects_coloured)
+from .params import HEURISTIC, index_of
 
-#: the tunable numbers, in the order of the parameter vector
-PARAM_NAMES = (
-    "breach",           # cost of a trap set off by a trick
-    "wrong_winner",     # cost of a trick won by the player the area plan did not want
-    "draw_over",        # cost of each draw above the target
-    "draw_under",       # cost of each draw below the target
-    "target_draws",     # draws a player aims for in an item phase
-    "damage",           # cost of each point of health the Killer is expected to take
-    "death",            # cost of the chance that the Killer kills
-    "keep_flexible",    # value of keeping a card that meets many others safely (see FLEXIBLE)
-    "flashlight_risk",  # use the Flashlight when the chance of the Killer in one's draws is above
-    "cabins_gain",      # take Cabins' extra card when (escape chance - Killer cost) is above
-    "killer_cost",      # cost of drawing the Killer, in escape items
-    "backpack_min",     # use the Backpack when the second pick is worth at least this
-    "aid_large_below",  # use First Aid Large while health is at most this
-    "aid_small_below",  # use First Aid Small while health is at most this
-    "any_time_items",   # 1: use the play-phase windows (c) and (d) of item_timing = any_time
-    "keep_min",         # where keeping is optional, keep only a card worth at least this
-)
-DEFAULT_PARAMS = np.array([
-    100.0, 30.0, 0.0, 0.0, 1.0, 20.0, 60.0, 40.0,
-    0.0, 0.0, 1.0, 5.0, 5.0, 6.0, 1.0, 0.0,
-], dtype=np.float64)
-(BREACH, WRONG_WINNER, DRAW_OVER, DRAW_UNDER, TARGET_DRAWS, DAMAGE, DEATH, KEEP_FLEXIBLE,
- FLASHLIGHT_RISK, CABINS_GAIN, KILLER_COST, BACKPACK_MIN, AID_LARGE_BELOW,
- AID_SMALL_BELOW, ANY_TIME_ITEMS, KEEP_MIN) = range(len(PARAM_NAMES))
-
-#: ``SAFE_ANSWERS[area, trump, lead]``: bitmask of follow cards whose trick keeps the area's
-#: trick rule (every card for Tent site, Lodge and Hideaway)
-SAFE_ANSWERS = np.zeros((7, 4, 20), dtype=np.int64)
-#: ``BEATS[trump, lead]``: bitmask of follow cards that win the trick against ``lead``
-BEATS = np.zeros((4, 20), dtype=np.int64)
-
-
-def _build_tables():
-    winner = getattr(trick_winner, "py_func", trick_winner)
-    breached = getattr(area_breached_by_trick, "py_func", area_breached_by_trick)
-    for trump in range(4):
-        for lead in range(20):
-            for follow in range(20):
-                if follow == lead:
-                    continue
-                w = winner(lead, follow, trump)
-                if w:
-                    BEATS[trump, lead] |= 1 << follow
-                for area in range(7):
-                    if not breached(area, lead, follow, follow if w else lead):
-                        SAFE_ANSWERS[area, trump, lead] |= 1 << follow
-
-
-_build_tables()
-#: ``FLEXIBLE[area, trump, card]``: share of the other cards that ``card`` meets without a breach
-#: of the trick rule, as leader or follower (1 for every card of Tent site, Lodge, Hideaway)
-FLEXIBLE = np.zeros((7, 4, 20), dtype=np.float64)
-for _a in range(7):
-    for _t in range(4):
-        for _c in range(20):
-            _n = bin(int(SAFE_ANSWERS[_a, _t, _c])).count("1")
-            _n += sum(1 for _o in range(20) if _o != _c and (SAFE_ANSWERS[_a, _t, _o] >> _c) & 1)
-            FLEXIBLE[_a, _t, _c] = _n / 38.0
-#: ``CHOOSE[n, k + 24]`` = n choose k for 0 <= n < 24 and -24 <= k <= 3 (0 for k < 0)
-CHOOSE = np.zeros((24, 28), dtype=np.float64)
-for _n in range(24):
-    for _k in range(4):
-        if _k <= _n:
-            CHOOSE[_n, _k + 24] = [1, _n, _n * (_n - 1) // 2, _n * (_n - 1) * (_n - 2) // 6][_k]
-
-
-#: ``HIT_CHANCE[draws, deck size]``: the rough chance ``min(1, draws / deck size)`` that a
-#: draw of ``draws`` cards meets the Killer
-HIT_CHANCE = np.minimum(1.0, np.arange(16)[:, None] / np.maximum(1, np.arange(25))[None, :])
-INVERSE_CHOOSE = np.where(CHOOSE > 0, 1.0 / np.maximum(CHOOSE, 1.0), 0.0)
-
-
-@njit(cache=True, inline='always')
-def choose(n, k):
-    """n choose k for the small counts of :func:`no_answer_probability` (0 when k < 0)."""
-    return CHOOSE[n, k + 24]
-
-
-# --- what the player knows about the partner's hand ----------------------------------------
-@njit(cache=True)
-def partner_voids(st, player):
-    """Bitmask of the suits the partner showed void in this round (failed to follow)."""
-    leader = st[S_ROUND_LEADER]
-    voids = 0
-    trump = st[S_TRUMP]
-    for t in range(st[S_TRICK]):
-        lead = st[S_PLAY_LOG + 2 * t]
-        follow = st[S_PLAY_LOG + 2 * t + 1]
-        voids |= ((leader == player) & (follow // 5 != lead // 5)) << (lead // 5)
-        leader = leader ^ trick_winner(lead, follow, trump)
-    return voids
-
-
-@njit(cache=True, inline='always')
-def partner_candidates(st, player):
-    """Cards the partner may hold: unseen by ``player``, outside the partner's void suits.
-
-    The partner holds all of them but ``hidden`` (the returned second value), which lie in the
-    trump deck; every such set of ``hidden`` cards is equally likely.
-    """
-    unseen = ALL_CARDS & ~st[S_HAND + player] & ~st[S_PLAYED] & ~(1 << st[S_TRUMP_CARD])
-    voids = partner_voids(st, player)
-    cand = unseen
-    for s in range(4):
-        if (voids >> s) & 1:
-            cand &= ~SUIT_MASK[s]
-    partner_cards = TRICKS_PER_ROUND - st[S_TRICK] - (1 if st[S_LED] >= 0 else 0)
-    return cand, popcount(cand) - partner_cards
-
-
-@njit(cache=True, inline='always')
-def no_answer_probability(good, follow, cand, hidden):
-    """Chance that the partner holds no card of ``good`` it may play, over the hidden cards.
-
-    The partner holds ``cand`` less ``hidden`` uniformly random cards; it must play from
-    ``follow & hand`` when that is not empty, else from its whole hand. The bad sets of
-    hidden cards are those that hold every good card of the led suit and (a) leave a card of
-    the led suit or (b) hold the whole led suit and every other good card too.
-    """
-    u = popcount(cand)
-    f = follow & cand
-    a = popcount(f & good)
-    b = popcount(f) - a
-    c = popcount(cand & good) - a
-    bad = choose(u - a, hidden - a) - choose(u - a - b, hidden - a - b) \
-        + choose(u - a - b - c, hidden - a - b - c)
-    return bad * INVERSE_CHOOSE[u, hidden + 24]
+#: indices of the heuristic's own parameters (the shared ones are :mod:`.common`'s)
+FLASHLIGHT_RISK = index_of(HEURISTIC, "flashlight_risk")
+CABINS_GAIN = index_of(HEURISTIC, "cabins_gain")
+KILLER_COST = index_of(HEURISTIC, "killer_cost")
+BACKPACK_MIN = index_of(HEURISTIC, "backpack_min")
+ANY_TIME_ITEMS = index_of(HEURISTIC, "any_time_items")
+KEEP_MIN = index_of(HEURISTIC, "keep_min")
 
 
 # --- the area plan -------------------------------------------------------------------------
 @njit(cache=True, inline='always')
-def wanted_winner(st, leader):
-    """0 if the area wants the trick's leader to win it, 1 for the follower, -1 for no wish.
+def sweep_winner(st, leader):
+    """Who should win this trick so that "this trick's winner wins the rest" ends right: 0 the
+    trick's leader, 1 the follower, -1 none (an area without such a plan, or a trap went off).
 
     Hideaway: the leader has won every trick so far, so it must win this one. Tent site (even
-    counts) and Lodge (odd counts): the option after which "this trick's winner wins the rest"
-    ends right, the leader's win when both or neither do.
+    counts) and Lodge (odd counts): the player whose sweep ends right, the leader when both or
+    neither do (the expert's :func:`.expert.plan.sole_sweep_winner` has no wish then).
     """
     area = st[S_AREA]
     if st[S_TRAP_ROUND]:
@@ -195,87 +75,6 @@ def wanted_winner(st, leader):
     if win_ok and not lose_ok:
         return 1
     return 0
-
-
-# --- what cards won are worth ---------------------------------------------------------------
-@njit(cache=True, inline='always')
-def colour_of_whites(st, player):
-    """The colour ``player``'s whites would take in this round's item phase."""
-    return white_colour(st, st[S_HEALTH + player], st[S_AREA])
-
-
-@njit(cache=True, inline='always')
-def card_effect(st, colour, card):
-    """What one won card adds for a player whose whites take ``colour``: a packed
-    ``greens + 16 * yellows + 256 * knives``."""
-    # branch-free: the suits of the cards tried come in no order a branch could predict
-    suit = card // 5
-    white = 1 if colour == COLOUR_GREEN else 16 if colour == COLOUR_YELLOW else \
-        256 * st[C_WHITE_RED_KNIVES]
-    return (suit == GREEN) + 16 * (suit == YELLOW) \
-        + (suit == RED) * 256 * st[C_RED_KNIVES + card % 5] + (suit == WHITE) * white
-
-
-@njit(cache=True, inline='always')
-def won_effects(st, player):
-    """The packed greens, yellows and knives (see :func:`card_effect`) of ``player``'s cards
-    won so far this round."""
-    return won_effects_coloured(st, player, colour_of_whites(st, player))
-
-
-@njit(cache=True, inline='always')
-def won_effects_coloured(st, player, colour):
-    """:func:`won_effects` with ``player``'s whites taking ``colour``."""
-    won = st[S_WON + player]
-    whites = popcount(won & SUIT_MASK[WHITE])
-    total = popcount(won & SUIT_MASK[GREEN]) + 16 * popcount(won & SUIT_MASK[YELLOW]) \
-        + whites * card_effect(st, colour, 5 * WHITE)
-    reds = (won >> (5 * RED)) & 31
-    for r in range(5):
-        total += 256 * ((reds >> r) & 1) * st[C_RED_KNIVES + r]
-    return total
-
-
-@njit(cache=True, inline='always')
-def effects_cost(st, player, packed, params):
-    """Cost of ``player`` ending the play phase with the packed greens, yellows and knives.
-
-    The yellows set the draws, and each draw may be the Killer (chance ``1 / deck size``),
-    which takes 1 + the knives left (reds' knives net of greens, a rough, monotone stand-in
-    for nullifying): the cost is the expected health lost, plus the chance that the Killer
-    kills, plus draws off the target.
-    """
-    return effects_cost_at(st, packed, st[S_HEALTH + player], params)
-
-
-@njit(cache=True, inline='always')
-def effects_cost_at(st, packed, health, params):
-    """:func:`effects_cost` for a player at ``health``."""
-    greens = packed & 15
-    yellows = (packed >> 4) & 15
-    knives = packed >> 8
-    area = st[S_AREA]
-    if area == LAKESIDE:
-        greens = max(0, greens - st[C_LAKESIDE_REMOVE])
-    draws = draw_count(st, yellows, area)
-    off = draws - params[TARGET_DRAWS]
-    hit = health if area == HIDEAWAY else 1 + max(0, knives - greens)
-    p_hit = HIT_CHANCE[min(draws, 15), st[S_DECK_N]]
-    # branch-free: these comparisons go either way from one card to the next
-    return max(off, 0.0) * params[DRAW_OVER] + max(-off, 0.0) * params[DRAW_UNDER] \
-        + p_hit * (min(hit, health) * params[DAMAGE] + (hit >= health) * params[DEATH])
-
-
-@njit(cache=True, inline='always')
-def take_cost(st, player, base, cards, params):
-    """Extra cost of ``player``, holding the packed effects ``base``, winning ``cards``."""
-    colour = colour_of_whites(st, player)
-    more = base
-    m = cards
-    while m:
-        more += card_effect(st, colour, lowest_bit(m))
-        m &= m - 1
-    return effects_cost(st, player, more, params) - effects_cost(st, player, base, params)
 
 
 @njit(cache=True, inline='always')
@@ -300,7 +99,7 @@ def choose_follow(st, player, legal, params):
     area = st[S_AREA]
     trump = st[S_TRUMP]
     rule = has_trick_rule(area) and not st[S_TRAP_ROUND]
-    want = wanted_winner(st, leader)
+    want = sweep_winner(st, leader)
     safe = SAFE_ANSWERS[area, trump, lead] if rule else ALL_CARDS
     beats = BEATS[trump, lead]
     base_leader = won_effects(st, leader)
@@ -335,12 +134,6 @@ def choose_follow(st, player, legal, params):
     return best
 
 
-@njit(cache=True, inline='always')
-def has_trick_rule(area):
-    """Whether the area is breached by single tricks (Lakeside, Cabins, Woodland, Fire pit)."""
-    return area == LAKESIDE or area == CABINS or area == WOODLAND or area == FIRE_PIT
-
-
 @njit(cache=True)
 def choose_lead(st, player, legal, params):
     """The leader's card: least chance that the partner cannot keep the area or make the
@@ -348,7 +141,7 @@ def choose_lead(st, player, legal, params):
     area = st[S_AREA]
     trump = st[S_TRUMP]
     rule = has_trick_rule(area) and not st[S_TRAP_ROUND]
-    want = wanted_winner(st, player)
+    want = sweep_winner(st, player)
     cand, hidden = partner_candidates(st, player)
     partner = 1 - player
     colour_mine = colour_of_whites(st, player)
@@ -386,104 +179,6 @@ def choose_lead(st, player, legal, params):
         if_lost = effects_cost(st, partner, theirs + card_effect(st, colour_theirs, card),
                                params) - cost_theirs
         cost += (1.0 - p_lose) * if_won + p_lose * if_lost
-        if cost < best_cost:
-            best_cost = cost
-            best = card
-    return best
-
-
-@njit(cache=True, inline='always')
-def last_two_tricks_breach(st, leader, lead, follow, leader_last, follower_last):
-    """Whether tricks 7 and 8 breach the area: ``leader`` leads ``lead`` to ``follow`` in
-    trick 7, then the last cards ``leader_last`` and ``follower_last`` (of trick 7's leader
-    and follower) meet in trick 8, led by trick 7's winner."""
-    area = st[S_AREA]
-    trump = st[S_TRUMP]
-    if not (SAFE_ANSWERS[area, trump, lead] >> follow) & 1:
-        return True
-    w = (BEATS[trump, lead] >> follow) & 1
-    if w:
-        lead8, follow8 = follower_last, leader_last
-    else:
-        lead8, follow8 = leader_last, follower_last
-    if not (SAFE_ANSWERS[area, trump, lead8] >> follow8) & 1:
-        return True
-    if area != TENT_SITE and area != LODGE and area != HIDEAWAY:
-        return False
-    w8 = (BEATS[trump, lead8] >> follow8) & 1
-    winner7 = leader ^ w
-    winner8 = winner7 ^ w8
-    t0 = st[S_TRICKS] + (winner7 == 0) + (winner8 == 0)
-    t1 = st[S_TRICKS + 1] + (winner7 == 1) + (winner8 == 1)
-    return area_breached_by_tricks_won(area, t0, t1, TRICKS_PER_ROUND)
-
-
-@njit(cache=True)
-def endgame_follow(st, player, legal, params):
-    """Trick 7 as follower: the card with the least chance that tricks 7-8 breach, over the
-    leader's possible last cards."""
-    lead = st[S_LED]
-    hand = st[S_HAND + player]
-    cand, _ = partner_candidates(st, player)
-    best = -1
-    best_cost = 1e300
-    m = legal
-    while m:
-        card = lowest_bit(m)
-        m &= m - 1
-        mine = lowest_bit(hand & ~(1 << card))
-        bad = 0
-        n = 0
-        c = cand
-        while c:
-            theirs = lowest_bit(c)
-            c &= c - 1
-            n += 1
-            bad += last_two_tricks_breach(st, 1 - player, lead, card, theirs, mine)
-        w = (BEATS[st[S_TRUMP], lead] >> card) & 1
-        cost = params[BREACH] * bad / max(1, n) + \
-            take_cost(st, (1 - player) ^ w, won_effects(st, (1 - player) ^ w),
-                      (1 << lead) | (1 << card), params)
-        if cost < best_cost:
-            best_cost = cost
-            best = card
-    return best
-
-
-@njit(cache=True)
-def endgame_lead(st, player, legal, params):
-    """Trick 7 as leader: the card with the least chance that tricks 7-8 breach, over the
-    partner's possible two cards, the partner answering as well as it can."""
-    hand = st[S_HAND + player]
-    cand, _ = partner_candidates(st, player)
-    best = -1
-    best_cost = 1e300
-    m = legal
-    while m:
-        card = lowest_bit(m)
-        m &= m - 1
-        mine = lowest_bit(hand & ~(1 << card))
-        bad = 0
-        n = 0
-        c1 = cand
-        while c1:
-            x = lowest_bit(c1)
-            c1 &= c1 - 1
-            c2 = c1
-            while c2:
-                y = lowest_bit(c2)
-                c2 &= c2 - 1
-                n += 1
-                pair = (1 << x) | (1 << y)
-                follow = pair & SUIT_MASK[card // 5]
-                options = follow if follow else pair
-                ok = False
-                if (options >> x) & 1 and not last_two_tricks_breach(st, player, card, x, mine, y):
-                    ok = True
-                if (options >> y) & 1 and not last_two_tricks_breach(st, player, card, y, mine, x):
-                    ok = True
-                bad += 0 if ok else 1
-        cost = params[BREACH] * bad / max(1, n)
         if cost < best_cost:
             best_cost = cost
             best = card
@@ -534,12 +229,6 @@ def unseen_items(st):
 
 
 @njit(cache=True, inline='always')
-def missing_escapes(st):
-    """Bitmask of the escape items the team still lacks."""
-    return ESCAPE_MASK & ~(st[S_HELD] | st[S_HELD + 1])
-
-
-@njit(cache=True, inline='always')
 def killer_chance_per_draw(st):
     """Chance that the next draw is the Killer, from the public piles alone."""
     n = st[S_DECK_N]
@@ -548,35 +237,7 @@ def killer_chance_per_draw(st):
     return 1.0 / n
 
 
-@njit(cache=True, inline='always')
-def item_value(st, player, card):
-    """How much the team wants ``player`` to keep ``card`` (an escape item it lacks = 100)."""
-    if not keepable(card):
-        return 0.0
-    if card < N_ESCAPES:
-        return 100.0 if (missing_escapes(st) >> card) & 1 else 0.0
-    if card == FLASHLIGHT:
-        return 9.0
-    if card == WALKIE_TALKIE:
-        return 8.0
-    if card == FIRST_AID_LARGE:
-        return 7.0
-    if card == BACKPACK:
-        return 6.0
-    if card == FIRST_AID_SMALL:
-        return 5.0
-    if card == LUCKY_CHARM:
-        return 4.0
-    return 0.0
-
-
 # --- item-phase decisions ---------------------------------------------------------------------
-@njit(cache=True, inline='always')
-def first_aid_now(st, player, params):
-    """First Aid while the holder's health is at or below its threshold."""
-    return first_aid_below(st, player, params[AID_LARGE_BELOW], params[AID_SMALL_BELOW])
-
-
 @njit(cache=True, inline='always')
 def flashlight_now(st, player, params):
     """Use the Flashlight before a draw when the Killer may be among the cards drawn."""
@@ -770,19 +431,6 @@ def walkie_talkie_pick(st, player):
     return -1
 
 
-@njit(cache=True)
-def trade_item(st, player):
-    """Fire pit: hand First Aid to a partner with less health who needs it more."""
-    partner = 1 - player
-    held = st[S_HELD + player]
-    if st[S_HEALTH + partner] < st[S_HEALTH + player]:
-        if (held >> FIRST_AID_LARGE) & 1:
-            return FIRST_AID_LARGE
-        if (held >> FIRST_AID_SMALL) & 1:
-            return FIRST_AID_SMALL
-    return -1
-
-
 @njit(cache=True, inline='always')
 def decide(decision, player, arg, st, params):
     """The heuristic policy: each decision in its own function above."""
@@ -803,5 +451,5 @@ def decide(decision, player, arg, st, params):
     if decision == api.WALKIE_TALKIE:
         return walkie_talkie_pick(st, player)
     if decision == api.TRADE:
-        return trade_item(st, player)
+        return fire_pit_gift(st, player)
     return any_time_item(st, player, decision, arg, params)

@@ -6,7 +6,7 @@ follower every answer, and each line is played out with the ``heuristic`` to the
 round, item phase included, on the true hands and the true item deck (:func:`line_cost`).
 Future randomness (later deals, area order and reshuffles) is not known: the rollouts
 reshuffle their copies of those streams. The cost of a line is the round's trap, the health
-lost and any death, less the escape items gained (:func:`round_end_cost`). Item-phase
+lost and any death, less the escape items gained (:func:`.common.round_end_cost`). Item-phase
 decisions that the deck order settles are exact: Cabins' extra card is drawn only when it is
 not the Killer or the Cursed Object, and the Flashlight is used only when the Killer is among
 one's next draws; the others are the heuristic's.
@@ -22,12 +22,14 @@ from ..engine.layout import S_DECK, S_DECK_N, S_DRAWS, S_HAND, S_HELD, S_LED, S_
 from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32
 from ..rules import CURSED_OBJECT, FLASHLIGHT, KILLER
 from . import heuristic as H
-from .search import round_end_cost
+from .baseline import lucky_charm_now
+from .common import first_aid_now, item_value, round_end_cost
+from .params import OMNISCIENT, index_of
 
-PARAM_NAMES = H.PARAM_NAMES + ("escape_value", "win_value")
-ESCAPE_VALUE = len(H.PARAM_NAMES)
-WIN_VALUE = ESCAPE_VALUE + 1
-DEFAULT_PARAMS = np.concatenate([H.DEFAULT_PARAMS, np.array([60.0, 2000.0])])
+#: rollout values of an escape item gained and of a game won, read
+#: by :func:`.common.round_end_cost` as ``value_at`` and the next index
+ESCAPE_VALUE = index_of(OMNISCIENT, "escape_value")
+assert index_of(OMNISCIENT, "win_value") == ESCAPE_VALUE + 1
 
 
 @njit(cache=True)
@@ -112,9 +114,9 @@ def killer_in_next_draws(st, player):
 @njit(cache=True)
 def before_draw_item(st, player, params):
     """Lucky Charm and First Aid as the heuristic; the Flashlight only against the Killer."""
-    item = H.lucky_charm_now(st, player)
+    item = lucky_charm_now(st, player)
     if item < 0:
-        item = H.first_aid_now(st, player, params)
+        item = first_aid_now(st, player, params)
     if item < 0 and (st[S_HELD + player] >> FLASHLIGHT) & 1 and killer_in_next_draws(st, player):
         item = FLASHLIGHT
     return item
@@ -124,7 +126,7 @@ def before_draw_item(st, player, params):
 def cabins_extra(st, player):
     """Draw Cabins' extra card when it is a card worth keeping."""
     card = top_card(st, 0)
-    return 1 if card >= 0 and keepable(card) and H.item_value(st, player, card) > 0 else 0
+    return 1 if card >= 0 and keepable(card) and item_value(st, player, card) > 0 else 0
 
 
 @njit(cache=True)

@@ -2,11 +2,14 @@
 
 Each policy's parameter vector is a tuple of :class:`Param`: name, type (``int`` or
 ``float``), inclusive range and default. The command line checks ``--policy-param`` values
-against them before anything compiles; the policies' modules hold the same names and defaults
-(``PARAM_NAMES``, ``DEFAULT_PARAMS``), and ``tests/test_cli_input.py`` checks that they agree.
+against them before anything compiles. These tuples are the only declaration: the policies'
+modules take their parameter indices from them (:func:`index_of`) and the registry its default
+vectors (:func:`defaults`).
 """
 import math
 from typing import NamedTuple
+
+import numpy as np
 
 #: the largest cost or weight a parameter may take
 BIG = 1e6
@@ -48,6 +51,19 @@ def _fmt(x):
     if math.isinf(x):
         return "-inf" if x < 0 else "inf"
     return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+
+def index_of(specs, name):
+    """The position of parameter ``name`` in the parameter vector of ``specs``."""
+    for i, p in enumerate(specs):
+        if p.name == name:
+            return i
+    raise ValueError(f"no parameter {name!r}")
+
+
+def defaults(specs):
+    """The default parameter vector of ``specs``, ``ndarray(float64, (len(specs),))``."""
+    return np.array([p.default for p in specs], dtype=np.float64)
 
 
 def _cost(name, default, help):
@@ -93,28 +109,23 @@ SEARCH = HEURISTIC + (
 _EXPERT_TUNED = {"death": 200.0, "draw_over": 0.0, "cabins_gain": -1.0}
 EXPERT = tuple(p._replace(default=_EXPERT_TUNED.get(p.name, p.default)) for p in HEURISTIC) + (
     Param("lead_samples", int, 0, 256, 16.0, "rollouts per class of leads (0: none)"),
-    Param("dd_from", int, 0, 8, 4.0,
-          "Tent site, Lodge, Hideaway: exact check from this trick (0-based) on"),
+    Param("dd_from", int, 0, 8, 4.0, "Tent site, Lodge: exact check from this trick (0-based) on"),
     Param("dd_hands", int, 1, 128, 64.0,
           "... over all the partner's possible hands, or this many samples"),
     _cost("lead_weight", 1.0, "weight of the rollout value of the cards won, leads"),
     _cost("follow_weight", 2.0, "weight of the closed-form value of the cards won, answers"),
     _cost("prune_margin", 50.0,
           "leads whose closed-form cost is this far above the best: no rollouts"),
-    Param("item_model", int, 0, 1, 1.0,
-          "1: value the piles by the item deck the player may know, "
-          "0: by the heuristic's closed form"),
-    _cost("escape_value", 60.0, "... value of an escape item gained"),
+    _cost("escape_value", 60.0, "value of an escape item gained, in the item phase ahead"),
     _cost("win_value", 100.0, "... value of the game won"),
-    Param("hideaway_plan", int, 0, 1, 0.0,
-          "1: play to keep the Hideaway (one player wins every trick), 0: not"),
-    Param("race_z", float, 0.0, 10.0, 0.0,
-          "leads: stop rolling out a class this many standard errors worse than the best "
-          "(0: every class gets lead_samples rollouts)"),
-    Param("race_from", int, 1, 256, 8.0, "... after this many rollouts"),
 )
 
 OMNISCIENT = HEURISTIC + (
     _cost("escape_value", 60.0, "value of an escape item gained in a rollout"),
     _cost("win_value", 2000.0, "value of a game won (and cost of one lost) in a rollout"),
 )
+
+#: every parameterised policy's vector starts with the heuristic's parameters, so code shared by
+#: them (:mod:`.common`) reads those at the heuristic's indices
+assert all(tuple(p.name for p in specs[:len(HEURISTIC)]) == tuple(p.name for p in HEURISTIC)
+           for specs in (SEARCH, EXPERT, OMNISCIENT))

@@ -9,31 +9,32 @@ round, a game lost to traps, and what the cards won will do in the item phase. E
 card is scored on the same samples (common random numbers), so their differences are not
 blurred by sampling noise. Item-phase decisions are the heuristic's.
 
-The parameter vector is the heuristic's followed by ``samples``; the heuristic's entries tune
-both the rollouts and the cost. The rollouts play the heuristic through the engine's entry
-points for searches (:mod:`slashersim.engine.playout`), which numba specialises on it.
+The parameter vector is the heuristic's followed by search's own (:data:`.params.SEARCH`); the
+heuristic's entries tune both the rollouts and the cost. The rollouts play the heuristic
+through the engine's entry points for searches (:mod:`slashersim.engine.playout`), which numba
+specialises on it.
 """
 import numpy as np
 from numba import njit
 
 from ..engine import api
 from ..engine.bits import lowest_bit, nth_bit, popcount
-from ..engine.layout import (S_DECK, S_DECK_N, S_DECK_SEEN, S_HAND, S_HEALTH,
-                             S_OUTCOME, S_PLAYED, S_RNG, S_TRAP_ROUND, S_TRAPS,
-                             S_TRUMP_CARD, S_TRUMP_DECK, SLOT_TOP_GROUP)
+from ..engine.layout import (S_DECK, S_DECK_N, S_DECK_SEEN, S_HAND, S_OUTCOME, S_PLAYED,
+                             S_RNG, S_TRAP_ROUND, S_TRUMP_CARD, S_TRUMP_DECK, SLOT_TOP_GROUP)
 from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32, rand_below
-from ..engine.playout import finish_play_phase, finish_round, play_given_card, team_escapes
-from ..rules import ALL_CARDS, KILLER, LOSS_HEALTH, LOSS_TRAPS, WIN
+from ..engine.playout import finish_play_phase, finish_round, play_given_card
+from ..rules import ALL_CARDS, KILLER, LOSS_TRAPS
 from . import heuristic as H
+from .common import BREACH, effects_cost, partner_candidates, round_end_cost, won_effects
+from .params import SEARCH, index_of
 
-PARAM_NAMES = H.PARAM_NAMES + ("samples", "whole_round", "escape_value", "win_value")
-SAMPLES = len(H.PARAM_NAMES)
+SAMPLES = index_of(SEARCH, "samples")
 #: 1: roll out the whole round, item phase included, on sampled item decks; 0: the play phase
-WHOLE_ROUND = SAMPLES + 1
-#: rollout values of an escape item gained and of a game won (a game lost costs as much)
-ESCAPE_VALUE = SAMPLES + 2
-WIN_VALUE = SAMPLES + 3
-DEFAULT_PARAMS = np.concatenate([H.DEFAULT_PARAMS, np.array([24.0, 1.0, 60.0, 200.0])])
+WHOLE_ROUND = index_of(SEARCH, "whole_round")
+#: rollout values of an escape item gained and of a game won (a game lost costs as much), read
+#: by :func:`.common.round_end_cost` as ``value_at`` and the next index
+ESCAPE_VALUE = index_of(SEARCH, "escape_value")
+assert index_of(SEARCH, "win_value") == ESCAPE_VALUE + 1
 #: extra cost, in traps, of a game lost to traps
 LOST_GAME_TRAPS = 10.0
 
@@ -42,7 +43,7 @@ LOST_GAME_TRAPS = 10.0
 def sample_partner_hand(st, work, player):
     """Give the partner in ``work`` a hand drawn uniformly from those ``player`` cannot rule
     out, and put the cards left over in the trump deck; draws from ``st``'s policy stream."""
-    cand, hidden = H.partner_candidates(st, player)
+    cand, hidden = partner_candidates(st, player)
     unseen = ALL_CARDS & ~st[S_HAND + player] & ~st[S_PLAYED] & ~(1 << st[S_TRUMP_CARD])
     hide = unseen & ~cand
     n = popcount(cand)
@@ -95,30 +96,14 @@ def sample_item_deck(st, work, player):
 
 
 @njit(cache=True)
-def round_end_cost(before, after, params, value_at):
-    """Cost of the round from ``before`` to ``after``: a won game ``-params[value_at + 1]``, a
-    lost one ``+params[value_at + 1]``; else traps, health lost, less the escape items
-    gained (worth ``params[value_at]`` each)."""
-    if after[S_OUTCOME] == WIN:
-        return -params[value_at + 1]
-    if after[S_OUTCOME] == LOSS_HEALTH or after[S_OUTCOME] == LOSS_TRAPS:
-        return params[value_at + 1]
-    cost = params[H.BREACH] * (after[S_TRAPS] - before[S_TRAPS])
-    for p in range(2):
-        cost += params[H.DAMAGE] * (before[S_HEALTH + p] - after[S_HEALTH + p])
-    gained = team_escapes(after) - team_escapes(before)
-    return cost - params[value_at] * gained
-
-
-@njit(cache=True)
 def round_cost(st, params):
     """The heuristic's cost of a finished play phase: its trap, a game lost to traps, and the
     expected item-phase cost of both players' cards won."""
-    cost = params[H.BREACH] * st[S_TRAP_ROUND]
+    cost = params[BREACH] * st[S_TRAP_ROUND]
     if st[S_OUTCOME] == LOSS_TRAPS:
-        cost += params[H.BREACH] * LOST_GAME_TRAPS
+        cost += params[BREACH] * LOST_GAME_TRAPS
     for p in range(2):
-        cost += H.effects_cost(st, p, H.won_effects(st, p), params)
+        cost += effects_cost(st, p, won_effects(st, p), params)
     return cost
 
 

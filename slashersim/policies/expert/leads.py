@@ -1,0 +1,151 @@
+"""The expert's leads: the heuristic's closed-form terms plus the value of the cards won.
+
+For each class of equivalent legal cards (:func:`representatives`) the lead's cost is its
+least closed-form cost (:func:`lead_costs`: the trick rule, the plan's wish, flexibility; from
+trick ``dd_from`` on the exact parity check) plus ``lead_weight`` times the mean item-phase
+cost of both players' piles at the end of ``lead_samples`` rollouts
+(:func:`.rollouts.lead_rollouts`). Classes far worse in closed form get no rollouts.
+"""
+import numpy as np
+from numba import njit
+
+from ...engine import api
+from ...engine.bits import lowest_bit
+from ...engine.layout import (C_RED_KNIVES, S_AREA, S_HAND, S_LED, S_PLAYED, S_TRAP_ROUND,
+                              S_TRUMP, S_TRUMP_CARD)
+from ...rules import ALL_CARDS, RED, SUIT_MASK
+from ..common import (BEATS, BREACH, FLEXIBLE, KEEP_FLEXIBLE, SAFE_ANSWERS, WRONG_WINNER,
+                      has_trick_rule, no_answer_probability, partner_candidates)
+from .layout import (DD_HANDS, F_BEST, F_EFF, F_LEAD_SIZE, F_OUT, I_CARD, I_PARTNER, I_SIZE,
+                     LEAD_SAMPLES, LEAD_WEIGHT, MOST_HANDS, PRUNE_MARGIN, zero)
+from .lcg import lcg_seed
+from .plan import parity_failures, planned_area, sole_sweep_winner
+from .rollouts import lead_rollouts
+
+
+@njit(cache=True, inline='always')
+def representatives(st, player, legal):
+    """The legal cards that stand for their class: cards of one suit with the same item-phase
+    effect and no card the player has not seen (nor the led card) between them win and lose
+    alike (their trick-rule costs still differ, and are kept per card)."""
+    unseen = ALL_CARDS & ~st[S_HAND + player] & ~st[S_PLAYED] & ~(1 << st[S_TRUMP_CARD])
+    if st[S_LED] >= 0:
+        unseen |= 1 << st[S_LED]
+    reps = 0
+    prev = -1
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        if prev >= 0 and prev // 5 == c // 5 and \
+                (unseen >> (prev + 1)) & ((1 << (c - prev - 1)) - 1) == 0 and \
+                (c // 5 != RED or st[C_RED_KNIVES + c % 5] == st[C_RED_KNIVES + prev % 5]):
+            prev = c
+            continue
+        reps |= 1 << c
+        prev = c
+    return reps
+
+
+@api.borrowing
+def lead_costs(st, player, legal, params, out):
+    """The heuristic's closed-form lead costs other than the cards won, per legal card: the
+    chance that the partner has no answer that keeps the trick rule, or none that gives the
+    winner the plan wishes for (:func:`.plan.sole_sweep_winner`, until the exact check takes
+    over), and the flexibility spent."""
+    area = st[S_AREA]
+    trump = st[S_TRUMP]
+    rule = has_trick_rule(area) and not st[S_TRAP_ROUND]
+    want = -1 if planned_area(st, params) else sole_sweep_winner(st, player)
+    cand, hidden = partner_candidates(st, player)
+    breach = params[BREACH]
+    wrong = params[WRONG_WINNER]
+    m = legal
+    while m:
+        card = lowest_bit(m)
+        m &= m - 1
+        follow = SUIT_MASK[card // 5]
+        beats = BEATS[trump, card]
+        good = ALL_CARDS
+        cost = 0.0
+        if rule:
+            good = SAFE_ANSWERS[area, trump, card]
+            cost += breach * no_answer_probability(good, follow, cand, hidden) \
+                + FLEXIBLE[area, trump, card] * params[KEEP_FLEXIBLE]
+        if want == 0:
+            cost += wrong * no_answer_probability(good & ~beats, follow, cand, hidden)
+        elif want == 1:
+            cost += wrong * no_answer_probability(good & beats, follow, cand, hidden)
+        out[card] = cost
+
+
+@njit(cache=True, inline='always')
+def class_offsets(legal, reps, out, best, card):
+    """``best[rep]``: the least closed-form cost ``out`` of a member of each class of leads,
+    ``card[rep]``: its first member of that cost (the class's lead, as its rollouts are
+    shared)."""
+    rep = -1
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        if (reps >> c) & 1:
+            rep = c
+        if rep == c or out[c] < best[rep]:
+            best[rep] = out[c]
+            card[rep] = c
+
+
+@njit(cache=True)
+def lead_card(st, player, legal, params):
+    """The lead of least closed-form cost plus the mean end-of-round cost of both piles over
+    ``lead_samples`` sampled partner hands and random-priority rollouts
+    (:func:`.rollouts.lead_rollouts`), which only the classes within ``prune_margin`` of the
+    best closed-form cost get."""
+    fl = np.empty(F_LEAD_SIZE)
+    # out and eff accumulate; cost_constants writes pc
+    zero(fl, F_OUT, F_OUT + 20)
+    zero(fl, F_EFF, F_EFF + 20)
+    ints = np.empty(I_SIZE, dtype=np.int64)
+    out = fl[F_OUT:F_OUT + 20]
+    eff = fl[F_EFF:F_EFF + 20]
+    lead_costs(st, player, legal, params, out)
+    x = lcg_seed(st)
+    if planned_area(st, params):
+        x = parity_failures(st, player, legal, True, int(params[DD_HANDS]),
+                            ints[I_PARTNER:I_PARTNER + MOST_HANDS], out, x, params[BREACH])
+    reps = representatives(st, player, legal)
+    # classes worth sampling: some member's closed-form cost is near the best
+    class_best = fl[F_BEST:F_BEST + 20]
+    class_card = ints[I_CARD:I_CARD + 20]
+    class_offsets(legal, reps, out, class_best, class_card)
+    best = 1e300
+    m = reps
+    while m:
+        best = min(best, class_best[lowest_bit(m)])
+        m &= m - 1
+    live = 0
+    m = reps
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        if class_best[c] <= best + params[PRUNE_MARGIN]:
+            live |= 1 << c
+    n = int(params[LEAD_SAMPLES])
+    if not live & (live - 1):
+        n = 0
+    if n > 0:
+        lead_rollouts(st, player, live, params, fl, ints, x, n)
+    choice = -1
+    choice_cost = 1e300
+    m = reps
+    while m:
+        rep = lowest_bit(m)
+        m &= m - 1
+        cost = class_best[rep]
+        if n > 0:
+            cost += params[LEAD_WEIGHT] * eff[rep] / n if (live >> rep) & 1 else 1e6
+        if cost < choice_cost:
+            choice_cost = cost
+            choice = class_card[rep]
+    return choice
