@@ -7,11 +7,11 @@ import sys
 import time
 from types import SimpleNamespace
 
+from helpers import ROOT, assert_one_line_error, run_cli
 from numba import njit
 import numpy as np
 import pytest
 
-from helpers import ROOT, assert_one_line_error, run_cli
 from slashersim import compiling, policies
 from slashersim.analysis.position import parse_position
 from slashersim.cli import main
@@ -20,8 +20,7 @@ from slashersim.engine import api
 from slashersim.inputs import OutputLock, lock_path
 from slashersim.policies import POLICIES, param_specs, param_vector
 from slashersim.policies.baseline import decide as baseline
-from slashersim.policies.params import (EXPERT, HEURISTIC, SEARCH, defaults,
-                                        index_of)
+from slashersim.policies.params import EXPERT, HEURISTIC, SEARCH, defaults, index_of
 
 STATE = json.loads((ROOT / "experiments" / "state_example.json").read_text())
 SPEC = """[sweep]
@@ -182,7 +181,8 @@ def test_version(capsys):
 
 # --- refusals ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("argv, needle", [
-    (["simulate", "--seed", str(2 ** 63)], f"seed must be an integer 0 <= seed < 2**63, got {2 ** 63}"),
+    (["simulate", "--seed", str(2 ** 63)],
+     f"seed must be an integer 0 <= seed < 2**63, got {2 ** 63}"),
     (["simulate", "--seed", "-1"], "seed must be an integer 0 <= seed < 2**63, got -1"),
     (["luck", "killer", "--all", "--seed", "-5"], "got -5"),
     (["compare", "--policies", "baseline", "--seed", str(2 ** 64)], "got 18446744073709551616"),
@@ -464,6 +464,7 @@ def test_timeline_png_refusals(capsys, no_play, tmp_path):
 def test_atomic_writes_get_the_usual_file_permissions(tmp_path):
     """Outputs are readable like any new file (umask), not 0600 like the temporary file."""
     import os
+
     from slashersim.inputs import write_atomic
     umask = os.umask(0o022)
     try:
@@ -478,6 +479,7 @@ def test_ctrl_c_during_a_kernel_call_is_held_until_it_returns():
     Ctrl-C until the kernel call has returned and raises KeyboardInterrupt then. (Python's own
     handler is installed first: a background job starts with SIGINT ignored.)"""
     import signal
+
     from slashersim.runner import held_interrupt
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:

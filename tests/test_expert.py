@@ -4,26 +4,33 @@ in both editions, thread independence and numba on/off agreement. Its informatio
 checked with every fair policy in tests/test_hygiene.py."""
 import json
 
+from helpers import c, cards, run_python
+from numba.core.errors import TypingError
 import numpy as np
 import pytest
-from numba.core.errors import TypingError
-
-from slashersim.config import GameConfig
-from slashersim.engine import api
-from slashersim.engine import layout as L
-from slashersim.engine import steps
-from slashersim.engine import tricks
-from slashersim.policies import common as C
-from slashersim.policies.expert import futures, items, layout, leads, plan, rollouts
-from slashersim.policies import heuristic as H
-from slashersim import rules as R
-from slashersim.rules import (CABINS, GREEN, HIDEAWAY, LAKESIDE, LODGE, RED, TENT_SITE, WHITE,
-                              YELLOW, TRICKS_PER_ROUND)
-from slashersim.policies import param_vector
-from slashersim.runner import simulate
-
-from helpers import c, cards, run_python
 from test_policies import play_state
+
+from slashersim import rules as R
+from slashersim.config import GameConfig
+from slashersim.engine import api, steps, tricks
+from slashersim.engine import layout as L
+from slashersim.policies import common as C
+from slashersim.policies import heuristic as H
+from slashersim.policies import param_vector
+from slashersim.policies.expert import futures, items, layout, leads, plan, rollouts
+from slashersim.rules import (
+    CABINS,
+    GREEN,
+    HIDEAWAY,
+    LAKESIDE,
+    LODGE,
+    RED,
+    TENT_SITE,
+    TRICKS_PER_ROUND,
+    WHITE,
+    YELLOW,
+)
+from slashersim.runner import simulate
 
 EP = param_vector("expert")
 

@@ -283,6 +283,23 @@ def test_record_and_timeline_commands(tmp_path, capsys):
     assert "--record must be 0..4" in capsys.readouterr().err
 
 
+def test_a_record_of_an_earlier_expert_replays_when_its_removed_settings_change_nothing(
+        tmp_path):
+    """A record that lists a since-removed expert parameter at the value that plays as the
+    expert does now still loads; at another value it is refused by name."""
+    from slashersim.analysis.position import read_record
+    from slashersim.policies.params import REMOVED
+    data = record_json(record_game(GameConfig(), "expert", 0, 1))
+    out = tmp_path / "old.json"
+    data["policy_params"] = {**data["policy_params"], **REMOVED["expert"]}
+    out.write_text(json.dumps(data))
+    assert read_record(out).policy == "expert"
+    data["policy_params"]["race_z"] = 2.0
+    out.write_text(json.dumps(data))
+    with pytest.raises(ConfigError, match="parameter race_z was removed"):
+        read_record(out)
+
+
 def test_held_streams_are_shared_within_groups_and_only_there():
     plain = simulate(GameConfig(), games=512, seed=6, keep_records=True).records
     same = simulate(GameConfig(), games=512, seed=6, keep_records=True,

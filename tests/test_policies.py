@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+from helpers import ROOT, c, cards, hold, make_state, run_python, set_deck, set_discard, set_drawn
 import numpy as np
 import pytest
 
@@ -15,16 +16,32 @@ from slashersim.engine import deal, steps, tricks
 from slashersim.engine import layout as L
 from slashersim.policies import common as C
 from slashersim.policies import heuristic as H
-from slashersim.policies import search as S
-from slashersim.rules import (BACKPACK, BASEBALL_BAT, CABINS, CAR_KEY, FIRE_PIT, FIRST_AID_LARGE,
-                              FIRST_AID_SMALL, FLASHLIGHT, GASOLINE, GREEN, HIDEAWAY, KILLER,
-                              LAKESIDE, LODGE, LUCKY_CHARM, MAP, RED, TENT_SITE,
-                              WHITE, WOODLAND, YELLOW)
 from slashersim.policies import param_vector
+from slashersim.policies import search as S
+from slashersim.rules import (
+    BACKPACK,
+    BASEBALL_BAT,
+    CABINS,
+    CAR_KEY,
+    FIRE_PIT,
+    FIRST_AID_LARGE,
+    FIRST_AID_SMALL,
+    FLASHLIGHT,
+    GASOLINE,
+    GREEN,
+    HIDEAWAY,
+    KILLER,
+    LAKESIDE,
+    LODGE,
+    LUCKY_CHARM,
+    MAP,
+    RED,
+    TENT_SITE,
+    WHITE,
+    WOODLAND,
+    YELLOW,
+)
 from slashersim.runner import simulate
-
-from helpers import (ROOT, c, cards, hold, make_state, run_python, set_deck, set_discard,
-                     set_drawn)
 
 HP = param_vector("heuristic")
 

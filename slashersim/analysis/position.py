@@ -25,6 +25,7 @@ from ..engine import positions as K
 from ..errors import ConfigError
 from ..inputs import check_count, check_seed
 from ..policies import get_policy, param_specs, param_vector, policy_names
+from ..policies.params import REMOVED
 from ..runner import drive, prepare
 from ..stats import wilson_interval
 from .plots import STYLE
@@ -636,6 +637,12 @@ def read_record(path):
     given = data.get("policy_params", {})
     if not isinstance(given, dict):
         _err(f"game record {str(path)!r}: policy_params must be an object, got {given!r}")
+    given = dict(given)
+    for name, value in REMOVED.get(policy, {}).items():
+        if name in given and given.pop(name) != value:
+            _err(f"game record {str(path)!r}: {policy} parameter {name} was removed from "
+                 f"slashersim (it played no better); this game, played with {name} = "
+                 f"{data['policy_params'][name]!r}, cannot be replayed")
     try:
         params = param_vector(policy, given)
     except ValueError as e:

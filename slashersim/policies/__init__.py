@@ -7,13 +7,15 @@ defines ``decide(decision, player, arg, st, params)`` (``engine.api`` documents 
 and one line in ``POLICIES``; a policy with parameters lists them there as :class:`Param`
 specs (the built-in ones live in :mod:`.params`).
 """
+from collections.abc import Callable
 from importlib import import_module
 import math
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
-from .params import EXPERT, HEURISTIC, OMNISCIENT, Param, SEARCH, defaults
+from .params import EXPERT, HEURISTIC, OMNISCIENT, SEARCH, Param, defaults
+
 
 class PolicySpec(NamedTuple):
     """A registry line: where the policy's jitted function is and what it takes."""

@@ -4,17 +4,32 @@ Random legal cards; Lucky Charms at once; First Aid by health thresholds; the fi
 missing escape item, else a fixed item priority; Backpack whenever it helps; Walkie-talkie
 for a missing escape item in the discard pile. Never Flashlight, Cabins' extra card or trades.
 """
-import numpy as np
 from numba import njit
+import numpy as np
 
 from ..engine import api
-from ..engine.bits import nth_bit, popcount
-from ..engine.layout import (S_DISCARD, S_DISCARD_N, S_DRAWN, S_DRAWN_N, S_HEALTH, S_HELD,
-                             S_PICK, S_TRAPS)
 from ..engine.api import keepable
+from ..engine.bits import nth_bit, popcount
+from ..engine.layout import (
+    S_DISCARD,
+    S_DISCARD_N,
+    S_DRAWN,
+    S_DRAWN_N,
+    S_HEALTH,
+    S_HELD,
+    S_PICK,
+    S_TRAPS,
+)
 from ..engine.rng import POLICY, rand_below
-from ..rules import (BACKPACK, FIRST_AID_LARGE, FIRST_AID_SMALL, FLASHLIGHT, LUCKY_CHARM,
-                     N_ESCAPES, WALKIE_TALKIE)
+from ..rules import (
+    BACKPACK,
+    FIRST_AID_LARGE,
+    FIRST_AID_SMALL,
+    FLASHLIGHT,
+    LUCKY_CHARM,
+    N_ESCAPES,
+    WALKIE_TALKIE,
+)
 
 #: keep priority of normal items (higher first); escape items come before all of them
 KEEP_PRIORITY = np.zeros(13, dtype=np.int64)

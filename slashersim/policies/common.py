@@ -7,23 +7,69 @@ exact endgame; search (:mod:`.search`) and omniscient (:mod:`.omniscient`) the c
 round. Their parameters are read at the heuristic's indices, with which every parameterised
 policy's vector starts (:mod:`.params`).
 """
-import numpy as np
 from numba import njit
+import numpy as np
 
 from ..engine.api import keepable
 from ..engine.bits import lowest_bit, popcount
-from ..engine.layout import (C_LAKESIDE_REMOVE, C_RED_KNIVES, C_WHITE_RED_KNIVES, S_AREA,
-                             S_DECK_N, S_HAND, S_HEALTH, S_HELD, S_LED, S_OUTCOME, S_PLAY_LOG,
-                             S_PLAYED, S_ROUND_LEADER, S_TRAPS, S_TRICK, S_TRICKS, S_TRUMP,
-                             S_TRUMP_CARD, S_WON)
+from ..engine.layout import (
+    C_LAKESIDE_REMOVE,
+    C_RED_KNIVES,
+    C_WHITE_RED_KNIVES,
+    S_AREA,
+    S_DECK_N,
+    S_HAND,
+    S_HEALTH,
+    S_HELD,
+    S_LED,
+    S_OUTCOME,
+    S_PLAY_LOG,
+    S_PLAYED,
+    S_ROUND_LEADER,
+    S_TRAPS,
+    S_TRICK,
+    S_TRICKS,
+    S_TRUMP,
+    S_TRUMP_CARD,
+    S_WON,
+)
 from ..engine.playout import team_escapes
-from ..engine.predicates import (area_breached_by_trick, area_breached_by_tricks_won, draw_count,
-                                 trick_winner, white_colour)
-from ..rules import (ALL_CARDS, BACKPACK, CABINS, COLOUR_GREEN, COLOUR_YELLOW, ESCAPE_MASK,
-                     FIRE_PIT, FIRST_AID_LARGE, FIRST_AID_SMALL, FLASHLIGHT, GREEN, HIDEAWAY,
-                     LAKESIDE, LODGE, LOSS_HEALTH, LOSS_TRAPS, LUCKY_CHARM, N_ESCAPES, RED,
-                     SUIT_MASK, TENT_SITE, TRICKS_PER_ROUND, WALKIE_TALKIE, WHITE, WIN, WOODLAND,
-                     YELLOW)
+from ..engine.predicates import (
+    area_breached_by_trick,
+    area_breached_by_tricks_won,
+    draw_count,
+    trick_winner,
+    white_colour,
+)
+from ..rules import (
+    ALL_CARDS,
+    BACKPACK,
+    CABINS,
+    COLOUR_GREEN,
+    COLOUR_YELLOW,
+    ESCAPE_MASK,
+    FIRE_PIT,
+    FIRST_AID_LARGE,
+    FIRST_AID_SMALL,
+    FLASHLIGHT,
+    GREEN,
+    HIDEAWAY,
+    LAKESIDE,
+    LODGE,
+    LOSS_HEALTH,
+    LOSS_TRAPS,
+    LUCKY_CHARM,
+    N_ESCAPES,
+    RED,
+    SUIT_MASK,
+    TENT_SITE,
+    TRICKS_PER_ROUND,
+    WALKIE_TALKIE,
+    WHITE,
+    WIN,
+    WOODLAND,
+    YELLOW,
+)
 from .baseline import first_aid_below
 from .params import HEURISTIC, index_of
 

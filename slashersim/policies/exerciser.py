@@ -14,8 +14,8 @@ baseline in every decision, plus
 It never uses the play-phase windows of ``item_timing = any_time``. It reads only public
 facts and, at its own Flashlight, the cards it sees.
 """
-import numpy as np
 from numba import njit
+import numpy as np
 
 from ..engine import api
 from ..engine.api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS

@@ -25,20 +25,73 @@ from numba import njit
 from ..engine import api
 from ..engine.api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS
 from ..engine.bits import lowest_bit, popcount
-from ..engine.layout import (C_AID_TARGET, C_CURSED_EXTRA, C_ITEM_IN, C_KEEP_OPTIONAL, S_AREA,
-                             S_DECK_N, S_DISCARD, S_DISCARD_N, S_DRAWN, S_DRAWN_N, S_DRAWS,
-                             S_HEALTH, S_HELD, S_KNIVES, S_LED, S_OUT, S_PEEK, S_PICK,
-                             S_TRAP_ROUND, S_TRICK, S_TRICKS, S_TRUMP)
+from ..engine.layout import (
+    C_AID_TARGET,
+    C_CURSED_EXTRA,
+    C_ITEM_IN,
+    C_KEEP_OPTIONAL,
+    S_AREA,
+    S_DECK_N,
+    S_DISCARD,
+    S_DISCARD_N,
+    S_DRAWN,
+    S_DRAWN_N,
+    S_DRAWS,
+    S_HEALTH,
+    S_HELD,
+    S_KNIVES,
+    S_LED,
+    S_OUT,
+    S_PEEK,
+    S_PICK,
+    S_TRAP_ROUND,
+    S_TRICK,
+    S_TRICKS,
+    S_TRUMP,
+)
 from ..engine.predicates import white_colour
-from ..rules import (AID_EITHER, ALL_CARDS, CURSED_OBJECT, FIRST_AID_LARGE, FIRST_AID_SMALL,
-                     FLASHLIGHT, HIDEAWAY, KILLER, LODGE, MAX_HEALTH, N_ESCAPES, SUIT_MASK,
-                     TENT_SITE, TRICKS_PER_ROUND)
+from ..rules import (
+    AID_EITHER,
+    ALL_CARDS,
+    CURSED_OBJECT,
+    FIRST_AID_LARGE,
+    FIRST_AID_SMALL,
+    FLASHLIGHT,
+    HIDEAWAY,
+    KILLER,
+    LODGE,
+    MAX_HEALTH,
+    N_ESCAPES,
+    SUIT_MASK,
+    TENT_SITE,
+    TRICKS_PER_ROUND,
+)
 from .baseline import lucky_charm_now
-from .common import (AID_LARGE_BELOW, AID_SMALL_BELOW, BEATS, BREACH, FLEXIBLE, KEEP_FLEXIBLE,
-                     SAFE_ANSWERS, WRONG_WINNER, card_effect, colour_of_whites, effects_cost,
-                     effects_cost_at, endgame_follow, endgame_lead, fire_pit_gift, first_aid_now,
-                     has_trick_rule, item_value, missing_escapes, no_answer_probability,
-                     partner_candidates, won_effects, won_effects_coloured)
+from .common import (
+    AID_LARGE_BELOW,
+    AID_SMALL_BELOW,
+    BEATS,
+    BREACH,
+    FLEXIBLE,
+    KEEP_FLEXIBLE,
+    SAFE_ANSWERS,
+    WRONG_WINNER,
+    card_effect,
+    colour_of_whites,
+    effects_cost,
+    effects_cost_at,
+    endgame_follow,
+    endgame_lead,
+    fire_pit_gift,
+    first_aid_now,
+    has_trick_rule,
+    item_value,
+    missing_escapes,
+    no_answer_probability,
+    partner_candidates,
+    won_effects,
+    won_effects_coloured,
+)
 from .params import HEURISTIC, index_of
 
 #: indices of the heuristic's own parameters (the shared ones are :mod:`.common`'s)

@@ -11,14 +11,14 @@ decisions that the deck order settles are exact: Cabins' extra card is drawn onl
 not the Killer or the Cursed Object, and the Flashlight is used only when the Killer is among
 one's next draws; the others are the heuristic's.
 """
-import numpy as np
 from numba import njit
+import numpy as np
 
 from ..engine import api
 from ..engine.api import keepable
 from ..engine.bits import lowest_bit
-from ..engine.playout import finish_round, legal_cards, play_given_card
 from ..engine.layout import S_DECK, S_DECK_N, S_DRAWS, S_HAND, S_HELD, S_LED, S_RNG
+from ..engine.playout import finish_round, legal_cards, play_given_card
 from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32
 from ..rules import CURSED_OBJECT, FLASHLIGHT, KILLER
 from . import heuristic as H

@@ -129,3 +129,9 @@ OMNISCIENT = HEURISTIC + (
 #: them (:mod:`.common`) reads those at the heuristic's indices
 assert all(tuple(p.name for p in specs[:len(HEURISTIC)]) == tuple(p.name for p in HEURISTIC)
            for specs in (SEARCH, EXPERT, OMNISCIENT))
+
+
+#: parameters removed after they were measured to lose (their findings are in results/), with
+#: the value at which the policy still plays as it does now: a saved game record that lists
+#: one at that value still replays; at another value it is refused by name
+REMOVED = {"expert": {"race_z": 0.0, "race_from": 8.0, "item_model": 1.0, "hideaway_plan": 0.0}}

@@ -14,15 +14,26 @@ heuristic's entries tune both the rollouts and the cost. The rollouts play the h
 through the engine's entry points for searches (:mod:`slashersim.engine.playout`), which numba
 specialises on it.
 """
-import numpy as np
 from numba import njit
+import numpy as np
 
 from ..engine import api
 from ..engine.bits import lowest_bit, nth_bit, popcount
-from ..engine.layout import (S_DECK, S_DECK_N, S_DECK_SEEN, S_HAND, S_OUTCOME, S_PLAYED,
-                             S_RNG, S_TRAP_ROUND, S_TRUMP_CARD, S_TRUMP_DECK, SLOT_TOP_GROUP)
-from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32, rand_below
+from ..engine.layout import (
+    S_DECK,
+    S_DECK_N,
+    S_DECK_SEEN,
+    S_HAND,
+    S_OUTCOME,
+    S_PLAYED,
+    S_RNG,
+    S_TRAP_ROUND,
+    S_TRUMP_CARD,
+    S_TRUMP_DECK,
+    SLOT_TOP_GROUP,
+)
 from ..engine.playout import finish_play_phase, finish_round, play_given_card
+from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32, rand_below
 from ..rules import ALL_CARDS, KILLER, LOSS_TRAPS
 from . import heuristic as H
 from .common import BREACH, effects_cost, partner_candidates, round_end_cost, won_effects

@@ -6,27 +6,96 @@ closed-form distributions (:func:`future_distributions`); each answer is taken o
 (:func:`deconvolve`) and its expected end-of-round cost under that model is exact, the piles
 valued by the item model (:func:`expected_joint`).
 """
-import numpy as np
 from numba import njit
+import numpy as np
 
 from ...engine import api
 from ...engine.bits import lowest_bit, popcount
-from ...engine.layout import (C_RED_KNIVES, C_WHITE_RED_KNIVES, S_AREA, S_HAND, S_LED,
-                              S_PLAYED, S_TRAP_ROUND, S_TRICK, S_TRICK_LEADER, S_TRUMP,
-                              S_TRUMP_CARD, S_WON)
-from ...rules import (ALL_CARDS, COLOUR_GREEN, COLOUR_YELLOW, GREEN, RED, SUIT_MASK,
-                      TRICKS_PER_ROUND, WHITE, YELLOW)
-from ..common import (BEATS, BREACH, DAMAGE, DEATH, DRAW_OVER, DRAW_UNDER, FLEXIBLE,
-                      KEEP_FLEXIBLE, SAFE_ANSWERS, TARGET_DRAWS, WRONG_WINNER, colour_of_whites,
-                      has_trick_rule, partner_candidates)
+from ...engine.layout import (
+    C_RED_KNIVES,
+    C_WHITE_RED_KNIVES,
+    S_AREA,
+    S_HAND,
+    S_LED,
+    S_PLAYED,
+    S_TRAP_ROUND,
+    S_TRICK,
+    S_TRICK_LEADER,
+    S_TRUMP,
+    S_TRUMP_CARD,
+    S_WON,
+)
+from ...rules import (
+    ALL_CARDS,
+    COLOUR_GREEN,
+    COLOUR_YELLOW,
+    GREEN,
+    RED,
+    SUIT_MASK,
+    TRICKS_PER_ROUND,
+    WHITE,
+    YELLOW,
+)
+from ..common import (
+    BEATS,
+    BREACH,
+    DAMAGE,
+    DEATH,
+    DRAW_OVER,
+    DRAW_UNDER,
+    FLEXIBLE,
+    KEEP_FLEXIBLE,
+    SAFE_ANSWERS,
+    TARGET_DRAWS,
+    WRONG_WINNER,
+    colour_of_whites,
+    has_trick_rule,
+    partner_candidates,
+)
 from .items import cost_constants, first_drawer, item_cell, item_prepare, pile_counts
-from .layout import (DD_HANDS, DOFF, F_CHANCE, F_DIST, F_EDMG, F_LESS, F_OUT, F_PC, F_PN,
-                     F_SHARED, F_SIZE, F_TAB, FOLLOW_WEIGHT, IT_SIZE, ITEM_N, J_ADD_D, J_ADD_Y,
-                     J_DHI, J_DLO, J_DO, J_IT, J_SIZE, J_YHI, J_YLO, J_YO, MOST_HANDS, NDIST,
-                     PC_COLOUR, PC_HEALTH, PC_HIDEAWAY, PC_SIZE, PC_STRIDE, PC_TENT, T_G, T_HF,
-                     T_HS, T_SIZE, YOFF, zero)
-from .leads import representatives
+from .layout import (
+    DD_HANDS,
+    DOFF,
+    F_CHANCE,
+    F_DIST,
+    F_EDMG,
+    F_LESS,
+    F_OUT,
+    F_PC,
+    F_PN,
+    F_SHARED,
+    F_SIZE,
+    F_TAB,
+    FOLLOW_WEIGHT,
+    IT_SIZE,
+    ITEM_N,
+    J_ADD_D,
+    J_ADD_Y,
+    J_DHI,
+    J_DLO,
+    J_DO,
+    J_IT,
+    J_SIZE,
+    J_YHI,
+    J_YLO,
+    J_YO,
+    MOST_HANDS,
+    NDIST,
+    PC_COLOUR,
+    PC_HEALTH,
+    PC_HIDEAWAY,
+    PC_SIZE,
+    PC_STRIDE,
+    PC_TENT,
+    T_G,
+    T_HF,
+    T_HS,
+    T_SIZE,
+    YOFF,
+    zero,
+)
 from .lcg import lcg_seed
+from .leads import representatives
 from .plan import parity_failures, planned_area, sole_sweep_winner
 
 #: ``BEATEN[trump, card]``: the led cards that ``card`` beats as the answer

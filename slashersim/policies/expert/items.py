@@ -9,25 +9,84 @@ Killer's chance for each, and the escape items either may draw (``escape_value``
 ``win_value`` when they win the game). :func:`joint_cost` values two piles with it; the leads'
 rollouts read the same numbers from tables made once per lead (:func:`pile_tables`).
 """
-import numpy as np
 from numba import njit
+import numpy as np
 
 from ...engine import api
 from ...engine.bits import popcount
-from ...engine.layout import (C_DRAW_ORDER, C_ESCAPES_NEEDED, C_KILLER_RESHUFFLE,
-                              C_LAKESIDE_REMOVE, C_RED_KNIVES, C_TENT_REDUCTION,
-                              C_WHITE_RED_KNIVES, DECK_CAPACITY, S_AREA, S_DECK, S_DECK_N,
-                              S_DECK_SEEN, S_HEALTH, S_HELD, S_ROUND_LEADER, S_TRICK_LEADER,
-                              SLOT_TOP_GROUP)
-from ...rules import (COLOUR_GREEN, COLOUR_YELLOW, DRAW_LAST_TRICK_WINNER, ESCAPE_MASK, GREEN,
-                      HIDEAWAY, KILLER, KILLER_RESHUFFLE_AT_ONCE, LAKESIDE, RED, SUIT_MASK,
-                      TENT_SITE, WHITE, YELLOW)
+from ...engine.layout import (
+    C_DRAW_ORDER,
+    C_ESCAPES_NEEDED,
+    C_KILLER_RESHUFFLE,
+    C_LAKESIDE_REMOVE,
+    C_RED_KNIVES,
+    C_TENT_REDUCTION,
+    C_WHITE_RED_KNIVES,
+    DECK_CAPACITY,
+    S_AREA,
+    S_DECK,
+    S_DECK_N,
+    S_DECK_SEEN,
+    S_HEALTH,
+    S_HELD,
+    S_ROUND_LEADER,
+    S_TRICK_LEADER,
+    SLOT_TOP_GROUP,
+)
+from ...rules import (
+    COLOUR_GREEN,
+    COLOUR_YELLOW,
+    DRAW_LAST_TRICK_WINNER,
+    ESCAPE_MASK,
+    GREEN,
+    HIDEAWAY,
+    KILLER,
+    KILLER_RESHUFFLE_AT_ONCE,
+    LAKESIDE,
+    RED,
+    SUIT_MASK,
+    TENT_SITE,
+    WHITE,
+    YELLOW,
+)
 from ..common import DAMAGE, DEATH, colour_of_whites
-from .layout import (DT_STRIDE, ESCAPE_VALUE, IT_AT_ONCE, IT_DONE, IT_FIXED, IT_FREE, IT_KSEEN,
-                     IT_N, IT_NEED, IT_Z, IT_ZONE, ITEM_N, KNIVES_MAX, PC_COLOUR, PC_HEALTH,
-                     PC_HIDEAWAY, PC_LAKESIDE, PC_RED, PC_REDS, PC_STRIDE, PC_TENT,
-                     PC_WHITE_KNIVES, PT_GREEN, PT_LAKESIDE, PT_N, PT_RED, PT_STRIDE, PT_WHITE,
-                     PT_WHITE_KNIVES, PT_YELLOW, T_G, T_HF, T_HS, T_NONE, WIN_VALUE)
+from .layout import (
+    DT_STRIDE,
+    ESCAPE_VALUE,
+    IT_AT_ONCE,
+    IT_DONE,
+    IT_FIXED,
+    IT_FREE,
+    IT_KSEEN,
+    IT_N,
+    IT_NEED,
+    IT_Z,
+    IT_ZONE,
+    ITEM_N,
+    KNIVES_MAX,
+    PC_COLOUR,
+    PC_HEALTH,
+    PC_HIDEAWAY,
+    PC_LAKESIDE,
+    PC_RED,
+    PC_REDS,
+    PC_STRIDE,
+    PC_TENT,
+    PC_WHITE_KNIVES,
+    PT_GREEN,
+    PT_LAKESIDE,
+    PT_N,
+    PT_RED,
+    PT_STRIDE,
+    PT_WHITE,
+    PT_WHITE_KNIVES,
+    PT_YELLOW,
+    T_G,
+    T_HF,
+    T_HS,
+    T_NONE,
+    WIN_VALUE,
+)
 
 #: ``RECIPROCAL[i]`` = 1 / i (0 for i = 0)
 RECIPROCAL = np.array([0.0] + [1.0 / i for i in range(1, DECK_CAPACITY + 1)])

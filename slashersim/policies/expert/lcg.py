@@ -1,8 +1,8 @@
 """The expert's random numbers: a 64-bit linear congruential generator that a decision seeds
 from two draws of the game's policy stream, so the stream advances alike however many numbers
 the decision then takes."""
-import numpy as np
 from numba import njit
+import numpy as np
 
 from ...engine.rng import POLICY, next_u32
 

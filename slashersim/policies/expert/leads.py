@@ -6,18 +6,48 @@ trick ``dd_from`` on the exact parity check) plus ``lead_weight`` times the mean
 cost of both players' piles at the end of ``lead_samples`` rollouts
 (:func:`.rollouts.lead_rollouts`). Classes far worse in closed form get no rollouts.
 """
-import numpy as np
 from numba import njit
+import numpy as np
 
 from ...engine import api
 from ...engine.bits import lowest_bit
-from ...engine.layout import (C_RED_KNIVES, S_AREA, S_HAND, S_LED, S_PLAYED, S_TRAP_ROUND,
-                              S_TRUMP, S_TRUMP_CARD)
+from ...engine.layout import (
+    C_RED_KNIVES,
+    S_AREA,
+    S_HAND,
+    S_LED,
+    S_PLAYED,
+    S_TRAP_ROUND,
+    S_TRUMP,
+    S_TRUMP_CARD,
+)
 from ...rules import ALL_CARDS, RED, SUIT_MASK
-from ..common import (BEATS, BREACH, FLEXIBLE, KEEP_FLEXIBLE, SAFE_ANSWERS, WRONG_WINNER,
-                      has_trick_rule, no_answer_probability, partner_candidates)
-from .layout import (DD_HANDS, F_BEST, F_EFF, F_LEAD_SIZE, F_OUT, I_CARD, I_PARTNER, I_SIZE,
-                     LEAD_SAMPLES, LEAD_WEIGHT, MOST_HANDS, PRUNE_MARGIN, zero)
+from ..common import (
+    BEATS,
+    BREACH,
+    FLEXIBLE,
+    KEEP_FLEXIBLE,
+    SAFE_ANSWERS,
+    WRONG_WINNER,
+    has_trick_rule,
+    no_answer_probability,
+    partner_candidates,
+)
+from .layout import (
+    DD_HANDS,
+    F_BEST,
+    F_EFF,
+    F_LEAD_SIZE,
+    F_OUT,
+    I_CARD,
+    I_PARTNER,
+    I_SIZE,
+    LEAD_SAMPLES,
+    LEAD_WEIGHT,
+    MOST_HANDS,
+    PRUNE_MARGIN,
+    zero,
+)
 from .lcg import lcg_seed
 from .plan import parity_failures, planned_area, sole_sweep_winner
 from .rollouts import lead_rollouts

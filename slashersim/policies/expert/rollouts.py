@@ -7,18 +7,46 @@ rolled out on the same deal and priorities, up to four at a time (:func:`rollout
 :func:`rollout4`: independent chains the processor overlaps), and the piles each rollout ends
 with are valued by the item model (:func:`lead_rollouts`).
 """
-import numpy as np
 from numba import njit
+import numpy as np
 
 from ...engine.bits import lowest_bit, nth_bit, popcount
 from ...engine.layout import S_HAND, S_TRICK, S_TRUMP, S_WON
 from ...rules import TRICKS_PER_ROUND
 from ..common import BEATS, partner_candidates
-from .items import (cost_constants, fill_item_cell, first_drawer, item_prepare, pile_tables,
-                    tabled_draws_and_damage)
-from .layout import (DT_STRIDE, F_COST, F_DT, F_EFF, F_LEAD_TAB, F_PC, I_CLASSES, I_INV, I_IT,
-                     I_POS, I_PSUIT, I_PT, I_SUITP, I_WON, IT_DONE, IT_SIZE, ITEM_N, PC_SIZE,
-                     PT_STRIDE, T_G, T_HF, T_HS, T_SIZE)
+from .items import (
+    cost_constants,
+    fill_item_cell,
+    first_drawer,
+    item_prepare,
+    pile_tables,
+    tabled_draws_and_damage,
+)
+from .layout import (
+    DT_STRIDE,
+    F_COST,
+    F_DT,
+    F_EFF,
+    F_LEAD_TAB,
+    F_PC,
+    I_CLASSES,
+    I_INV,
+    I_IT,
+    I_POS,
+    I_PSUIT,
+    I_PT,
+    I_SUITP,
+    I_WON,
+    IT_DONE,
+    IT_SIZE,
+    ITEM_N,
+    PC_SIZE,
+    PT_STRIDE,
+    T_G,
+    T_HF,
+    T_HS,
+    T_SIZE,
+)
 from .lcg import lcg_below, lcg_next
 
 
