@@ -27,17 +27,17 @@ from pathlib import Path
 import sys
 import time
 
-import numpy as np
 from numba import njit
+import numpy as np
 
 from slashersim.config import GameConfig
 from slashersim.engine import api
 from slashersim.engine.layout import S_LED, S_TRAP_ROUND, S_TRICK
-from slashersim.testing import POINT_HEADER, decision_points
 from slashersim.policies import expert as E
-from slashersim.rules import TRICKS_PER_ROUND
 from slashersim.policies import param_vector
+from slashersim.rules import TRICKS_PER_ROUND
 from slashersim.runner import simulate
+from slashersim.testing import POINT_HEADER, decision_points
 
 COMMAND = "python experiments/bench_expert_budget.py --out results/expert_budget.md"
 

@@ -21,10 +21,10 @@ import sys
 import time
 
 from slashersim.analysis.compare import compare_policies, pair
-from slashersim.policies import param_vector
-from slashersim.present import format_ci
 from slashersim.bench import SPEED_TARGETS, policy_speed
 from slashersim.config import GameConfig
+from slashersim.policies import param_vector
+from slashersim.present import format_ci
 
 CONFIGS = (("rulebook defaults", GameConfig()),
            ("health 5", GameConfig(health=5)),

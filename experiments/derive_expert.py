@@ -31,18 +31,17 @@ minutes.
 import argparse
 import time
 
-import numpy as np
 from numba import njit
+import numpy as np
 
 from slashersim import rules
 from slashersim.config import GameConfig
 from slashersim.engine import api
 from slashersim.engine.layout import S_AREA, S_LED, S_TRICK
-from slashersim.policies import POLICIES, Policy
+from slashersim.policies import POLICIES, Policy, param_vector
 from slashersim.policies import expert as E
 from slashersim.policies import heuristic as H
 from slashersim.policies import search as S
-from slashersim.policies import param_vector
 from slashersim.runner import simulate
 
 SEED = 7

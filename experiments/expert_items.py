@@ -28,10 +28,10 @@ import sys
 import time
 
 from slashersim.analysis.compare import compare_policies, pair
-from slashersim.policies import param_vector
-from slashersim.present import format_ci
 from slashersim.config import GameConfig
+from slashersim.policies import param_vector
 from slashersim.policies.expert import CLOSED_FORM
+from slashersim.present import format_ci
 from slashersim.runner import simulate
 
 CONFIGS = (("rulebook defaults", GameConfig()),
