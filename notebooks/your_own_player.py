@@ -166,3 +166,19 @@ variant = SafeFollower(lead_high=True)
 d = slashersim.compare(policies=[mine, variant], games=GAMES, seed=SEED).pairs.iloc[0]
 print(f"leading high instead of low: {d['difference']:+.4f} "
       f"[{d['difference_ci_low']:+.4f}, {d['difference_ci_high']:+.4f}] on the same games")
+
+# %% [markdown]
+# ## 5. Is it fair?
+#
+# The strict information-hygiene check: at decision points of real games, every hidden card,
+# the order of the item deck, the future areas and the partner's dice and memory are redrawn
+# as the player cannot tell them apart; a fair player answers (and remembers) the same.
+
+# %%
+from slashersim import testing
+
+points = testing.decision_points("exerciser", slashersim.GameConfig(), games=100, seed=SEED)
+unfair = testing.check_decisions(mine, points)
+print(f"{mine.name}: " + (f"fair at all {len(points):,} decision points" if not unfair else
+                          f"{len(unfair)} of {len(points):,} decision points change when the "
+                          "hidden information is redrawn"))

@@ -34,9 +34,9 @@ from .policies.python import (
     answerer,
     answering,
     bridge,
+    keep_writes,
     policy_label,
 )
-from .policies.python import STREAM as _STREAM
 from .runner.result import records_frame
 
 __all__ = ["Game", "IllegalAnswer", "Observation", "answerer", "policy_label"]
@@ -83,7 +83,7 @@ class Game:
         self.game = check_seed(game, "game")
         #: ``(player, decision name, argument, answer)`` of each decision so far
         self.history = []
-        self._answers = []          # (answer, the policy stream after it) per decision
+        self._answers = []          # (answer, what the player wrote: its view after) per decision
         self._over = False
         self._abandoned = False
         self._st = np.zeros(BRIDGE_STATE_SIZE, dtype=np.int64)
@@ -105,9 +105,9 @@ class Game:
         def handler(decision, player, arg):
             nonlocal asked
             if asked < len(answers):
-                answer, stream = answers[asked]
+                answer, wrote = answers[asked]
                 asked += 1
-                view[_STREAM] = stream
+                keep_writes(wrote, view, player)
                 return answer
             stopped.append(st.copy())
             report[0] = 1               # the bridge answers the rest of the game itself
@@ -196,7 +196,7 @@ class Game:
             raise IllegalAnswer(f"{answer!r} is not a legal answer at {self.kind} (player "
                                 f"{self.player}); legal: {', '.join(map(str, legal))}")
         self.history.append((self.player, self.kind, int(self._view[_V_ARG]), answer))
-        self._answers.append((answer, int(self._view[_STREAM])))
+        self._answers.append((answer, self._view.copy()))
         self._replay()
 
     def play(self, policy="baseline", params=None, steps: int | None = None) -> Game:
@@ -211,9 +211,9 @@ class Game:
             st = self._st[:L.STATE_SIZE]
 
             def answer():
-                a = fn(int(self._view[_V_DECISION]), int(self._view[_V_PLAYER]),
-                       int(self._view[_V_ARG]), st, vec)
-                self._view[_STREAM] = st[_STREAM]
+                player = int(self._view[_V_PLAYER])
+                a = fn(int(self._view[_V_DECISION]), player, int(self._view[_V_ARG]), st, vec)
+                keep_writes(st, self._view, player)
                 return a
         else:
             act = answerer(policy)
@@ -221,7 +221,7 @@ class Game:
             def answer():
                 obs = self.observation()
                 a = act(obs)
-                self._view[_STREAM] = obs.state[_STREAM]
+                keep_writes(obs.state, self._view, obs.player)
                 return a
         n = 0
         while not self._over and (steps is None or n < steps):

@@ -25,12 +25,21 @@ points (:func:`decision_points` collects them from real games). The hidden chann
 - ``area_order``: the area cards not turned up yet in this pass (and those in the box), within
   their levels in the rulebook's first pass; ``arrows``: the arrows of areas never turned up;
 - ``streams``: the deal, item and area random streams (they hold the future deals and
-  reshuffles); the player's own policy stream is part of its view.
+  reshuffles); ``partner_stream``: the partner's own random stream (a player never sees its
+  partner's dice); the player's own stream is part of its view;
+- ``partner_memory``: what the partner keeps in its declared memory.
+
+A decision may also *write*: a fair policy writes only its own random stream (by drawing from
+it) and its own memory (``S_MEMORY``), and what it writes must not change under the redraws
+either, or it could carry what it may not know to a later decision. :func:`check_decisions`
+holds the answer and every write to that, and names any write elsewhere in the state.
 
 What a player might infer from *why* its partner acted (e.g. that a Flashlight block went to the
 bottom because it held the Killer) is not part of the view: fair players here use public facts,
 never a model of the partner's hidden reasons.
 """
+import inspect
+
 from numba import njit
 import numpy as np
 
@@ -38,11 +47,14 @@ from . import rules
 from .engine import api
 from .engine import layout as L
 from .engine import rng as R
+from .engine.view import prepare
 from .policies import get_policy, param_vector
+from .policies.python import BRIDGE_STATE_SIZE, Observation, answerer
 from .runner import drive
 
 CHANNELS = ("partner_hand", "undealt", "deal_scratch", "first_yellows", "item_deck",
-            "partner_flashlight", "killer_start", "area_order", "arrows", "streams")
+            "partner_flashlight", "killer_start", "area_order", "arrows", "streams",
+            "partner_stream", "partner_memory")
 
 _ALL = (1 << rules.N_NUMBER_CARDS) - 1
 
@@ -159,8 +171,17 @@ def redraw_hidden(st, player, rng):
     _redraw_item_deck(st, out, player, rng)
     _redraw_areas(st, out, rng)
     for stream in (R.DEAL, R.ITEMS, R.AREAS):
-        out[L.S_RNG + stream] = int(rng.integers(-2**63, 2**63 - 1, dtype=np.int64))
+        out[L.S_RNG + stream] = _random_word(rng)
+    partner = 1 - player
+    out[L.S_PLAYER_RNG + partner] = _random_word(rng)
+    memory = L.S_MEMORY + partner * L.MEMORY_SIZE
+    out[memory:memory + L.MEMORY_SIZE] = rng.integers(-2**63, 2**63 - 1, size=L.MEMORY_SIZE,
+                                                      dtype=np.int64)
     return out
+
+
+def _random_word(rng):
+    return int(rng.integers(-2**63, 2**63 - 1, dtype=np.int64))
 
 
 # --- decision points of real games ------------------------------------------------------------
@@ -237,36 +258,82 @@ def decision_points(policy, config, games, seed=0, rates=None, capacity=2000, pa
 
 
 def _policy(policy, params):
-    """``(jitted function, parameter vector)`` of a registered policy name, or of a jitted
-    function of ``engine.api.POLICY_SIGNATURE`` (parameters default to none)."""
+    """``(decide function, parameter vector)`` of a registered policy name, a jitted function
+    of ``engine.api.POLICY_SIGNATURE`` (parameters default to none), or a Python player (an
+    object with ``act(observation)`` or a function of the observation, asked through its
+    view as the engine asks it)."""
     if isinstance(policy, str):
         return get_policy(policy).decide, param_vector(policy) if params is None else params
+    if hasattr(policy, "act") or _arity(policy) == 1:
+        return _python_decide(answerer(policy)), np.zeros(0)
     return policy, np.zeros(0) if params is None else params
 
 
+def _arity(fn):
+    try:
+        return len(inspect.signature(getattr(fn, "py_func", fn)).parameters)
+    except (TypeError, ValueError):
+        return None
+
+
+def _python_decide(act):
+    """A Python player as a function of the state, as the bridge runs it: the view written
+    after the state, the observation asked, its stream and memory taken back."""
+    def decide_(decision, player, arg, st, params):
+        full = np.zeros(BRIDGE_STATE_SIZE, dtype=np.int64)
+        full[:L.STATE_SIZE] = st
+        prepare(decision, player, arg, full)
+        obs = Observation(full[L.STATE_SIZE:].copy())
+        answer = act(obs)
+        st[L.S_RNG + R.POLICY] = obs.state[L.S_RNG + R.POLICY]
+        mine = L.S_MEMORY + player * L.MEMORY_SIZE
+        st[mine:mine + L.MEMORY_SIZE] = obs.state[mine:mine + L.MEMORY_SIZE]
+        return answer
+    return decide_
+
+
+def allowed_writes(player):
+    """The state slots a decision of ``player`` may write: its stream and its memory."""
+    mine = L.S_MEMORY + player * L.MEMORY_SIZE
+    return frozenset([L.S_RNG + R.POLICY, *range(mine, mine + L.MEMORY_SIZE)])
+
+
 def decide(policy, point, state=None, params=None):
-    """``policy``'s answer at a decision point (optionally on another ``state``), and its
-    policy stream afterwards; the state is copied, never changed. ``policy`` is a registered
-    name or a jitted policy function."""
+    """``policy``'s answer at a decision point (optionally on another ``state``), and what it
+    wrote: ``(answer, ((offset, value), ...))`` for every state slot it changed. The state is
+    copied, never changed. ``policy`` is a registered name, a jitted policy function or a
+    Python player."""
     fn, vec = _policy(policy, params)
-    st = (point[POINT_HEADER:] if state is None else state).copy()
+    before = (point[POINT_HEADER:] if state is None else state).copy()
+    st = before.copy()
     answer = fn(int(point[0]), int(point[1]), int(point[2]), st, vec)
-    return int(answer), int(st[L.S_RNG + R.POLICY])
+    changed = np.flatnonzero(st != before)
+    return int(answer), tuple((int(i), int(st[i])) for i in changed)
 
 
 def check_decisions(policy, points, redraws=2, seed=0, params=None):
-    """The decision points (of :func:`decision_points`) where ``policy`` decides differently
-    once the hidden channels are redrawn from the deciding player's view: a list of
-    ``(index, decision name, answer, answer after the redraw)``; empty for a fair policy."""
+    """The decision points (of :func:`decision_points`) where ``policy`` is not fair: a list
+    of ``(index, decision name, what it did, what it did after a redraw)``, empty for a fair
+    policy. A decision is unfair when its answer or anything it writes changes once the
+    hidden channels are redrawn from the deciding player's view (both entries are then
+    ``(answer, writes)``), or when it writes outside its stream and memory (then the third
+    entry names the slots and the fourth is None)."""
     fn, vec = _policy(policy, params)
     rng = np.random.default_rng(seed)
     bad = []
     for i, point in enumerate(points):
-        base = decide(fn, point, params=vec)
+        name = api.DECISION_NAMES[int(point[0])]
+        allowed = allowed_writes(int(point[1]))
         st = point[POINT_HEADER:]
-        for _ in range(redraws):
-            other = decide(fn, point, redraw_hidden(st, int(point[1]), rng), vec)
+        base = decide(fn, point, params=vec)
+        for k in range(redraws + 1):
+            other = base if k == 0 else \
+                decide(fn, point, redraw_hidden(st, int(point[1]), rng), vec)
+            stray = [off for off, _ in other[1] if off not in allowed]
+            if stray:
+                bad.append((i, name, "wrote " + ", ".join(map(L.state_field, stray)), None))
+                break
             if other != base:
-                bad.append((i, api.DECISION_NAMES[int(point[0])], base, other))
+                bad.append((i, name, base, other))
                 break
     return bad

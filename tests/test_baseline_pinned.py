@@ -1,6 +1,6 @@
-"""Nothing else moves: the baseline plays bit-for-bit the games it played before the item-rule
-changes (windows, keep_optional, arrows, draw order, gifts, item statistics) for a pinned set
-of configurations and seeds (``data/baseline_pins.json``, made by the code of commit 92394e8)."""
+"""Nothing else moves: the baseline plays bit-for-bit the pinned games of a set of
+configurations and seeds (``data/baseline_pins.json``, made when each player got its own random
+stream; before, by the code of commit 92394e8, the same games up to the players' draws)."""
 import hashlib
 import json
 from pathlib import Path

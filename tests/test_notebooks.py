@@ -18,7 +18,7 @@ SWEEP_NOTEBOOKS = ("difficulty_overview", "area_balance", "policy_comparison")
 NOTEBOOKS = (*SWEEP_NOTEBOOKS, "luck", "your_own_player")
 #: a sentence each notebook prints once it has its answer
 MARKERS = {**{name: "played a small sweep" for name in SWEEP_NOTEBOOKS},
-           "luck": "was decided by", "your_own_player": "more often on the same games"}
+           "luck": "was decided by", "your_own_player": "fair at all"}
 KERNEL = "slashersim-test"
 
 

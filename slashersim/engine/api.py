@@ -4,14 +4,17 @@ A policy is an ``@njit`` function
 
     decide(decision, player, arg, st, params) -> int64
 
-called by the engine at each decision point of :mod:`.decisions`. ``st`` is the full game state (see
-:mod:`slashersim.engine.layout`), rules and random streams included; a fair policy reads only
-what ``player`` may see: its own hand ``st[S_HAND + player]``, played and won cards, the play
-log, public counters (health, traps, area, trump, items held, deck size, the face-up discard
-pile, the drawn cards of the turn) — never the partner's hand, the trump deck below its top
-card or the item-deck order — and draws only from stream ``rng.POLICY``. ``params`` are the
-policy's tunable numbers. The engine validates every answer; an illegal one is replaced by the
-default (lowest legal card, "no") and flagged as ``V_POLICY``.
+called by the engine (through :func:`ask`) at each decision point of :mod:`.decisions`.
+``st`` is the full game state (see :mod:`slashersim.engine.layout`), rules and random streams
+included; a fair policy reads only what ``player`` may see: its own hand
+``st[S_HAND + player]``, played and won cards, the play log, public counters (health, traps,
+area, trump, items held, deck size, the face-up discard pile, the drawn cards of the turn) —
+never the partner's hand, the trump deck below its top card, the item-deck order or the
+partner's stream and memory — and draws only from stream ``rng.POLICY`` (its own). It may
+write only that stream and its own memory, ``st[S_MEMORY + player * MEMORY_SIZE:]``
+(``MEMORY_SIZE`` slots, kept from one decision to the next, zero at the start of a game).
+``params`` are the policy's tunable numbers. The engine validates every answer; an illegal
+one is replaced by the default (lowest legal card, "no") and flagged as ``V_POLICY``.
 
 The engine's flow functions take the policy as an argument and call it; the runner compiles
 them either for ``POLICY_TYPE``, the policy as a first-class function of ``POLICY_SIGNATURE``
@@ -38,10 +41,23 @@ from .decisions import (  # noqa: F401 (the decisions are part of the policy int
     USE_BACKPACK,
     WALKIE_TALKIE,
 )
+from .layout import POLICY, S_PLAYER_RNG, S_RNG
 
 POLICY_SIGNATURE = types.int64(types.int64, types.int64, types.int64, types.int64[::1],
                                types.float64[::1])
 POLICY_TYPE = types.FunctionType(POLICY_SIGNATURE)
+
+
+@njit(cache=True, inline='always')
+def ask(policy, decision, player, arg, st, params):
+    """``player``'s answer to ``decision`` from ``policy``, with that player's own random
+    stream in the slot policies draw from (``rng.POLICY``) while it decides, and put back in
+    the player's place after: a player's draws never touch, nor show, its partner's stream."""
+    st[S_RNG + POLICY] = st[S_PLAYER_RNG + player]
+    answer = policy(decision, player, arg, st, params)
+    st[S_PLAYER_RNG + player] = st[S_RNG + POLICY]
+    st[S_RNG + POLICY] = 0
+    return answer
 
 
 @njit(cache=True, inline='always')

@@ -73,7 +73,6 @@ from .layout import (
     S_OUT,
     S_OUTCOME,
     S_PLAYED,
-    S_RNG,
     S_ROUND,
     S_ROUNDS_AREA,
     S_TRAP_ROUND,
@@ -92,7 +91,7 @@ from .layout import (
     V_TRAPS,
 )
 from .lazy import lazy_njit
-from .rng import N_STREAMS, seed_streams, stream_seed
+from .rng import seed_streams
 from .tricks import finish_play_phase, play_phase
 
 #: games one parallel task plays in a row with one scratch state
@@ -245,11 +244,7 @@ def play_block(policy, cfg, params, seed, game0, records, block, size, held, rep
     st[:CFG_SIZE] = cfg
     for i in range(block * size, min(n, (block + 1) * size)):
         g = game0 + i
-        seed_streams(st, seed, g)
-        if held:
-            for k in range(N_STREAMS):
-                if (held >> k) & 1:
-                    st[S_RNG + k] = np.int64(stream_seed(seed, g // repeats, k))
+        seed_streams(st, seed, g, held, g // repeats)
         setup_game(st)
         play_rounds(policy, st, params)
         write_record(st, records[i])

@@ -35,7 +35,7 @@ from ..rules import (
     YELLOW,
 )
 from . import api
-from .api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, keepable
+from .api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, ask, keepable
 from .bits import popcount
 from .layout import (
     C_AID_TARGET,
@@ -303,14 +303,14 @@ def use_items(policy, decision, player, st, params, arg=0):
     for _ in range(_MAX_ACTIONS):
         if not st[S_HELD + player] & USABLE_BEFORE_DRAW:
             break
-        item = policy(decision, player, arg, st, params)
+        item = ask(policy, decision, player, arg, st, params)
         if item < 0:
             break
         answer = 0
         if item == FLASHLIGHT and (st[S_HELD + player] >> FLASHLIGHT) & 1:
             k = peek_top(st, player)
             if k > 0:
-                answer = policy(api.FLASHLIGHT, player, k, st, params)
+                answer = ask(policy, api.FLASHLIGHT, player, k, st, params)
         ok = use_item(st, player, item, answer)
         if item == FLASHLIGHT:
             st[S_PEEK_N] = 0
@@ -356,7 +356,7 @@ def fire_pit_gifts(policy, st, params):
         for _ in range(_MAX_ACTIONS):
             if not st[S_HELD + p]:
                 break
-            item = policy(api.TRADE, p, 0, st, params)
+            item = ask(policy, api.TRADE, p, 0, st, params)
             if item < 0:
                 break
             if item >= 12 or not (st[S_HELD + p] >> item) & 1:
@@ -411,7 +411,7 @@ def draw_items(policy, player, st, params):
     if draw_cards(st, st[S_DRAWS + player]):
         return True
     if st[S_AREA] == CABINS and st[S_DECK_N] > 0:
-        if policy(api.CABINS_EXTRA, player, 0, st, params) == 1:
+        if ask(policy, api.CABINS_EXTRA, player, 0, st, params) == 1:
             st[S_CABINS_EXTRA] += 1
             return draw_cards(st, 1)
     return False
@@ -474,12 +474,12 @@ def keep_items(policy, player, st, params):
     st[S_PICK + 1] = -1
     st[S_PICKS] = 1
     if (held_before >> BACKPACK) & 1 and n_keepable >= 2:
-        if policy(api.USE_BACKPACK, player, n_keepable, st, params) == 1:
+        if ask(policy, api.USE_BACKPACK, player, n_keepable, st, params) == 1:
             st[S_HELD + player] &= ~(1 << BACKPACK)
             dispose_used_item(st, BACKPACK)
             st[S_PICKS] = 2
     for k in range(min(st[S_PICKS], n_keepable)):
-        i = policy(api.KEEP, player, k, st, params)
+        i = ask(policy, api.KEEP, player, k, st, params)
         if i < 0 and (k > 0 or st[C_KEEP_OPTIONAL]):
             break
         if i < 0 or i >= n or not keepable(st[S_DRAWN + i]) or st[S_PICK] == i:
@@ -491,7 +491,7 @@ def keep_items(policy, player, st, params):
     from_discard = -1
     if (held_before >> WALKIE_TALKIE) & 1 and st[S_DISCARD_N] > 0 and \
             (n > 0 or st[C_WALKIE_WITHOUT_DRAW]):
-        d = policy(api.WALKIE_TALKIE, player, 0, st, params)
+        d = ask(policy, api.WALKIE_TALKIE, player, 0, st, params)
         if d >= 0:
             if d >= st[S_DISCARD_N] or not keepable(st[S_DISCARD + d]):
                 st[S_VIOLATIONS] |= V_POLICY

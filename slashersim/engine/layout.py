@@ -76,12 +76,20 @@ DEAL = 0
 ITEMS = 1
 #: area stream: area order, arrows, reshuffles
 AREAS = 2
-#: policy stream: the players' random choices
+#: the deciding player's own stream: while a player decides, its stream is in this slot (the
+#: engine moves it in from ``S_PLAYER_RNG`` and back after the answer; 0 between decisions)
 POLICY = 3
-#: number of streams per game
-N_STREAMS = 4
-S_RNG = _s.field("rng", N_STREAMS)                   #: the game's random streams (uint64 bits)
+#: random streams of a game: deal, items, areas, and one per player (seeded as streams
+#: ``POLICY + p``)
+N_STREAMS = 5
+S_RNG = _s.field("rng", 4)                           #: deal, items, areas, the decider's
+#: each player's own stream between its decisions; the partner's is hidden from a player
+S_PLAYER_RNG = _s.field("player_rng", 2)
 S_DYNAMIC = _s.size                                  #: st[S_DYNAMIC:] is reset for each game
+#: slots of a player's declared memory: the only state a policy may write besides its stream,
+#: kept from one decision to the next within a game, seen by its player alone
+MEMORY_SIZE = 16
+S_MEMORY = _s.field("memory", 2 * MEMORY_SIZE)       #: player p's at S_MEMORY + p * MEMORY_SIZE
 S_ROUND = _s.field("round")                          #: 1-based number of the current round
 S_AREA = _s.field("area")
 S_TRUMP = _s.field("trump")                          #: trump suit of the round
@@ -222,3 +230,12 @@ def new_state(cfg):
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[:CFG_SIZE] = cfg
     return st
+
+
+def state_field(offset):
+    """The state slot ``offset`` in words: ``"hand[1]"``, ``"rng[3]"`` (a slot of ``cfg`` is
+    ``"cfg[k]"``)."""
+    for name, off, n in _s.names:
+        if off <= offset < off + n:
+            return name if n == 1 else f"{name}[{offset - off}]"
+    return f"cfg[{offset}]" if 0 <= offset < CFG_SIZE else f"slot {offset}"

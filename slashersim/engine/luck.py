@@ -27,6 +27,7 @@ from ..rules import (
     TIMEOUT,
 )
 from . import api
+from .api import ask
 from .bits import nth_bit, popcount
 from .deal import setup_game, start_round
 from .game import block_size, check_invariants, cleanup, play_rounds
@@ -258,7 +259,7 @@ def draw_step(policy, player, st, params, turn):
             return False
         turn[1] = 1
         if st[S_AREA] == CABINS and st[S_DECK_N] > 0:
-            if policy(api.CABINS_EXTRA, player, 0, st, params) == 1:
+            if ask(policy, api.CABINS_EXTRA, player, 0, st, params) == 1:
                 turn[0] = 1
 
 

@@ -10,10 +10,13 @@ numbers) for as long as they consume their streams alike.
   is the same in every configuration).
 - ``ITEMS``: item-deck set-up and every reshuffle of it.
 - ``AREAS``: area-deck order, arrows and reshuffles.
-- ``POLICY``: every random choice a policy makes.
+- one stream per player (streams ``POLICY + p``): every random choice that player's policy
+  makes. A player never sees its partner's: between decisions each lives in
+  ``st[S_PLAYER_RNG + p]`` (hidden from the partner), and while a player decides the engine
+  moves its own into the slot ``st[S_RNG + POLICY]``, the one a policy draws from.
 
-The stream states live in the game state, ``st[S_RNG:S_RNG + N_STREAMS]``, as the int64 bit
-patterns of the uint64 states.
+The stream states live in the game state as the int64 bit patterns of the uint64 states:
+``st[S_RNG:S_RNG + 3]`` (deal, items, areas) and ``st[S_PLAYER_RNG:S_PLAYER_RNG + 2]``.
 
 PCG32 is the XSH-RR variant of O'Neill (2014); bounded integers use Lemire's (2019)
 multiply-shift with rejection, so they are exactly uniform.
@@ -21,7 +24,7 @@ multiply-shift with rejection, so they are exactly uniform.
 from numba import njit
 import numpy as np
 
-from .layout import AREAS, DEAL, ITEMS, N_STREAMS, POLICY, S_RNG  # noqa: F401 (the streams)
+from .layout import AREAS, DEAL, ITEMS, N_STREAMS, POLICY, S_PLAYER_RNG, S_RNG  # noqa: F401 (the streams)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -49,10 +52,18 @@ def stream_seed(seed, game, stream):
 
 
 @njit(cache=True)
-def seed_streams(st, seed, game):
-    """Start the streams of game ``game`` of a run with seed ``seed`` in ``st``."""
+def seed_streams(st, seed, game, held=0, group=0):
+    """Start the streams of game ``game`` of a run with seed ``seed`` in ``st``: deal, items,
+    areas, and each player's own stream (stream ``POLICY + p``). The streams in the bitmask
+    ``held`` (bit ``POLICY``: both players') are seeded as those of game ``group`` instead."""
     for k in range(N_STREAMS):
-        st[S_RNG + k] = np.int64(stream_seed(seed, game, k))
+        g = group if (held >> min(k, POLICY)) & 1 else game
+        value = np.int64(stream_seed(seed, g, k))
+        if k < POLICY:
+            st[S_RNG + k] = value
+        else:
+            st[S_PLAYER_RNG + k - POLICY] = value
+    st[S_RNG + POLICY] = 0
 
 
 @njit(cache=True, inline='always')

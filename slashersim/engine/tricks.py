@@ -4,6 +4,7 @@ from numba import njit
 
 from ..rules import LOSS_TRAPS, TRICKS_PER_ROUND
 from . import api, items
+from .api import ask
 from .bits import lowest_bit
 from .layout import (
     C_TRAPS,
@@ -57,7 +58,7 @@ def place_card(st, player, card):
 def choose_card(policy, player, st, params):
     """Ask ``policy`` for ``player``'s card; an illegal answer becomes the lowest legal card."""
     legal = legal_cards(st[S_HAND + player], st[S_LED])
-    card = policy(api.PLAY_CARD, player, legal, st, params)
+    card = ask(policy, api.PLAY_CARD, player, legal, st, params)
     if card < 0 or card >= 20 or not (legal >> card) & 1:
         st[S_VIOLATIONS] |= V_POLICY
         card = lowest_bit(legal)

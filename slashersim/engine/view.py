@@ -5,9 +5,10 @@ blanked (-1, or 0 for masks and random streams): the partner's hand, the trump d
 revealed card, the deal's shuffle, the order of the item-deck cards the player's own Flashlight
 did not show it (those slots hold the cards that are in them, a public fact, in id order),
 where the Killer started while it has not come up, the partner's first-deal yellows in round
-1, area cards not turned up and the arrows of areas never turned up, and every random stream
-but the player's own policy stream. A fair player's decision is a function of this view, so it
-is what a plain-Python policy and :class:`slashersim.player.Game` show a player.
+1, area cards not turned up and the arrows of areas never turned up, the partner's memory, and
+every random stream but the player's own (in the slot ``rng.POLICY``). A fair player's
+decision is a function of this view, so it is what a plain-Python policy and
+:class:`slashersim.player.Game` show a player.
 
 A Python policy runs on the compiled engine through a small compiled policy that calls back
 into Python (:mod:`slashersim.policies.python`); that policy keeps, after the engine's state
@@ -35,6 +36,7 @@ from .layout import (
     C_ARROWS,
     C_KEEP_OPTIONAL,
     DECK_CAPACITY,
+    MEMORY_SIZE,
     S_AREA_DECK,
     S_AREA_N,
     S_AREA_POS,
@@ -51,8 +53,10 @@ from .layout import (
     S_HELD,
     S_KILLER_DRAWS,
     S_KILLER_START,
+    S_MEMORY,
     S_PERM,
     S_PICK,
+    S_PLAYER_RNG,
     S_RNG,
     S_ROUND,
     S_ROUNDS_AREA,
@@ -86,6 +90,10 @@ def write_view(st, player, out):
     for s in range(4):
         if s != POLICY:
             out[S_RNG + s] = 0
+    out[S_PLAYER_RNG] = 0
+    out[S_PLAYER_RNG + 1] = 0
+    for i in range(MEMORY_SIZE):
+        out[S_MEMORY + partner * MEMORY_SIZE + i] = 0
     n = st[S_DECK_N]
     unseen = 0
     for i in range(DECK_CAPACITY):
@@ -192,12 +200,16 @@ def prepare(decision, player, arg, st):
 
 @njit(cache=True)
 def accept(answer, st, report):
-    """After a Python policy answered: take its policy stream back from the view (a wrapped
-    compiled policy may have drawn from it) and check the answer. An answer that is not legal
-    is written to ``report`` (decision, player, argument, answer, then the legal answers, once
-    per run: ``report[0]`` counts them) and replaced by the first legal answer."""
+    """After a Python policy answered: take its policy stream and its memory back from the
+    view (it may have drawn from the one and written the other) and check the answer. An
+    answer that is not legal is written to ``report`` (decision, player, argument, answer,
+    then the legal answers, once per run: ``report[0]`` counts them) and replaced by the first
+    legal answer."""
     v = st[STATE_SIZE:]
     st[S_RNG + POLICY] = v[S_RNG + POLICY]
+    mine = S_MEMORY + v[V_PLAYER] * MEMORY_SIZE
+    for i in range(MEMORY_SIZE):
+        st[mine + i] = v[mine + i]
     n = v[V_N_LEGAL]
     for i in range(n):
         if v[V_LEGAL + i] == answer:

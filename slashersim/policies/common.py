@@ -25,6 +25,8 @@ from ..engine.layout import (
     S_OUTCOME,
     S_PLAY_LOG,
     S_PLAYED,
+    S_PLAYER_RNG,
+    S_RNG,
     S_ROUND_LEADER,
     S_TRAPS,
     S_TRICK,
@@ -41,6 +43,7 @@ from ..engine.predicates import (
     trick_winner,
     white_colour,
 )
+from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32
 from ..rules import (
     ALL_CARDS,
     BACKPACK,
@@ -438,3 +441,16 @@ def round_end_cost(before, after, params, value_at):
         cost += params[DAMAGE] * (before[S_HEALTH + p] - after[S_HEALTH + p])
     gained = team_escapes(after) - team_escapes(before)
     return cost - params[value_at] * gained
+
+
+@njit(cache=True)
+def fresh_streams(st, work):
+    """Give ``work`` (a copy of ``st`` played forward) fresh deal, item and area streams and
+    fresh streams for both players, drawn from ``st``'s own policy stream: a rollout reads
+    neither the later deals and reshuffles nor the partner's dice from the real generators."""
+    for stream in (DEAL, ITEMS, AREAS):
+        work[S_RNG + stream] = np.int64((next_u32(st, POLICY) << np.uint64(32))
+                                        | next_u32(st, POLICY))
+    for p in range(2):
+        work[S_PLAYER_RNG + p] = np.int64((next_u32(st, POLICY) << np.uint64(32))
+                                          | next_u32(st, POLICY))

@@ -12,18 +12,16 @@ not the Killer or the Cursed Object, and the Flashlight is used only when the Ki
 one's next draws; the others are the heuristic's.
 """
 from numba import njit
-import numpy as np
 
 from ..engine import api
 from ..engine.api import keepable
 from ..engine.bits import lowest_bit
-from ..engine.layout import S_DECK, S_DECK_N, S_DRAWS, S_HAND, S_HELD, S_LED, S_RNG
+from ..engine.layout import S_DECK, S_DECK_N, S_DRAWS, S_HAND, S_HELD, S_LED
 from ..engine.playout import finish_round, legal_cards, play_given_card
-from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32
 from ..rules import CURSED_OBJECT, FLASHLIGHT, KILLER
 from . import heuristic as H
 from .baseline import lucky_charm_now
-from .common import first_aid_now, item_value, round_end_cost
+from .common import first_aid_now, fresh_streams, item_value, round_end_cost
 from .params import OMNISCIENT, index_of
 
 #: rollout values of an escape item gained and of a game won, read
@@ -34,11 +32,9 @@ assert index_of(OMNISCIENT, "win_value") == ESCAPE_VALUE + 1
 
 @njit(cache=True)
 def forget_the_future(st, trial):
-    """Give ``trial`` fresh deal, area and item streams drawn from ``st``'s policy stream, so
-    a rollout does not read later deals or reshuffles from the generators' states."""
-    for stream in (DEAL, AREAS, ITEMS):
-        trial[S_RNG + stream] = np.int64((next_u32(st, POLICY) << np.uint64(32))
-                                         | next_u32(st, POLICY))
+    """Give ``trial`` fresh streams (:func:`.common.fresh_streams`): the omniscient player
+    sees the hands and the deck, not the future deals, reshuffles or dice."""
+    fresh_streams(st, trial)
 
 
 @njit(cache=True)

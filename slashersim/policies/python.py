@@ -218,6 +218,14 @@ class Observation:
         return int(self.state[L.S_PICKS])
 
     @property
+    def memory(self):
+        """The player's own memory, ``MEMORY_SIZE`` integers it may write (an int64 array
+        view): kept from one of its decisions to the next within a game, zero at its start,
+        never seen by the partner. The one place a player may remember anything."""
+        mine = L.S_MEMORY + int(self.state[_V_PLAYER]) * L.MEMORY_SIZE
+        return self.state[mine:mine + L.MEMORY_SIZE]
+
+    @property
     def peek(self) -> tuple:
         """At a ``flashlight`` decision: the seen top cards, top first."""
         n = int(self.state[L.S_PEEK_N])
@@ -304,6 +312,14 @@ def illegal_message(report, label):
             f"{arg}); the legal answers were: {legal}")
 
 
+def keep_writes(source, view, player):
+    """Copy what a player may write, its stream and its memory, from ``source`` (a state or
+    view it decided on) into ``view``."""
+    view[STREAM] = source[STREAM]
+    mine = L.S_MEMORY + player * L.MEMORY_SIZE
+    view[mine:mine + L.MEMORY_SIZE] = source[mine:mine + L.MEMORY_SIZE]
+
+
 def asker(act, view, report, errors):
     """The handler of a run: build the observation, ask the policy, keep its stream; an
     exception is kept in ``errors`` (raised after the engine call) and stops the run."""
@@ -311,7 +327,7 @@ def asker(act, view, report, errors):
         try:
             obs = Observation(view.copy())
             answer = operator.index(act(obs))
-            view[STREAM] = obs.state[STREAM]
+            keep_writes(obs.state, view, player)
             return answer
         except BaseException as e:          # noqa: BLE001 (re-raised after the engine call)
             errors.append(e)

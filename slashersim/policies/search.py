@@ -26,17 +26,23 @@ from ..engine.layout import (
     S_HAND,
     S_OUTCOME,
     S_PLAYED,
-    S_RNG,
     S_TRAP_ROUND,
     S_TRUMP_CARD,
     S_TRUMP_DECK,
     SLOT_TOP_GROUP,
 )
 from ..engine.playout import finish_play_phase, finish_round, play_given_card
-from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32, rand_below
+from ..engine.rng import POLICY, rand_below
 from ..rules import ALL_CARDS, KILLER, LOSS_TRAPS
 from . import heuristic as H
-from .common import BREACH, effects_cost, partner_candidates, round_end_cost, won_effects
+from .common import (
+    BREACH,
+    effects_cost,
+    fresh_streams,
+    partner_candidates,
+    round_end_cost,
+    won_effects,
+)
 from .params import SEARCH, index_of
 
 SAMPLES = index_of(SEARCH, "samples")
@@ -71,8 +77,7 @@ def sample_item_deck(st, work, player):
     """Give ``work`` an item-deck order drawn uniformly from those ``player`` cannot rule out:
     the cards its own Flashlight saw (``S_DECK_SEEN``) stay, the others are dealt afresh to the
     other slots, the Killer within the rulebook's top group while it lasts. The cards are taken
-    in id order, so the draw depends on the deck's contents, never on its hidden order; the
-    deal, item and area streams are reseeded, so later deals and reshuffles stay unknown."""
+    in id order, so the draw depends on the deck's contents, never on its hidden order."""
     n = st[S_DECK_N]
     me = 1 << player
     free = 0
@@ -101,9 +106,6 @@ def sample_item_deck(st, work, player):
         card = nth_bit(cards, rand_below(st, POLICY, popcount(cards)))
         cards &= ~(1 << card)
         work[S_DECK + slot] = card
-    for stream in (DEAL, ITEMS, AREAS):
-        work[S_RNG + stream] = np.int64((next_u32(st, POLICY) << np.uint64(32))
-                                        | next_u32(st, POLICY))
 
 
 @njit(cache=True)
@@ -131,6 +133,7 @@ def search_card(st, player, legal, params):
         sample_partner_hand(st, work, player)
         if whole:
             sample_item_deck(st, work, player)
+        fresh_streams(st, work)
         m = legal
         while m:
             card = lowest_bit(m)
