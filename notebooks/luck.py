@@ -44,11 +44,13 @@ from slashersim.analysis.position import (
     win_probability,
 )
 from slashersim.config import GameConfig
+from slashersim.policies import DEFAULT_SKILL
 from slashersim.runner import simulate
 
 GAMES = games_per_cell()
-config = GameConfig()  # the rulebook defaults, baseline policy
-print(f"{GAMES:,} games per Killer position and per position played out")
+config = GameConfig()  # the rulebook defaults
+POLICY = DEFAULT_SKILL  # the expert, the level a designer tunes for
+print(f"player: {POLICY}; {GAMES:,} games per Killer position and per position played out")
 
 # %% [markdown]
 # ## 1. The game
@@ -57,10 +59,10 @@ print(f"{GAMES:,} games per Killer position and per position played out")
 # (`record_game` plays it exactly as `simulate` did).
 
 # %%
-records = simulate(config, games=500, seed=0, keep_records=True).records
+records = simulate(config, POLICY, games=500, seed=0, keep_records=True).records
 lost_on_top = records[(records["killer_start"] == 1) & (records["outcome"] != "win")]
 game = int(lost_on_top["game"].iloc[0])
-rec = record_game(config, "baseline", 0, game)
+rec = record_game(config, POLICY, 0, game)
 row = records.loc[records["game"] == game].iloc[0]
 print(f"game {game}: {row['outcome']} after {row['rounds']} rounds, "
       f"Killer drawn {row['killer_draws']} times")
@@ -75,7 +77,7 @@ print(f"game {game}: {row['outcome']} after {row['rounds']} rounds, "
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-eff = killer_position_effects(config, games=GAMES, seed=1)
+eff = killer_position_effects(config, POLICY, games=GAMES, seed=1)
 table = pd.DataFrame(eff["positions"]).T
 display(table[["games", "win_rate", "effect"]].astype(float).round(4))
 fig = Figure(figsize=(6, 3.5), constrained_layout=True)
@@ -104,9 +106,9 @@ print(f"Killer on top: win rate {top['win_rate']:.4f}, effect {top['effect']:+.4
 # before a single card was played.
 
 # %%
-unknown = win_probability(parse_position({"config": {}}), games=GAMES, seed=2)
+unknown = win_probability(parse_position({"config": {}}), POLICY, games=GAMES, seed=2)
 on_top = win_probability(parse_position({"config": {}, "item_deck": {"killer_position": 1}}),
-                         games=GAMES, seed=2)
+                         POLICY, games=GAMES, seed=2)
 for name, r in (("Killer anywhere", unknown), ("Killer on top", on_top)):
     print(f"{name:>16}: {r['win_rate']:.4f} [{r['win_ci'][0]:.4f}, {r['win_ci'][1]:.4f}]")
 placement = on_top["win_rate"] - unknown["win_rate"]

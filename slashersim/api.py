@@ -47,9 +47,10 @@ from .inputs import (
     check_progress,
     check_seed,
     check_threads,
+    parse_names,
     suggest,
 )
-from .policies import resolve
+from .policies import DEFAULT_SKILL
 from .policies.python import policy_label
 from .present import config_line, format_comparison, format_killer_effects, format_summary
 from .presets import preset_knobs
@@ -322,7 +323,7 @@ class LuckResult(_Answer):
 
 # --- the functions -----------------------------------------------------------------------------
 
-def simulate(config: GameConfig | None = None, *, policy: PolicyLike = "baseline",
+def simulate(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_SKILL,
              games: int = 10_000, seed: int = 0, threads: int | None = None,
              progress: Progress = False, params: Mapping[str | int, float] | Sequence[float]
              | np.ndarray | None = None, records: bool = False, first_game: int = 0,
@@ -334,7 +335,7 @@ def simulate(config: GameConfig | None = None, *, policy: PolicyLike = "baseline
     config : GameConfig, optional
         The rules (default: the rulebook defaults, ``GameConfig()``); a mapping of knobs is
         read with :meth:`GameConfig.from_dict`.
-    policy : str or policy object, default "baseline"
+    policy : str or policy object, default "expert"
         A policy name (``baseline``, ``exerciser``, ``heuristic``, ``expert``, ``search``,
         ``omniscient``) or skill level (``novice``, ``casual``, ``expert``). Anything that is
         not a ``str`` is handed to :func:`slashersim.runner.simulate` unchanged.
@@ -398,7 +399,7 @@ def simulate(config: GameConfig | None = None, *, policy: PolicyLike = "baseline
 
 
 def compare(config: GameConfig | None = None, *,
-            policies: Sequence[PolicyLike] | str = ("baseline", "expert"),
+            policies: Sequence[PolicyLike] | str = ("novice", "casual", "expert"),
             games: int | Mapping[str | None, int] = 10_000, seed: int = 0,
             threads: int | None = None, progress: Progress = False,
             params: Mapping[str, Mapping[str | int, float]] | None = None,
@@ -410,10 +411,10 @@ def compare(config: GameConfig | None = None, *,
     ----------
     config : GameConfig, optional
         The rules (default: the rulebook defaults).
-    policies : sequence of str or policy objects, default ("baseline", "expert")
-        Policy names or skill levels (or a comma-separated string of them); a name may repeat
-        (rows ``name``, ``name#2``, ...). Entries that are not ``str`` are handed to
-        :func:`slashersim.analysis.compare.compare_policies` unchanged.
+    policies : sequence of str or policy objects, default ("novice", "casual", "expert")
+        Policy names or skill levels (or a comma-separated string of them), each row labelled
+        as named; a name may repeat (rows ``name``, ``name#2``, ...). Entries that are not
+        ``str`` are handed to :func:`slashersim.analysis.compare.compare_policies` unchanged.
     games : int or mapping, default 10_000
         Games per player, or ``{policy name or row label: games}`` with an optional ``None``
         key for the others; player ``i`` plays games ``0 .. n_i - 1`` of ``seed`` and a pair
@@ -442,12 +443,13 @@ def compare(config: GameConfig | None = None, *,
     """
     config = _config(config, knobs)
     if isinstance(policies, str):
-        policies = [p.strip() for p in policies.split(",") if p.strip()]
-    names = [check_policy(p) for p in policies]
-    if params is not None:
-        params = {_label(k): v for k, v in params.items()}
-    if isinstance(games, Mapping):
-        games = {_label(k): v for k, v in games.items()}
+        policies = parse_names(policies)
+    names = list(policies)
+    for p in names:
+        if p == "":
+            raise ConfigError(f"policies {names!r} has an empty name at position "
+                              f"{names.index('') + 1}")
+        check_policy(p)
     seed = check_seed(seed)
     threads = check_threads(threads)
     check_progress(progress)
@@ -457,15 +459,6 @@ def compare(config: GameConfig | None = None, *,
         result = compare_policies(config, names, games=games, seed=seed, threads=threads,
                                   params=params, step=_steps(callback, total))
     return Comparison(result)
-
-
-def _label(key: Any) -> Any:
-    """A row label or policy name of ``params``, its skill level resolved (``casual#2`` ->
-    ``heuristic#2``)."""
-    if not isinstance(key, str):
-        return key
-    name, sep, rest = key.partition("#")
-    return resolve(name) + sep + rest
 
 
 def luck(config: GameConfig | None = None, *, policy: PolicyLike = "expert",

@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 from pathlib import Path
+import re
 import shlex
 import sys
 
@@ -21,16 +22,19 @@ from .config import GameConfig
 from .errors import ConfigError
 from .inputs import (
     SEED_LIMIT,
+    OutputLock,
     check_count,
     check_output,
     check_seed,
     check_threads,
     parse_games,
+    parse_names,
     parse_policy_params,
     parse_port,
+    suggest,
     write_atomic,
 )
-from .policies import SKILLS, param_specs, param_vector, policy_names, resolve
+from .policies import DEFAULT_SKILL, SKILLS, param_specs, param_vector, policy_names, resolve
 from .present import (
     config_line,
     format_bench,
@@ -43,6 +47,7 @@ from .present import (
     format_summary,
     format_timeline,
     format_win_probability,
+    player_line,
 )
 from .presets import overrides
 from .progress import bar
@@ -50,10 +55,36 @@ from .rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
 
 
 class _Parser(argparse.ArgumentParser):
-    """Argument errors as one line on stderr and exit status 2."""
+    """Argument errors as one line on stderr and exit status 2. Options are never abbreviated
+    (``--game`` is not ``--games``), and a misspelt option or value gets the nearest valid one
+    suggested."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {message}{self._hint(message)}\n")
+
+    def _hint(self, message):
+        unknown = re.match(r"unrecognized arguments: (.*)", message)
+        if unknown:
+            words = [w.split("=")[0] for w in unknown.group(1).split() if w.startswith("-")]
+            return suggest(words[0], self._options()) if words else ""
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            return suggest(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)))
+        return ""
+
+    def _options(self):
+        """Every option string of this parser and of the commands below it."""
+        out = []
+        for action in self._actions:
+            out += action.option_strings
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    out += sub._options()
+        return list(dict.fromkeys(out))
 
 
 def _positive(name, high=SEED_LIMIT - 1):
@@ -114,7 +145,7 @@ def _float(name):
     return parse
 
 
-def _add_policy_option(parser, default="baseline"):
+def _add_policy_option(parser, default=DEFAULT_SKILL):
     """``--policy NAME`` and its alias ``--skill LEVEL`` (novice, casual, expert)."""
     who = parser.add_mutually_exclusive_group()
     who.add_argument("--policy", default=default,
@@ -136,7 +167,7 @@ def _add_output_options(parser, progress=True):
 
 
 def add_run_options(parser, games_help="games to play (default 100000)", policy=True,
-                    games_type=None, policy_default="baseline"):
+                    games_type=None, policy_default=DEFAULT_SKILL):
     """Add the configuration, policy, games, seed and threads options shared by the commands
     that play games, so that ``simulate``, ``luck`` and ``compare`` read the same configuration
     alike. ``policy=False`` leaves out ``--policy``; ``games_type`` parses ``--games``."""
@@ -221,13 +252,37 @@ def _start(args, policies=(), kernels=("engine",), notes=()):
     play."""
     for note in [*getattr(args, "notes", ()), *notes]:
         print(f"slashersim: {note}", file=sys.stderr)
-    compiling.enable(not getattr(args, "quiet", False), policies, kernels)
+    compiling.enable(not getattr(args, "quiet", False), [resolve(p) for p in policies], kernels)
 
 
-def _bar(args, total, unit="game"):
-    """The command's progress bar: on a terminal unless ``--quiet`` or ``--no-progress``."""
+def _bar(args, total, unit="game", long=False):
+    """The command's progress bar: on a terminal unless ``--quiet`` or ``--no-progress``; a
+    ``long`` command off a terminal prints a line of progress and time left every minute."""
     show = not getattr(args, "quiet", False) and getattr(args, "progress", None) is not False
-    return bar(total, enabled=show, unit=unit)
+    return bar(total, enabled=show, unit=unit, lines_every=60 if long else None)
+
+
+def _estimate(args, what, runs):
+    """Before a long command plays: its games and the time they should take here, from each
+    player's speed measured now; ``runs`` holds ``(config, policy, params, games)``."""
+    if getattr(args, "quiet", False):
+        return
+    from .progress import duration
+    from .runner import games_per_second  # after the checks
+    speeds, seconds = {}, 0.0
+    for config, policy, params, games in runs:
+        if policy not in speeds:
+            speeds[policy] = games_per_second(config, policy, params, args.threads)
+        seconds += games / speeds[policy]
+    rates = ", ".join(f"{policy} {speed:,.0f}" for policy, speed in speeds.items())
+    print(f"slashersim: {what} plays {sum(r[3] for r in runs):,} games: expect about "
+          f"{duration(seconds)} (games/s measured just now: {rates})", file=sys.stderr,
+          flush=True)
+
+
+def _wrote(path, what="file"):
+    """Name on stderr a file the command wrote."""
+    print(f"slashersim: wrote {what} {path}", file=sys.stderr)
 
 
 def _violations(n, total, what="games"):
@@ -258,8 +313,7 @@ def build_parser():
     luck_sub = luck.add_subparsers(dest="luck_command", required=True, parser_class=_Parser)
     killer = luck_sub.add_parser("killer", help="win rate and effect of the Killer's starting "
                                                 "position in the first item deck")
-    add_run_options(killer, games_help="games per position (default 100000)",
-                    policy_default="expert")
+    add_run_options(killer, games_help="games per position (default 100000)")
     where = killer.add_mutually_exclusive_group(required=True)
     where.add_argument("--position", type=_int, metavar="K",
                        help="one position, 1 = top (the average still plays every position)")
@@ -268,8 +322,7 @@ def build_parser():
     _add_png_option(killer, "the effects with their intervals")
     for fact, what in (("area", "the first area card"), ("trump", "round 1's trump suit")):
         fp = luck_sub.add_parser(fact, help=f"win rate and effect of {what}")
-        add_run_options(fp, games_help="games per value (default 100000)",
-                        policy_default="expert")
+        add_run_options(fp, games_help="games per value (default 100000)")
         where = fp.add_mutually_exclusive_group(required=True)
         where.add_argument("--value", metavar="NAME",
                            help="one value (the average still plays every value)")
@@ -278,8 +331,7 @@ def build_parser():
         _add_png_option(fp, "the effects with their intervals")
     yellows = luck_sub.add_parser("yellows", help="win rate and effect of the number of "
                                                   "yellows in a player's first hand")
-    add_run_options(yellows, games_help="games per value (default 100000)",
-                    policy_default="expert")
+    add_run_options(yellows, games_help="games per value (default 100000)")
     where = yellows.add_mutually_exclusive_group(required=True)
     where.add_argument("--value", metavar="Y", help="one count 0..5 (the average still plays "
                                                     "every count)")
@@ -301,17 +353,19 @@ def build_parser():
 
     sources = luck_sub.add_parser("sources", help="share of the outcome variance due to each "
                                                   "random stream")
-    add_run_options(sources, games_help="games per stream (default 160000)",
-                    policy_default="expert")
+    add_run_options(sources, games_help="games per stream (default 160000)")
     sources.set_defaults(games=160_000)
     sources.add_argument("--repeats", type=_positive("repeats"), default=8,
                          help="games per group sharing the held stream (default 8)")
     sources.add_argument("--json", action="store_true", help="print one JSON object")
 
     compare = sub.add_parser("compare", help="policies side by side on the same games")
-    compare.add_argument("--policies", required=True, metavar="A,B,...",
-                         help=f"comma-separated policies: {', '.join(policy_names())}; a "
-                              f"policy named twice is two settings of it (rows NAME, NAME#2)")
+    compare.add_argument("--policies", default=",".join(SKILLS), metavar="A,B,...",
+                         help=f"comma-separated policies or skill levels: "
+                              f"{', '.join(policy_names())}, {', '.join(SKILLS)} (default "
+                              f"{','.join(SKILLS)}); a row is labelled as its player is "
+                              f"named; a policy named twice is two settings of it (rows NAME, "
+                              f"NAME#2)")
     add_run_options(compare, policy=False, games_type=_games_spec,
                     games_help="games per policy, N or N,NAME=N,... (default 100000)")
     compare.add_argument("--policy-param", action="append", default=[],
@@ -342,7 +396,7 @@ def build_parser():
     tune = sub.add_parser("tune", help="find knob settings whose win rate meets a target")
     tune.add_argument("--target", type=_float("target"), required=True,
                       help="wanted win rate, e.g. 0.30")
-    _add_policy_option(tune, "expert")
+    _add_policy_option(tune)
     tune.add_argument("--edition", default="rulebook", choices=rules.EDITION_NAMES)
     tune.add_argument("--knobs", default=",".join(DEFAULT_TUNE_KNOBS),
                       help=f"comma-separated knobs to search (default: "
@@ -378,7 +432,9 @@ def build_parser():
                        help="also open the page in the default browser")
 
     bench = sub.add_parser("bench", help="measure engine speed and memory")
-    bench.add_argument("--policy", default="baseline")
+    bench.add_argument("--policy", default="baseline",
+                       help="the player whose games are timed (default baseline: the engine's "
+                            "own speed, the cheapest player)")
     bench.add_argument("--games", type=_positive("games"), default=2_000_000)
     bench.add_argument("--policies", metavar="A,B,...|all", default=None,
                        help="instead: the speed table of these policies (all: every registered "
@@ -403,13 +459,14 @@ def _check_png(args, inputs=()):
 
 def _save_png(path, fig):
     write_atomic(path, lambda f: fig.savefig(f, format="png"), mode="wb")
+    _wrote(path, "figure")
 
 
 def _add_rollout_options(parser, games, policy=True):
     """``--policy`` (default expert), ``--games`` (play-outs per position), ``--seed``,
     ``--threads``, ``--json`` of the commands that play positions out."""
     if policy:
-        _add_policy_option(parser, "expert")
+        _add_policy_option(parser)
         parser.add_argument("--policy-param", action="append", default=[], metavar="NAME=VALUE",
                             help="set one of the policy's parameters (repeatable)")
     parser.add_argument("--games", type=_positive("games"), default=games,
@@ -541,8 +598,6 @@ def cmd_luck_timeline(args):
         print(json.dumps(t))
         return 0
     print(format_timeline(t))
-    if args.png:
-        print(f"  figure written to {args.png}")
     return 0
 
 
@@ -552,7 +607,8 @@ def cmd_luck_sources(args):
     groups, repeats = check_sources(args.games, args.repeats)
     _start(args, [args.policy], ["engine", "held"])
     total = 2 * len(STREAM_NAMES) * groups * repeats
-    with _bar(args, total) as b:
+    _estimate(args, "luck sources", [(config, args.policy, None, total)])
+    with _bar(args, total, long=True) as b:
         r = variance_sources(config, args.policy, games=args.games, repeats=args.repeats,
                              seed=args.seed, threads=args.threads, step=b.update)
     print(json.dumps(r) if args.json else format_sources(r))
@@ -566,14 +622,9 @@ def cmd_luck(args):
 
 
 def _names(option, text):
-    """The comma-separated policy names of ``option``, each registered."""
-    names = [p.strip() for p in text.split(",") if p.strip()]
-    if not names:
-        raise ConfigError(f"{option} needs at least one policy, got {text!r}; expected some "
-                          f"of: {', '.join(policy_names())}")
-    for name in names:
-        param_specs(name)
-    return names
+    """The comma-separated policy names or skill levels of ``option``
+    (:func:`.inputs.parse_names`)."""
+    return parse_names(text, option)
 
 
 def cmd_compare(args):
@@ -629,10 +680,12 @@ def _backend_choice(args):
 def cmd_sweep(args):
     from . import api  # after the checks
     from .progress import increments
+    from .sweeps import cells as spec_cells
     from .sweeps import load_spec  # after the checks
     spec = load_spec(args.spec)
     _check_threads(args)
     out = check_output(args.out, "--out", inputs=[args.spec])
+    OutputLock(out).check()
     if args.csv:
         csv = out.with_suffix(".csv")
         if csv.resolve() == out.resolve():
@@ -645,7 +698,11 @@ def cmd_sweep(args):
     _start(args, list(spec.policies), ["engine"] if name == "local" else (), spec.notes())
     backend = sweep_backend(args)
     total = spec.n_cells * sum(spec.games_of(p) for p in spec.policies)
-    with _bar(args, total) as b:
+    if name == "local":
+        first = next(iter(spec_cells(spec)))[1]
+        _estimate(args, "the sweep", [(first, p, None, spec.n_cells * spec.games_of(p))
+                                      for p in spec.policies])
+    with _bar(args, total, long=True) as b:
         def cells(done, total):
             b.set_postfix_str(f"{done}/{total} cells", refresh=False)
 
@@ -663,6 +720,9 @@ def cmd_sweep(args):
         if spec.policy_games else f"{spec.games:,}"
     print(f"{len(df)} rows ({spec.n_cells} cells x {len(spec.policies)} policies, "
           f"{each} games each) written to {Path(args.out)}")
+    _wrote(Path(args.out), "table")
+    if args.csv:
+        _wrote(Path(args.out).with_suffix(".csv"), "table")
     bad = df[df["invariant_violations"] > 0]
     return _violations(int(bad["invariant_violations"].sum()), int(df["games"].sum()))
 
@@ -683,14 +743,16 @@ def cmd_tune(args):
     check_search(args.target, args.tolerance, stages, args.keep)
     _check_threads(args)
     _start(args, [args.policy])
-    with _bar(args, planned_games(knobs, stages, args.keep)) as b:
+    planned = planned_games(knobs, stages, args.keep)
+    _estimate(args, "tune", [(GameConfig(edition=args.edition), args.policy, None, planned)])
+    with _bar(args, planned, long=True) as b:
         df = tune(args.target, args.policy, knobs, GameConfig(edition=args.edition),
                   args.tolerance, stages, args.seed, args.threads, args.keep, step=b.update)
     top = df.head(args.top)
     if args.json:
         print(top.to_json(orient="records"))
     else:
-        print(f"{args.edition} edition, policy {args.policy}: settings nearest win rate "
+        print(f"{player_line(args.policy)}; {args.edition} edition: settings nearest win rate "
               f"{args.target:.3f} (95% interval within +-{args.tolerance}), best first")
         print(top.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     return _violations(df.attrs.get("invariant_violations", 0), int(df["games"].sum()))
@@ -712,6 +774,7 @@ def cmd_report(args):
     from .analysis.report import write_report  # after the checks
     path = write_report(args.table, args.out, heatmap_knobs=knobs, title=args.title)
     print(f"report written to {path}")
+    _wrote(path, "report")
     return 0
 
 
@@ -727,7 +790,7 @@ def cmd_bench(args):
         raise ConfigError(f"seconds must be positive, got {args.seconds}")
     if args.policies is not None:
         names = list(policy_names()) if args.policies.strip() == "all" else \
-            _names("--policies", args.policies)
+            [resolve(n) for n in _names("--policies", args.policies)]
         _start(args, names)
         from .bench import policy_speed  # after the checks
         rows = [policy_speed(name, seconds=args.seconds) for name in names]
@@ -793,8 +856,6 @@ def _resolve_skills(args):
         args.policy = SKILLS[args.skill]
     if getattr(args, "policy", None):
         args.policy = resolve(args.policy)
-    if getattr(args, "policies", None) and args.policies != "all":
-        args.policies = ",".join(resolve(p.strip()) for p in args.policies.split(","))
 
 
 def _silence_stdout():

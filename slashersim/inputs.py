@@ -18,7 +18,7 @@ import tempfile
 import numpy as np
 
 from .errors import ConfigError
-from .policies import check_param_vector, param_specs, param_vector, resolve
+from .policies import SKILLS, check_param_vector, param_specs, param_vector, policy_names, resolve
 
 #: seeds and game indices are int64 in the kernels
 SEED_LIMIT = 1 << 63
@@ -111,6 +111,23 @@ def parse_policy_params(items):
         out.setdefault(policy, {})[name] = value
         param_vector(policy.partition("#")[0], {name: value})
     return {policy: {name: float(v) for name, v in over.items()} for policy, over in out.items()}
+
+
+def parse_names(text, option="policies"):
+    """The comma-separated policy names or skill levels of ``text`` (``option`` names it in
+    a refusal), each registered; an empty name (``expert,,casual``) is refused by position."""
+    names = [p.strip() for p in str(text).split(",")]
+    if not any(names):
+        raise ConfigError(f"{option} needs at least one policy, got {text!r}; expected some "
+                          f"of: {', '.join(policy_names())}, or a skill level: "
+                          f"{', '.join(SKILLS)}")
+    if "" in names:
+        raise ConfigError(f"{option} {text!r} has an empty name at position "
+                          f"{names.index('') + 1}; expected comma-separated names such as "
+                          f"{','.join(SKILLS)}")
+    for name in names:
+        param_specs(name)
+    return names
 
 
 def check_progress(progress):
@@ -237,6 +254,19 @@ class OutputLock:
         self.out = Path(out)
         self.path = lock_path(out)
         self.held = False
+
+    def check(self):
+        """Refuse now, as :meth:`acquire` would, if a live run holds the lock (a command
+        checks this before anything slow; :meth:`acquire` still takes it atomically)."""
+        try:
+            pid = int(self.path.read_text().strip() or "0")
+        except (OSError, ValueError):
+            return self
+        if pid > 0 and _alive(pid):
+            raise ConfigError(f"output {str(self.out)!r} is being written by another run "
+                              f"(pid {pid}, lock {str(self.path)!r}); wait for it or choose "
+                              f"another --out")
+        return self
 
     def acquire(self):
         for _ in range(3):

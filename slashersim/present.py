@@ -9,6 +9,14 @@ import json
 
 from . import rules
 from .config import GameConfig
+from .policies import skill_of
+
+
+def player_line(policy):
+    """Who a result speaks for, as every answer's first line begins: ``expert player (policy
+    expert)`` for a skill level's policy, ``policy search`` for any other."""
+    skill = skill_of(policy)
+    return f"{skill} player (policy {policy})" if skill else f"policy {policy}"
 
 
 def config_line(c):
@@ -23,7 +31,7 @@ def format_summary(s):
     """The human-readable table of a ``SimulationResult.summary()``."""
     lo, hi = s["win_ci"]
     lines = [
-        f"{config_line(s['config'])}; policy {s['policy']}; {s['games']:,} games, "
+        f"{player_line(s['policy'])}; {config_line(s['config'])}; {s['games']:,} games, "
         f"seed {s['seed']}",
         "",
         f"  win rate          {s['win_rate']:.4f}   95% CI [{lo:.4f}, {hi:.4f}]",
@@ -63,7 +71,7 @@ def format_effects(r, key, column, unit, over):
     """The human-readable table of a paired-effects result (``r[key]`` holds the rows)."""
     games = next(iter(r[key].values()))["games"]
     lines = [
-        f"{config_line(r['config'])}; policy {r['policy']}; {games:,} games per {unit}, "
+        f"{player_line(r['policy'])}; {config_line(r['config'])}; {games:,} games per {unit}, "
         f"seed {r['seed']}",
         "",
         f"  {column:>12}      games   win rate   95% CI               effect   95% CI",
@@ -81,7 +89,7 @@ def format_effects(r, key, column, unit, over):
 def format_sources(r):
     """The human-readable table of a ``variance_sources`` result."""
     first = next(iter(r["shares"].values()))
-    lines = [f"{config_line(r['config'])}; policy {r['policy']}; {first['games']:,} games "
+    lines = [f"{player_line(r['policy'])}; {config_line(r['config'])}; {first['games']:,} games "
              f"per held set, in groups of {r['repeats']} sharing it, seed {r['seed']}", "",
              f"  {'stream':<8} {'first-order share':>17}   95% CI              "
              f"{'total share':>11}   95% CI"]
@@ -111,7 +119,9 @@ def format_comparison(r, config_line):
     """The human-readable tables of a :func:`compare_policies` result; ``config_line`` is the
     configuration's one-line description."""
     width = max(12, *(len(row["label"]) for row in r["policies"]))
-    lines = [f"{config_line}; seed {r['seed']}", "",
+    players = ", ".join(row["label"] if row["label"].partition("#")[0] == row["policy"]
+                        else f"{row['label']} ({row['policy']})" for row in r["policies"])
+    lines = [f"players {players}; {config_line}; seed {r['seed']}", "",
              f"  {'policy':<{width}} {'games':>10}   win rate   95% CI             "
              f"loss health  loss traps  timeout"]
     for row in r["policies"]:
@@ -203,7 +213,7 @@ def format_info(info):
 
 def format_bench(b):
     lines = [
-        f"policy {b['policy']}, {b['games']:,} games per run, best of {b['repeats']} "
+        f"{player_line(b['policy'])}; {b['games']:,} games per run, best of {b['repeats']} "
         f"(kernels compiled or loaded from cache at import; warm-up call {b['warmup_s']:.2f} s)",
         f"  1 thread : {b['games_per_s_1_thread']:>12,.0f} games/s",
         f"  {b['threads']} threads: {b['games_per_s_all_threads']:>12,.0f} games/s "
@@ -237,7 +247,7 @@ def format_win_probability(r):
     """The human-readable answer of ``luck state`` (:func:`analysis.position.win_probability`)."""
     lo, hi = r["win_ci"]
     return "\n".join([
-        f"{config_line(r['config'])}; policy {r['policy']}; {r['games']:,} play-outs, "
+        f"{player_line(r['policy'])}; {config_line(r['config'])}; {r['games']:,} play-outs, "
         f"seed {r['seed']}", "",
         f"  win probability   {r['win_rate']:.4f}   95% CI [{lo:.4f}, {hi:.4f}]",
         f"  loss by health    {r['loss_health']:.4f}",
@@ -248,7 +258,7 @@ def format_win_probability(r):
 def format_timeline(t):
     """The human-readable table of a luck timeline (:func:`analysis.position.timeline`)."""
     p0 = t["start"]
-    lines = [f"{config_line(t['config'])}; policy {t['policy']}; game {t['game']} of seed "
+    lines = [f"{player_line(t['policy'])}; {config_line(t['config'])}; game {t['game']} of seed "
              f"{t['seed']}, {t['outcome']}; {t['games']:,} play-outs per position", "",
              f"  {'event':<58} {'before':>7} {'after':>7} {'swing':>7}",
              f"  {'start: a fresh game':<58} {'':>7} {p0['win_rate']:>7.4f}"]

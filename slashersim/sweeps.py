@@ -25,7 +25,14 @@ from .config import GameConfig
 from .engine import layout as L
 from .errors import ConfigError
 from .inputs import OutputLock, check_seed
-from .policies import SKILLS, is_omniscient, param_specs, policy_names, resolve
+from .policies import (
+    DEFAULT_SKILL,
+    is_omniscient,
+    param_specs,
+    policy_names,
+    resolve,
+    unknown_policy,
+)
 from .presets import overrides as preset_overrides
 from .provenance import now, software
 from .tables import FORMAT, ITEM_COLUMNS, TABLE_COLUMNS, derive_rates, row_from_counts, write_table  # noqa: F401
@@ -43,7 +50,7 @@ class SweepSpec:
 
     games: int
     seed: int = 0
-    policies: tuple = ("baseline",)
+    policies: tuple = (DEFAULT_SKILL,)
     chunk_games: int = DEFAULT_CHUNK_GAMES
     base: dict = field(default_factory=dict)
     axes: dict = field(default_factory=dict)
@@ -127,7 +134,7 @@ def parse_spec(data):
     seed = _int_key("seed", sweep.get("seed", 0), 0)
     check_seed(seed)
     chunk_games = _int_key("chunk_games", sweep.get("chunk_games", DEFAULT_CHUNK_GAMES), 1)
-    policies = sweep.get("policies", ["baseline"])
+    policies = sweep.get("policies", [DEFAULT_SKILL])
     if not isinstance(policies, list) or not policies \
             or not all(isinstance(p, str) for p in policies):
         raise ConfigError(f"policies must be a non-empty list of names, got {policies!r}")
@@ -143,8 +150,7 @@ def parse_spec(data):
                               f"{', '.join(policies)}")
     for p in policies:
         if p not in policy_names():
-            raise ConfigError(f"unknown policy {p!r}; expected one of: {', '.join(policy_names())}"
-                              f", or a skill level: {', '.join(SKILLS)}")
+            raise ConfigError(unknown_policy(p))
     if len(set(policies)) != len(policies):
         raise ConfigError(f"policies lists a policy twice: {policies!r}")
     known = ("difficulty",) + GameConfig.knob_names()

@@ -15,6 +15,7 @@ from . import rules
 from .config import GameConfig
 from .engine import layout as L
 from .errors import ConfigError
+from .policies import DEFAULT_SKILL
 from .progress import increments
 from .runner import simulate
 from .stats import wilson_interval
@@ -64,7 +65,7 @@ class Tuner:
     (the difficulty presets) reuse each other's games and stay on common random numbers.
     """
 
-    def __init__(self, policy="baseline", knobs=DEFAULT_KNOBS, base=None, seed=0, threads=None,
+    def __init__(self, policy=DEFAULT_SKILL, knobs=DEFAULT_KNOBS, base=None, seed=0, threads=None,
                  step=None):
         check_knobs(knobs)
         self.policy, self.seed, self.threads = policy, seed, threads
@@ -156,7 +157,7 @@ def planned_games(knobs, stages, keep):
     return total
 
 
-def tune(target, policy="baseline", knobs=DEFAULT_KNOBS, base=None, tolerance=0.02,
+def tune(target, policy=DEFAULT_SKILL, knobs=DEFAULT_KNOBS, base=None, tolerance=0.02,
          stages=DEFAULT_STAGES, seed=0, threads=None, keep=12, progress=None, step=None):
     """Rank knob settings by how close their win rate is to ``target``.
 

@@ -58,14 +58,15 @@ def test_simulate_plays_the_runners_games():
     s, t = r.summary(), ref.summary()
     s.pop("elapsed_s"), t.pop("elapsed_s")
     assert s == t
-    assert "win rate" in repr(r) and "policy baseline; 1,500 games, seed 11" in repr(r)
+    assert "win rate" in repr(r) and repr(r).startswith("novice player (policy baseline); ")
+    assert "1,500 games, seed 11" in repr(r)
 
 
 def test_knob_keywords_are_game_config_fields():
     a = api.simulate(health=4, hideaway=True, edition="instructions", games=600, seed=5)
     config = GameConfig(edition="instructions", health=4, hideaway=True)
     assert a.config == config
-    assert np.array_equal(a.counts, run_simulate(config, games=600, seed=5).counts)
+    assert np.array_equal(a.counts, run_simulate(config, "expert", games=600, seed=5).counts)
     # knobs apply on top of a config
     b = api.simulate(GameConfig(health=3, traps=2), health=6, games=200)
     assert b.config == GameConfig(health=6, traps=2)
@@ -146,13 +147,14 @@ def test_simulate_to_frame_is_one_tidy_row():
 
 def test_compare_is_compare_policies_with_frames():
     c = api.compare(policies=("novice", "casual", "baseline"), games=800, seed=4, health=6)
-    ref = compare_policies(GameConfig(health=6), ("baseline", "heuristic", "baseline"),
+    ref = compare_policies(GameConfig(health=6), ("novice", "casual", "baseline"),
                            games=800, seed=4)
     strip = lambda r: [{k: v for k, v in row.items() if k != "elapsed_s"}  # noqa: E731
                        for row in r["policies"]]
     assert strip(c.summary()) == strip(ref) and c.summary()["pairs"] == ref["pairs"]
     policies = c.policies
-    assert list(policies["label"]) == ["baseline", "heuristic", "baseline#2"]
+    assert list(policies["label"]) == ["novice", "casual", "baseline"]
+    assert list(policies["policy"]) == ["baseline", "heuristic", "baseline"]
     assert list(policies["games"]) == [800] * 3
     assert {"label", "policy", "games", "wins", "win_rate", "win_ci_low",
             "win_ci_high"} <= set(policies.columns)
@@ -165,11 +167,11 @@ def test_compare_is_compare_policies_with_frames():
         assert p.difference == pytest.approx(rate[p.b] - rate[p.a])
         assert p.difference == pytest.approx(p.win_rate_b - p.win_rate_a)
         assert p.difference_ci_low <= p.difference <= p.difference_ci_high
-    same = pairs[pairs["b"] == "baseline#2"].iloc[0]
+    same = pairs[(pairs["a"] == "novice") & (pairs["b"] == "baseline")].iloc[0]
     assert same["difference"] == 0 and same["only_a_won"] == same["only_b_won"] == 0
     assert c.to_frame().equals(policies)
-    assert c.pair("heuristic", "baseline")["difference"] == pytest.approx(
-        rate["baseline"] - rate["heuristic"])
+    assert c.pair("casual", "baseline")["difference"] == pytest.approx(
+        rate["baseline"] - rate["casual"])
     assert "paired difference" in repr(c)
 
 

@@ -20,7 +20,7 @@ def _json(capsys, *args):
 
 
 def test_simulate_json_has_the_documented_keys(capsys):
-    s = _json(capsys, "--games", "3000", "--seed", "5")
+    s = _json(capsys, "--games", "3000", "--seed", "5", "--skill", "novice")
     assert KEYS <= s.keys()
     assert s["games"] == 3000 and s["seed"] == 5 and s["policy"] == "baseline"
     lo, hi = s["win_ci"]

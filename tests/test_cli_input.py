@@ -260,9 +260,10 @@ def test_a_record_without_a_configuration_is_refused(capsys, no_play, tmp_path):
 def test_a_closed_pipe_is_not_an_error(tmp_path):
     """``slashersim simulate | head -1``: no traceback, no error line."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.run(f"'{sys.executable}' -m slashersim simulate --games 2000 | head -n 1",
+    p = subprocess.run(f"'{sys.executable}' -m slashersim simulate --skill novice --games 2000"
+                       " | head -n 1",
                        shell=True, env=env, capture_output=True, text=True, cwd=tmp_path)
-    assert p.stdout.startswith("rulebook edition")
+    assert p.stdout.startswith("novice player (policy baseline); rulebook edition")
     assert "Traceback" not in p.stderr and "Error" not in p.stderr, p.stderr
 
 
@@ -417,10 +418,10 @@ def test_compile_message_only_on_a_cold_cache(monkeypatch, capsys):
 
 def test_quiet_says_nothing_on_stderr(capsys, monkeypatch):
     monkeypatch.setattr(compiling, "is_cached", lambda part: False)
-    code, out, err = run(capsys, "simulate", "--games", "20", "--quiet")
+    code, out, err = run(capsys, "simulate", "--skill", "novice", "--games", "20", "--quiet")
     assert code == 0 and err == "" and "win rate" in out
     monkeypatch.setattr(policies, "_compiled", {})
-    code, out, err = run(capsys, "simulate", "--games", "20")
+    code, out, err = run(capsys, "simulate", "--skill", "novice", "--games", "20")
     assert err.startswith("slashersim: compiling the engine with the baseline, first run only")
 
 

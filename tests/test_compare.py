@@ -136,7 +136,7 @@ def test_compare_cli_text_and_json(capsys):
             "--edition", "instructions", "--health", "5"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert out.startswith("instructions edition, health 5")
+    assert out.startswith("players baseline, baseline#2; instructions edition, health 5")
     for needle in ("win rate", "95% CI", "loss health", "paired difference",
                    "baseline#2 - baseline", "+0.0000   [+0.0000, +0.0000]", "hideaway"):
         assert needle in out, needle

@@ -260,8 +260,8 @@ def test_after_a_turn_s_last_card_is_the_position_after_the_turn():
 
 def test_record_and_timeline_commands(tmp_path, capsys):
     out = tmp_path / "game.json"
-    assert main(["simulate", "--games", "50", "--record", "3", "--record-out", str(out),
-                 "--json"]) == 0
+    assert main(["simulate", "--skill", "novice", "--games", "50", "--record", "3",
+                 "--record-out", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 50
     data = json.loads(out.read_text())
     assert data == record_json(record_game(GameConfig(), "baseline", 0, 3))

@@ -1,5 +1,6 @@
 """The skill ladder: novice = baseline, casual = heuristic, expert = expert, wherever a player
-is named; the expert is the default of luck and tune."""
+is named; the expert is the default of every command that plays (but ``bench``, which times
+the engine)."""
 import pytest
 
 from slashersim.cli import _resolve_skills, build_parser
@@ -22,7 +23,8 @@ def test_every_level_names_a_registered_policy():
 
 
 @pytest.mark.parametrize("argv, policy", [
-    (("simulate",), "baseline"),
+    (("simulate",), "expert"),
+    (("luck", "trump", "--all"), "expert"),
     (("simulate", "--skill", "casual"), "heuristic"),
     (("simulate", "--policy", "novice"), "baseline"),
     (("luck", "killer", "--all"), "expert"),
@@ -38,9 +40,13 @@ def test_skill_options_and_defaults(argv, policy):
     assert parsed(*argv).policy == policy
 
 
+def test_compare_plays_every_skill_level_by_default():
+    assert parsed("compare").policies == "novice,casual,expert"
+
+
 def test_compare_and_sweep_take_levels():
     assert parsed("compare", "--policies", "novice,casual,expert").policies == \
-        "baseline,heuristic,expert"
+        "novice,casual,expert"                         # rows keep the levels' names
     spec = parse_spec({"sweep": {"games": 10, "policies": ["novice", "expert"]}})
     assert spec.policies == ("baseline", "expert")
 

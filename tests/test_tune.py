@@ -15,7 +15,8 @@ STAGES = (2000, 6000)
 
 
 def test_tune_ranks_settings_and_keeps_common_random_numbers():
-    df = tune(0.30, knobs=("health", "escapes_needed"), stages=STAGES, keep=4, seed=5)
+    df = tune(0.30, "baseline", knobs=("health", "escapes_needed"), stages=STAGES, keep=4,
+              seed=5)
     assert len(df) == 4 and (df["games"] == STAGES[-1]).all()
     for _, r in df.iterrows():
         direct = simulate(GameConfig(health=int(r["health"]),
@@ -30,7 +31,7 @@ def test_tune_ranks_settings_and_keeps_common_random_numbers():
 
 
 def test_tuner_reuses_games_across_targets():
-    tuner = Tuner(knobs=("health",), seed=1)
+    tuner = Tuner("baseline", knobs=("health",), seed=1)
     tuner.search(0.2, stages=STAGES, keep=3)
     played = {c.knobs["health"]: c.games for c in tuner.candidates}
     assert sorted(played.values()) == [STAGES[0]] * 4 + [STAGES[1]] * 3
@@ -97,7 +98,7 @@ def test_simulate_cli_difficulty(capsys):
 
 
 def test_sweep_spec_difficulty_axis(tmp_path):
-    spec = parse_spec({"sweep": {"games": 1500, "seed": 3},
+    spec = parse_spec({"sweep": {"games": 1500, "seed": 3, "policies": ["baseline"]},
                        "axes": {"difficulty": ["easy", "nightmare"]}})
     df = run_sweep(spec, tmp_path / "d.parquet")
     assert list(df["difficulty"]) == ["easy", "nightmare"]

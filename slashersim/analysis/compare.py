@@ -17,7 +17,7 @@ from .. import rules
 from ..config import GameConfig
 from ..engine import layout as L
 from ..inputs import check_count
-from ..policies import get_policy, param_specs, param_vector
+from ..policies import get_policy, param_specs, param_vector, resolve
 from ..policies.python import answerer, policy_label
 from ..runner import DEFAULT_CHUNK, SimulationResult, play_side_by_side, prepare
 from ..stats import mean_interval, unpaired_difference_interval
@@ -29,10 +29,25 @@ POLICY_KEYS = ("games", "wins", "win_rate", "win_ci", "loss_health", "loss_traps
 
 
 def _label(policy):
-    """A policy's name in tables (a Python policy's: :func:`.python.policy_label`)."""
+    """A player's name in tables as given: a policy name or skill level (a Python policy's:
+    :func:`.python.policy_label`)."""
     if isinstance(policy, str):
         return policy
     return policy_label(policy)
+
+
+def _policy(policy):
+    """The policy a player is: a skill level resolved to its policy (``casual`` ->
+    ``heuristic``); a Python policy's label."""
+    return resolve(policy) if isinstance(policy, str) else policy_label(policy)
+
+
+def _keys(name, label):
+    """The keys that may name a row in ``params`` or ``games``: its label and name as given
+    and with the skill level resolved (``casual#2``, ``casual``, ``heuristic#2``,
+    ``heuristic``)."""
+    _, sep, rest = label.partition("#")
+    return (label, _label(name), _policy(name) + sep + rest, _policy(name))
 
 
 def labels(policies):
@@ -58,14 +73,16 @@ def check_comparison(policies, games, params=None):
             answerer(name)
     row_labels = labels(names)
     params = params or {}
+    known = {k for name, label in zip(names, row_labels) for k in _keys(name, label)}
     for name in params:
-        if name not in names and name not in row_labels:
+        if name not in known:
             raise ValueError(f"parameters given for {name!r}, which is not compared; "
                              f"compared: {', '.join(row_labels)}")
     for name, label in zip(names, row_labels):
         if not isinstance(name, str) and label in params:
             raise ValueError(f"parameters given for {label!r}, a Python policy (it has none)")
-    vectors = [param_vector(name, {**params.get(name, {}), **params.get(label, {})})
+    vectors = [param_vector(name, {k: v for key in reversed(_keys(name, label))
+                                   for k, v in params.get(key, {}).items()})
                if isinstance(name, str) else None for name, label in zip(names, row_labels)]
     return names, row_labels, vectors, _resolve_games(games, names, row_labels)
 
@@ -73,13 +90,14 @@ def check_comparison(policies, games, params=None):
 def _resolve_games(games, names, row_labels):
     if not isinstance(games, dict):
         return [check_count("games", games)] * len(names)
+    known = {k for name, label in zip(names, row_labels) for k in _keys(name, label)}
     for key in games:
-        if key is not None and key not in map(_label, names) and key not in row_labels:
+        if key is not None and key not in known:
             raise ValueError(f"games given for {key!r}, which is not compared; compared: "
                              f"{', '.join(row_labels)}")
     out = []
     for name, label in zip(names, row_labels):
-        n = games.get(label, games.get(_label(name), games.get(None)))
+        n = next((games[k] for k in _keys(name, label) if k in games), games.get(None))
         if n is None:
             raise ValueError(f"no game count for policy {name!r}")
         out.append(check_count("games", n))
@@ -95,7 +113,8 @@ def compare_policies(config=None, policies=("baseline",), games=100_000, seed=0,
     config : GameConfig, optional
         The rules (default: the rulebook defaults).
     policies : sequence of str or Python policies
-        Registered policy names, or Python policies (:mod:`slashersim.policies.python`,
+        Registered policy names or skill levels (a row is labelled as its player was named:
+        ``novice``, not ``baseline``), or Python policies (:mod:`slashersim.policies.python`,
         labelled by their ``policy_label``, played on one thread); a name may repeat (rows are
         labelled ``name#2``, ...).
     games : int or dict
@@ -142,15 +161,16 @@ def compare_policies(config=None, policies=("baseline",), games=100_000, seed=0,
             a, b = won[i][:k], won[j][:k]
             tally[p] += (a.sum(), b.sum(), (a & ~b).sum(), (b & ~a).sum())
 
-    players = [prepare(name, None if vector is None else vector)
+    players = [prepare(_policy(name) if isinstance(name, str) else name,
+                       None if vector is None else vector)
                for name, vector in zip(names, vectors)]
     counts, elapsed = play_side_by_side([(config, p) for p in players], counts_n, seed,
                                         threads=threads, cap=chunk_size, step=step,
                                         on_chunk=on_chunk)
     rows = []
     for i, name in enumerate(names):
-        s = SimulationResult(config, _label(name), int(seed), counts[i], elapsed[i]).summary()
-        rows.append({"label": row_labels[i], "policy": _label(name),
+        s = SimulationResult(config, _policy(name), int(seed), counts[i], elapsed[i]).summary()
+        rows.append({"label": row_labels[i], "policy": _policy(name),
                      "omniscient": bool(omniscient[i]),
                      "params": [] if vectors[i] is None else [float(x) for x in vectors[i]],
                      **{k: s[k] for k in POLICY_KEYS}, "elapsed_s": elapsed[i]})

@@ -8,6 +8,7 @@ and one line in ``POLICIES``; a policy with parameters lists them there as :clas
 specs (the built-in ones live in :mod:`.params`).
 """
 from collections.abc import Callable
+import difflib
 from importlib import import_module
 import math
 from typing import NamedTuple
@@ -49,6 +50,9 @@ _compiled = {}
 
 #: the skill ladder: the level a designer asks for, and the player that plays it
 SKILLS = {"novice": "baseline", "casual": "heuristic", "expert": "expert"}
+#: the player every command, the Python API, the page and the notebooks speak for unless told
+#: otherwise: the level a designer tunes for
+DEFAULT_SKILL = "expert"
 
 
 def resolve(name):
@@ -65,12 +69,20 @@ def policy_names():
     return tuple(POLICIES)
 
 
+def unknown_policy(name):
+    """The one-line refusal of a policy name that is neither registered nor a skill level,
+    with the nearest valid name suggested."""
+    close = difflib.get_close_matches(str(name), [*POLICIES, *SKILLS], 1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return (f"unknown policy {name!r}{hint}; expected one of: {', '.join(POLICIES)}, or a "
+            f"skill level: {', '.join(SKILLS)}")
+
+
 def _entry(name):
     try:
-        return POLICIES[name]
+        return POLICIES[resolve(name)]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown policy {name!r}; expected one of: "
-                         f"{', '.join(POLICIES)}") from None
+        raise ValueError(unknown_policy(name)) from None
 
 
 def param_specs(name):

@@ -289,3 +289,19 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
     records = records_frame(np.concatenate(frames), first_game) if keep_records else None
     return SimulationResult(config, player.label, int(seed), counts, elapsed, records,
                             player.param_dict)
+
+
+def games_per_second(config=None, policy="baseline", params=None, threads=None, seconds=0.5):
+    """How fast ``policy`` plays ``config`` on this machine now, in games per second: a short
+    run first (it compiles or loads the kernel), then runs four times longer each until one
+    takes ``seconds``. What a long command's estimate of its time is made from."""
+    player = prepare(policy, params)
+    simulate(config, player, games=16, seed=1, threads=threads)
+    n = 64
+    while True:
+        start = time.perf_counter()
+        simulate(config, player, games=n, seed=1, threads=threads)
+        took = time.perf_counter() - start
+        if took >= seconds or n >= 1 << 24:
+            return n / max(took, 1e-9)
+        n *= 4
