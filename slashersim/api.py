@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import rules
+from . import compiling, rules
 from .analysis.compare import check_comparison, compare_policies, pair
 from .analysis.luck import killer_position_effects, killer_positions
 from .backends.local import LocalBackend
@@ -50,7 +50,7 @@ from .inputs import (
     parse_names,
     suggest,
 )
-from .policies import DEFAULT_SKILL
+from .policies import DEFAULT_SKILL, resolve
 from .policies.python import policy_label
 from .present import config_line, format_comparison, format_killer_effects, format_summary
 from .presets import preset_knobs
@@ -97,10 +97,17 @@ def _config(config: GameConfig | Mapping[str, Any] | None,
 
 
 @contextmanager
-def _progress(progress: Progress, total: int) -> Iterator[tuple[Callable | None, Any]]:
+def _progress(progress: Progress, total: int,
+              policies: Iterable[Any] = ()) -> Iterator[tuple[Callable | None, Any]]:
     """``(progress(done, total) or None, the tqdm bar or None)`` for a run of ``total``
-    games: a bar on stderr for ``True`` (closed on leaving), the callable itself, or
-    nothing."""
+    games of ``policies``: a bar on stderr for ``True`` (closed on leaving), the callable
+    itself, or nothing. A kernel compiled on the way is reported on stderr
+    (:func:`slashersim.compiling.session`)."""
+    with compiling.session([resolve(p) if isinstance(p, str) else p for p in policies]):
+        yield from _bar_or_callback(progress, total)
+
+
+def _bar_or_callback(progress, total):
     if progress is True:
         with bar(total, terminal_only=False) as b:
             def show(done, _total):
@@ -391,7 +398,7 @@ def simulate(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_S
     check_progress(progress)
     if not isinstance(records, (bool, np.bool_)):
         raise TypeError(f"records must be True or False, got {records!r}")
-    with _progress(progress, games) as (callback, _):
+    with _progress(progress, games, [policy]) as (callback, _):
         result = run_simulation(config, policy, games=games, seed=seed, threads=threads,
                      keep_records=bool(records), progress=callback, params=params,
                      first_game=first_game)
@@ -455,7 +462,7 @@ def compare(config: GameConfig | None = None, *,
     check_progress(progress)
     _, _, _, counts = check_comparison(names, games, params)
     total = sum(counts)
-    with _progress(progress, total) as (callback, _):
+    with _progress(progress, total, names) as (callback, _):
         result = compare_policies(config, names, games=games, seed=seed, threads=threads,
                                   params=params, step=_steps(callback, total))
     return Comparison(result)
@@ -512,7 +519,7 @@ def luck(config: GameConfig | None = None, *, policy: PolicyLike = "expert",
         positions = list(positions)
     killer_positions(config, positions)
     total = games * config.replace(killer_position=None).killer_positions
-    with _progress(progress, total) as (callback, _):
+    with _progress(progress, total, [policy]) as (callback, _):
         result = killer_position_effects(config, policy, games=games, seed=seed,
                                          threads=threads, positions=positions,
                                          step=_steps(callback, total))
@@ -593,7 +600,7 @@ def _sweep(spec, out, threads=None, progress: Progress = False, csv=False, backe
     local = backend is None or isinstance(backend, LocalBackend)
     folder = tempfile.TemporaryDirectory(prefix="slashersim-sweep-") if out is None \
         else nullcontext()
-    with _progress(progress, total) as (callback, shown), folder as tmp:
+    with _progress(progress, total, spec.policies) as (callback, shown), folder as tmp:
         done = 0
 
         def on_chunk(cells_done, cells_total, games_done, games_total):

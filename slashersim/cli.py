@@ -847,7 +847,7 @@ def main(argv=None):
               file=sys.stderr)
         return 2
     finally:
-        compiling.enable(False)
+        compiling.enable(False, command=False)
 
 
 def _resolve_skills(args):

@@ -6,9 +6,12 @@ cached when numba's index file of its kernel (``FILE.FUNCTION-LINE.pyXY.nbi``) i
 folder, so the message never shows on a warm cache. The estimates were measured from a clean
 cache on a 2-core machine with ``experiments/bench_compile.py``.
 """
+from contextlib import contextmanager
 import os
 from pathlib import Path
 import sys
+import threading
+import time
 
 #: part -> (kernel file stem, kernel function, label, seconds to compile from a clean cache)
 PARTS = {
@@ -19,6 +22,7 @@ PARTS = {
     "rollouts_baseline": ("kernels", "rollouts_baseline", "the play-outs of positions", 50),
     "rollouts_heuristic": ("kernels", "rollouts_heuristic", "the play-outs of positions", 80),
     "record": ("kernels", "record_game", "the game recorder", 45),
+    "python": ("kernels", "play_games", "the engine for Python players", 45),
     "exerciser": ("exerciser", "decide", "the exerciser player", 5),
     "expert": ("expert", "decide", "the expert player", 40),
     "search": ("search", "decide", "the search player", 70),
@@ -29,13 +33,40 @@ FAST = ("baseline", "heuristic")
 #: kernel kinds of a command -> the kernel that plays them
 _KINDS = {"engine": "engine", "held": "engine", "rollouts": "rollouts", "record": "record"}
 
-_state = {"enabled": False, "said": False, "parts": ("engine",)}
+_state = {"enabled": False, "said": False, "parts": ("engine",), "watch": None, "api": True,
+          "command": False}
 
 
-def enable(on=True, policies=(), kernels=("engine",)):
+def enable(on=True, policies=(), kernels=("engine",), command=True):
     """Let :func:`announce` print (the command line does, unless ``--quiet``), for a command
-    that will play ``policies`` with ``kernels`` (keys of :data:`PARTS`)."""
-    _state.update(enabled=bool(on), said=False, parts=tuple(parts_for(policies, kernels)))
+    that will play ``policies`` with ``kernels`` (keys of :data:`PARTS`); ``on=False`` also
+    ends the report of a compile in progress. ``command``: a command decides (a Python API
+    call inside it then adds no report of its own); the command line's last call says
+    ``command=False``."""
+    stop()
+    _state.update(enabled=bool(on), said=False, parts=tuple(parts_for(policies, kernels)),
+                  command=bool(command))
+
+
+def api_notes(on=True):
+    """Whether the Python API says on stderr what it compiles on a first run (it does unless
+    this turns it off)."""
+    _state["api"] = bool(on)
+
+
+@contextmanager
+def session(policies=(), kernels=("engine",)):
+    """A Python API call that will play ``policies`` with ``kernels``: its compiling is
+    reported as the command line's is (unless :func:`api_notes` turned it off, or a command
+    already reports its own)."""
+    if _state["command"] or not _state["api"]:
+        yield
+        return
+    enable(True, policies, kernels, command=False)
+    try:
+        yield
+    finally:
+        enable(False, command=False)
 
 
 def cache_dir():
@@ -61,11 +92,16 @@ def is_cached(part):
 def parts_for(policies=(), kernels=("engine",)):
     """The parts a command needs: each kernel kind of ``kernels`` (``engine``, ``held``,
     ``rollouts``, ``record``) for each of ``policies`` (a policy with a fast path has kernels
-    of its own), and the policies compiled apart."""
+    of its own), and the policies compiled apart; a Python player (anything not a ``str``)
+    plays on a kernel of its own."""
     parts = []
     for kind in kernels:
         kernel = _KINDS[kind]
         for p in policies or ("",):
+            if not isinstance(p, str):
+                if kernel == "engine" and "python" not in parts:
+                    parts.append("python")
+                continue
             part = f"{kernel}_{p}" if kernel != "record" and p in FAST else kernel
             if part not in parts:
                 parts.append(part)
@@ -88,11 +124,120 @@ def message(parts):
 
 def announce(stream=None):
     """Print once per command, if enabled and some part it needs is not cached, what is about
-    to compile and about how long it takes; called just before the first kernel loads."""
+    to compile and about how long it takes, then report the compiling as it goes
+    (:class:`Watch`); called just before the first kernel loads."""
     if not _state["enabled"] or _state["said"] or os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return None
     _state["said"] = True
     text = message(_state["parts"])
     if text:
-        print(text, file=stream or sys.stderr, flush=True)
+        stream = stream or sys.stderr
+        print(text, file=stream, flush=True)
+        cold = [p for p in _state["parts"] if not is_cached(p)]
+        _state["watch"] = Watch(cold, stream).start()
     return text
+
+
+def stop():
+    """End the report of a compile in progress, if any."""
+    watch, _state["watch"] = _state["watch"], None
+    if watch is not None:
+        watch.stop()
+        watch.close()
+
+
+class Watch:
+    """The report of a command's compiling while it lasts, from numba's compiler events
+    (``numba:compile``, sent when a function is really compiled, not loaded from the cache):
+    which part is compiling, part k of n, and the time so far, every ``every`` seconds (on a
+    terminal, one line refreshed each second), and the time it took once the last part is
+    compiled. ``table`` maps each part to its kernel as :data:`PARTS` does."""
+
+    def __init__(self, parts, stream, every=None, table=None):
+        self.table = PARTS if table is None else table
+        self.parts = list(parts)
+        self.stream = stream
+        tty = getattr(stream, "isatty", lambda: False)()
+        self.every = every if every is not None else (1.0 if tty else 10.0)
+        self.refresh = tty and every is None
+        self.start_time = time.monotonic()
+        self.started, self.done = [], set()
+        self._stopped = threading.Event()
+        self._lock = threading.Lock()
+        self._listener = None
+
+    def _part_of(self, event):
+        fn = getattr((event.data or {}).get("dispatcher"), "py_func", None)
+        if fn is None:
+            return None
+        where = (fn.__module__.rsplit(".", 1)[-1], fn.__name__)
+        return next((p for p in self.parts if self.table[p][:2] == where), None)
+
+    def start(self):
+        from numba.core import event  # numba is loaded once a kernel is about to compile
+        watch = self
+
+        class Listener(event.Listener):
+            def on_start(self, ev):
+                if watch._stopped.is_set():
+                    return
+                part = watch._part_of(ev)
+                if part is not None and part not in watch.started:
+                    with watch._lock:
+                        watch.started.append(part)
+
+            def on_end(self, ev):
+                if watch._stopped.is_set():
+                    return
+                part = watch._part_of(ev)
+                if part is not None:
+                    with watch._lock:
+                        watch.done.add(part)
+                    if watch.done >= set(watch.parts):
+                        watch.stop(finished=True)
+
+        self._listener = Listener()
+        event.register("numba:compile", self._listener)
+        threading.Thread(target=self._tick, daemon=True, name="slashersim-compile").start()
+        return self
+
+    def close(self):
+        """Stop listening to numba (not from within a listener: numba is sending to them)."""
+        if self._listener is not None:
+            from numba.core import event
+            event.unregister("numba:compile", self._listener)
+            self._listener = None
+
+    def line(self):
+        """What is compiling now and the time so far."""
+        with self._lock:
+            current = next((p for p in reversed(self.started) if p not in self.done), None)
+            k = len(self.started)
+        elapsed = time.monotonic() - self.start_time
+        if current is None:
+            return f"slashersim: compiling, {elapsed:.0f} s so far"
+        return (f"slashersim: compiling {self.table[current][2]} (part {k} of "
+                f"{len(self.parts)}), {elapsed:.0f} s so far")
+
+    def _tick(self):
+        while not self._stopped.wait(self.every):
+            self._say(self.line())
+
+    def _say(self, text, end=False):
+        if self.refresh:
+            self.stream.write("\r" + text + ("\x1b[K\n" if end else "\x1b[K"))
+            self.stream.flush()
+        else:
+            print(text, file=self.stream, flush=True)
+
+    def stop(self, finished=False):
+        """Stop reporting; with ``finished``, say how long the compiling took."""
+        if self._stopped.is_set():
+            return
+        self._stopped.set()
+        if finished:
+            self._say(f"slashersim: compiled in {time.monotonic() - self.start_time:.0f} s",
+                      end=True)
+        elif self.refresh:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()

@@ -1,0 +1,84 @@
+"""The first run's compiling is never a silent wait: :class:`slashersim.compiling.Watch` says,
+from numba's compiler events, which part compiles (part k of n) and the time so far, and how
+long it took; the Python API reports it as the command line does."""
+import io
+import sys
+import time
+import types
+
+from numba.core import event
+
+from slashersim import compiling
+
+TABLE = {"first": ("parts_here", "first", "the first part", 1),
+         "second": ("parts_here", "second", "the second part", 1)}
+
+
+def fake_compile(name):
+    """The start and end events numba sends when it compiles function ``name`` of module
+    ``parts_here``."""
+    fn = types.FunctionType((lambda: None).__code__, {}, name)
+    fn.__module__ = "somewhere.parts_here"
+    data = {"dispatcher": types.SimpleNamespace(py_func=fn)}
+    return (event.Event("numba:compile", event.EventStatus.START, data),
+            event.Event("numba:compile", event.EventStatus.END, data))
+
+
+def test_the_watch_names_the_part_compiling_and_the_time_so_far():
+    out = io.StringIO()
+    w = compiling.Watch(["first", "second"], out, every=3600, table=TABLE).start()
+    try:
+        assert w.line() == "slashersim: compiling, 0 s so far"
+        start, end = fake_compile("first")
+        w._listener.notify(start)
+        assert w.line() == "slashersim: compiling the first part (part 1 of 2), 0 s so far"
+        w._listener.notify(end)
+        start, end = fake_compile("second")
+        w._listener.notify(start)
+        assert w.line() == "slashersim: compiling the second part (part 2 of 2), 0 s so far"
+        assert out.getvalue() == ""
+        w._listener.notify(end)
+        assert out.getvalue() == "slashersim: compiled in 0 s\n"
+    finally:
+        w.close()
+
+
+def test_the_watch_reports_while_it_waits_and_sees_real_compiles(tmp_path):
+    module = tmp_path / "parts_here.py"
+    module.write_text("from numba import njit\n\n@njit\ndef first(x):\n    return x + 1\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import parts_here
+        out = io.StringIO()
+        w = compiling.Watch(["first"], out, every=0.001, table=TABLE).start()
+        time.sleep(0.05)
+        assert parts_here.first(1) == 2
+        w.close()
+    finally:
+        sys.path.remove(str(tmp_path))
+    lines = out.getvalue().splitlines()
+    assert lines[-1].startswith("slashersim: compiled in ")
+    assert any(line.startswith("slashersim: compiling") and "s so far" in line
+               for line in lines[:-1])
+
+
+def test_an_api_call_reports_a_cold_kernel(monkeypatch, capsys):
+    """A Python API run on a cold cache says what compiles (here the cache is made to look
+    cold; nothing is really compiled twice)."""
+    import slashersim
+    compiling.enable(False, command=False)
+    monkeypatch.setattr(compiling, "is_cached", lambda part: False)
+    slashersim.simulate(policy="novice", games=20)
+    err = capsys.readouterr().err
+    assert err.startswith("slashersim: compiling the engine with the baseline, first run only")
+    compiling.api_notes(False)
+    try:
+        slashersim.simulate(policy="novice", games=20)
+        assert capsys.readouterr().err == ""
+    finally:
+        compiling.api_notes(True)
+
+
+def test_a_python_player_has_a_part_of_its_own():
+    assert compiling.parts_for([object()]) == ["python"]
+    assert compiling.parts_for(["expert", object()]) == ["engine", "expert", "python"]
