@@ -589,6 +589,23 @@ def test_a_refusal_hides_the_bar_and_a_change_marks_the_run_stale():
 
 
 @needs_web
+def test_the_luck_answer_names_its_player_and_goes_stale():
+    e, location = explorer("?tab=luck&luck_skill=novice&playouts=300&luck_seed=4")
+    assert e.tabs.active == 1 and e.luck_skill.value == "novice"
+    e.start_luck()
+    assert e.luck_run.join(600)
+    e.show_luck()
+    assert e.luck_result.object.startswith("<p class='luck-player'>novice (policy baseline)"
+                                           "</p><span class='luck-state'>done</span>")
+    assert not e.luck_stale.visible
+    e.playouts.value = "301"
+    assert e.luck_stale.visible and "is-stale" in e.luck_output.css_classes
+    assert "playouts=301" in location.search
+    e.playouts.value = "300"
+    assert not e.luck_stale.visible
+
+
+@needs_web
 def test_the_health_figure_follows_setting_a_s_areas():
     e, _ = explorer()
     src = e.health_src["expert"]
