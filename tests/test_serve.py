@@ -544,6 +544,11 @@ def test_the_page_opens_a_link_and_keeps_its_link_up_to_date(presets_table):
         a.difficulty.value == DEFAULTS
     e.tabs.active = 1
     assert location.search.endswith("&tab=luck")
+    # without the presets' table, a preset is outside the grid, and the page says why
+    e, _ = explorer("?difficulty=hard", (TABLE,))
+    assert "not in the precomputed grid" in e.precomputed.object
+    assert "the presets are answered once results/presets_study.parquet is made" in \
+        e.precomputed.object
 
 
 @needs_web

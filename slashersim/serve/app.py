@@ -34,6 +34,7 @@ from .settings import (
     EXAMPLE_POSITION,
     GRID_TABLES,
     KNOBS,
+    PRESETS_TABLE,
     SKILLS,
     TABS,
     PageValues,
@@ -461,9 +462,13 @@ class Explorer:
                 continue
             answer = table.lookup(s)
             if answer is None:
+                missing = ""
+                if s.difficulty and not any("difficulty" in t.axes for t in table.tables):
+                    missing = (f"; the presets are answered once {PRESETS_TABLE.parent.name}/"
+                               f"{PRESETS_TABLE.name} is made")
                 lines.append(f"{head}: not in the precomputed grid (it covers "
                              f"{html.escape(table.covers())}, each with the edition's other "
-                             f"rules) &mdash; press Run")
+                             f"rules{missing}) &mdash; press Run")
                 continue
             lines.append(
                 f"{head}: win rate <span class='grid-win-rate-{tag.lower()}'>"
