@@ -1,20 +1,21 @@
-"""``slashersim serve``, the difficulty explorer in the browser.
+"""``slashersim serve``, the difficulty explorer in the browser: everything but the browser.
 
-The first part always runs: the page's input checks, the knobs' mapping to a GameConfig, the
-precomputed grid's answers, the refusals of the command (without the web extra too), and the
-live runs behind the page (played in parts, two at once, a position's win probability), each
-equal to the public API's answer. The second part drives Debian's chromium with Playwright:
-it starts the server, sets the knobs, and reads the page's numbers; it is skipped, saying
-why, where Playwright, a chromium or the web extra is missing (``.ci/run`` installs them).
+The page's input checks, the knobs' mapping to a GameConfig, the default player, the preset
+menu's names, the page's link (every setting in the URL, refusals as if typed), when a shown
+answer is stale, the precomputed grid's answers (the difficulty presets from a small presets
+table made here), the win rate by health figure's data, the refusals of the command (without
+the web extra too), the live runs behind the page (played in parts, two at once, a position's
+win probability), each equal to the public API's answer, and the page itself built in this
+process (no browser). ``test_serve_browser.py`` drives the page in chromium.
 """
 import json
 import os
 from pathlib import Path
-import shutil
 import socket
 import subprocess
 import sys
 import time
+from urllib.parse import parse_qsl
 import urllib.request
 
 from helpers import assert_one_line_error, run_cli
@@ -24,20 +25,45 @@ import pytest
 import slashersim
 from slashersim.config import ConfigError, GameConfig
 from slashersim.serve.settings import (
+    CUSTOM,
+    DEFAULTS,
     EXAMPLE_POSITION,
+    LINK_KEYS,
     SKILLS,
     Grid,
+    PageValues,
+    Settings,
     check_port_free,
     config_key,
+    default_setting,
+    difficulties,
     grid,
+    health_curves,
+    is_stale,
+    link_query,
+    luck_identity,
+    parse_link,
     parse_port,
     parse_position_text,
     parse_settings,
+    player_label,
+    preset_menu,
     preset_values,
+    recognise,
+    run_identity,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "results" / "difficulty.parquet"
+needs_table = pytest.mark.skipif(not TABLE.exists(), reason="results/difficulty.parquet is not "
+                                                            "in this checkout")
+try:
+    import panel  # noqa: F401
+    WEB = True
+except ImportError:
+    WEB = False
+needs_web = pytest.mark.skipif(not WEB, reason="the web extra is not installed (pip install -e "
+                                               "'.[web]')")
 
 
 def free_port():
@@ -138,15 +164,146 @@ def test_malformed_values_are_refused_in_one_line(values, needle):
     assert needle in str(e.value) and "\n" not in str(e.value)
 
 
+# --- the default player and the preset menu -----------------------------------------------------
+
+def test_the_page_speaks_for_the_expert_unless_told_otherwise():
+    assert Settings().skill == "expert" and parse_settings({}).policy == "expert"
+    assert PageValues().a["skill"] == PageValues().b["skill"] == "expert"
+    assert PageValues().luck_skill == "expert"
+    assert player_label("expert") == "expert (policy expert)"
+    assert parse_settings({"skill": "novice"}).player == "novice (policy baseline)"
+
+
+@pytest.mark.parametrize("edition", ["rulebook", "instructions"])
+def test_the_menu_names_a_preset_and_the_edition_s_defaults(edition):
+    assert preset_menu(edition) == [DEFAULTS, *difficulties(edition), CUSTOM]
+    assert difficulties(edition) == ["easy", "normal", "hard", "nightmare"]
+    assert recognise(edition, preset_values(None, edition)) == DEFAULTS
+    for name in difficulties(edition):
+        knobs = preset_values(name, edition)
+        assert recognise(edition, knobs) == name
+        assert recognise(edition, {**knobs, "health": knobs["health"] % 7 + 1}) == CUSTOM
+    assert recognise(edition, {**preset_values(None, edition), "traps": 2}) == CUSTOM
+    # the menu's labels are no presets: the settings are the edition's own or the knobs'
+    assert parse_settings({"edition": edition, "difficulty": DEFAULTS}).config().resolved() == \
+        GameConfig(edition=edition).resolved()
+    assert parse_settings({"difficulty": CUSTOM}).difficulty is None
+
+
+# --- the page's link ---------------------------------------------------------------------------
+
+SHARED = PageValues(a={**default_setting("instructions"), "difficulty": "hard",
+                       **preset_values("hard", "instructions"), "skill": "casual"},
+                    b={**default_setting(), "health": 4, "difficulty": CUSTOM,
+                       "skill": "novice"},
+                    side_by_side=True, games="2,000", seed="5", luck_skill="novice",
+                    playouts="3,000", luck_seed="9", position='{"round": 1}', tab="luck")
+
+
+@pytest.mark.parametrize("page", [PageValues(), SHARED], ids=["defaults", "everything"])
+def test_a_link_opens_the_page_it_was_made_of(page):
+    query = link_query(page)
+    assert list(query) == [k for k in LINK_KEYS if k in query]
+    assert parse_link(query) == (page, [])
+    assert link_query(parse_link(query)[0]) == query
+
+
+def test_a_link_holds_every_setting_of_the_run():
+    query = link_query(SHARED)
+    assert query["games"] == "2000" and query["seed"] == "5" and query["skill"] == "casual"
+    assert query["difficulty"] == "hard" and query["b_difficulty"] == CUSTOM
+    assert query["hideaway"] == "in" and query["b_hideaway"] == "out"
+    for key in ("edition", "health", "hideaway", "cursed_object", "escapes_needed", "traps",
+                "side_by_side", "luck_skill", "playouts", "luck_seed", "tab"):
+        assert key in query
+    # B and the example position are left out while they play no part
+    plain = link_query(PageValues())
+    assert not any(k.startswith("b_") for k in plain) and "position" not in plain
+    assert plain["side_by_side"] == "off" and plain["skill"] == "expert"
+    # a hand-written link: a preset alone sets its knobs; a knob given wins over it
+    page, errors = parse_link({"edition": "rulebook", "difficulty": "hard", "games": "2000"})
+    assert errors == [] and page.a == {"edition": "rulebook", "difficulty": "hard",
+                                       **preset_values("hard", "rulebook"), "skill": "expert"}
+    page, _ = parse_link({"difficulty": "hard", "health": "6"})
+    assert page.a["health"] == 6 and page.a["difficulty"] == CUSTOM
+    assert parse_link({"difficulty": "hard", "health": "7"})[0].a["difficulty"] == "normal"
+    assert parse_link({"health": "3", "traps": "1"})[0].a["difficulty"] == "hard"
+
+
+def _typed(values):
+    with pytest.raises(ConfigError) as e:
+        parse_settings(values)
+    return str(e.value)
+
+
+@pytest.mark.parametrize("query, tab, refusal, kept", [
+    ({"games": "abc"}, "difficulty", _typed({"games": "abc"}), ("games", "abc")),
+    ({"games": "0"}, "difficulty", _typed({"games": "0"}), ("games", "0")),
+    ({"seed": "-1"}, "difficulty", _typed({"seed": "-1"}), ("seed", "-1")),
+    ({"health": "abc"}, "difficulty", "health must be an integer 1..7, got 'abc'", None),
+    ({"health": "9"}, "difficulty", "health must be an integer 1..7, got 9", None),
+    ({"hideaway": "maybe"}, "difficulty", "hideaway must be in or out, got 'maybe'", None),
+    ({"skill": "godlike"}, "difficulty", "unknown skill level 'godlike'; expected one of: "
+                                         "novice, casual, expert", None),
+    ({"edition": "deluxe"}, "difficulty", "unknown edition 'deluxe'", None),
+    ({"difficulty": "insane"}, "difficulty", "unknown difficulty 'insane'; expected one of: "
+                                             "easy, normal, hard, nightmare", None),
+    ({"b_traps": "9", "side_by_side": "on"}, "difficulty", "traps must be an integer 1..4", None),
+    ({"side_by_side": "maybe"}, "difficulty", "side_by_side must be on or off, got 'maybe'",
+     None),
+    ({"colour": "red"}, "difficulty", "unknown setting 'colour' in the link; expected one of: "
+                                      "edition, difficulty", None),
+    ({"tab": "stats"}, "difficulty", "tab must be one of: difficulty, luck; got 'stats'", None),
+    ({"luck_skill": "pro"}, "luck", "unknown skill level 'pro'", None),
+    ({"playouts": "lots"}, "luck", "play-outs must be an integer 1..1,000,000, got 'lots'",
+     ("playouts", "lots")),
+    ({"position": '{"round": 1,'}, "luck", "the position is not valid JSON",
+     ("position", '{"round": 1,')),
+])
+def test_a_link_s_bad_value_is_refused_as_if_typed(query, tab, refusal, kept):
+    """The page's own one-line refusal; a text box keeps the text as given (as typed), any
+    other widget its default; the rest of the link still applies."""
+    page, errors = parse_link({**query, "seed": query.get("seed", "4")})
+    assert len(errors) == 1 and errors[0][0] == tab and refusal in errors[0][1]
+    assert "\n" not in errors[0][1]
+    if kept is not None:
+        assert getattr(page, kept[0]) == kept[1]
+    else:
+        assert page.a == PageValues().a and page.luck_skill == "expert"
+    if "seed" not in query:
+        assert page.seed == "4"
+
+
+# --- whether a shown answer is stale -------------------------------------------------------------
+
+def test_an_answer_is_stale_once_its_games_change():
+    shown = run_identity(parse_settings({"difficulty": "hard", "games": 2000, "seed": 1}))
+    same = parse_settings({**preset_values("hard", "rulebook"), "games": "2,000", "seed": 1})
+    assert not is_stale(shown, run_identity(same))     # the preset's name or its knobs
+    assert not is_stale(None, None)                      # nothing shown
+    for change in ({"games": 2001}, {"seed": 2}, {"skill": "casual"}, {"health": 4},
+                   {"edition": "instructions"}):
+        other = parse_settings({"difficulty": "hard", "games": 2000, "seed": 1, **change})
+        assert is_stale(shown, run_identity(other)), change
+    assert is_stale(shown, None)                         # a value now refused
+    assert is_stale(shown, run_identity(same, same))     # setting B shown beside it
+    key = luck_identity(EXAMPLE_POSITION, "expert", "2,000", "0")
+    assert key == luck_identity(" " + EXAMPLE_POSITION.replace("\n", " "), "expert", 2000, 0)
+    assert key != luck_identity(EXAMPLE_POSITION, "novice", 2000, 0)
+    assert key != luck_identity(EXAMPLE_POSITION, "expert", 2000, 1)
+    assert luck_identity("{", "expert", 2000, 0) is None
+    assert luck_identity(EXAMPLE_POSITION, "expert", "0", 0) is None
+
+
 # --- the precomputed grid ---------------------------------------------------------------------
 
-@pytest.mark.skipif(not TABLE.exists(), reason="results/difficulty.parquet is not in this "
-                                               "checkout")
+@needs_table
 def test_the_grid_answers_its_cells_at_once():
     from slashersim.tables import load_table
     df = load_table(TABLE)
     g = grid()
-    assert isinstance(g, Grid) and len(g.rows) == len(df)
+    assert isinstance(g, Grid)
+    assert sum(a.source == "results/difficulty.parquet" for a in g.rows.values()) == len(df)
     row = df[(df.edition == "rulebook") & (df.health == 5) & df.hideaway & df.cursed_object
              & (df.policy == "baseline")].iloc[0]
     answer = g.lookup(parse_settings({"health": 5, "hideaway": True, "skill": "novice"}))
@@ -165,6 +322,79 @@ def test_the_grid_answers_its_cells_at_once():
                                                    "escapes_needed": 4, "traps": 3}))
     assert config_key(GameConfig(edition="instructions")) == \
         config_key(GameConfig(edition="instructions", hideaway=True))
+
+
+@pytest.fixture(scope="module")
+def presets_table(tmp_path_factory):
+    """``experiments/presets_study.toml`` swept at 2,000 games a cell into a temporary table
+    (the committed one is made at 1,000,000)."""
+    tmp = tmp_path_factory.mktemp("presets")
+    spec = (ROOT / "experiments" / "presets_study.toml").read_text()
+    assert "\ngames = 1000000\n" in spec
+    (tmp / "presets_study.toml").write_text(spec.replace("\ngames = 1000000\n",
+                                                         "\ngames = 2000\n"))
+    out = tmp / "presets_study.parquet"
+    p = run_cli("sweep", str(tmp / "presets_study.toml"), "--out", str(out))
+    assert p.returncode == 0, p.stderr
+    return out
+
+
+def test_the_grid_answers_a_preset_from_the_presets_table(presets_table):
+    """Matched on the resolved rules: the table's axis is ``difficulty``, the page's setting
+    the preset's name or its knobs by hand, and every one is answered."""
+    from slashersim.tables import load_table
+    df = load_table(presets_table)
+    g = Grid(presets_table)
+    assert g.covers() == "presets_study.parquet (edition × difficulty)"
+    assert len(df) == 2 * 4 * 3
+    for row in df.itertuples():
+        skill = next(k for k, v in SKILLS.items() if v == row.policy)
+        by_name = parse_settings({"edition": row.edition, "difficulty": row.difficulty,
+                                  "skill": skill})
+        by_hand = parse_settings({"edition": row.edition, "skill": skill,
+                                  **preset_values(row.difficulty, row.edition)})
+        for s in (by_name, by_hand):
+            answer = g.lookup(s)
+            assert answer is not None, (row.edition, row.difficulty, skill)
+            assert (answer.games, answer.wins, answer.seed) == (2000, row.wins, 7)
+            assert answer.win_ci == (row.win_ci_low, row.win_ci_high)
+            assert answer.source == "presets_study.parquet"
+    assert g.lookup(parse_settings({"difficulty": "hard", "health": 6})) is None
+
+
+@needs_table
+def test_the_grid_reads_both_tables_the_committed_one_first(presets_table):
+    g = grid((TABLE, presets_table))
+    assert g.covers() == ("results/difficulty.parquet (edition × health × hideaway × "
+                          "cursed_object); presets_study.parquet (edition × difficulty)")
+    hard = g.lookup(parse_settings({"difficulty": "hard"}))
+    assert hard.source == "presets_study.parquet" and hard.games == 2000
+    cell = g.lookup(parse_settings({"health": 5}))
+    assert cell.source == "results/difficulty.parquet" and cell.games == 1_000_000
+    assert grid((ROOT / "results" / "missing.parquet",)) is None
+
+
+@needs_table
+@pytest.mark.parametrize("edition", ["rulebook", "instructions"])
+@pytest.mark.parametrize("hideaway, cursed_object", [(False, True), (True, False)])
+def test_the_health_figure_is_the_committed_grid_s_rows(edition, hideaway, cursed_object):
+    from slashersim.tables import load_table
+    df = load_table(TABLE)
+    curves = health_curves(grid((TABLE,)), edition, hideaway, cursed_object)
+    for skill, policy in SKILLS.items():
+        rows = df[(df.edition == edition) & (df.hideaway == hideaway)
+                  & (df.cursed_object == cursed_object) & (df.policy == policy)]
+        rows = rows.sort_values("health")
+        assert curves.points[skill] == list(zip(rows.health, rows.win_rate, rows.win_ci_low,
+                                                rows.win_ci_high))
+        assert [h for h, *_ in curves.points[skill]] == list(range(1, 8))
+    areas = (f"Hideaway {'in' if hideaway else 'out'}, Cursed Object "
+             f"{'in' if cursed_object else 'out'}")
+    assert curves.title == f"Win rate by starting health: {edition}, {areas}"
+    assert edition in curves.x_label and areas in curves.x_label
+    prov = df.attrs["slashersim"]
+    assert curves.caption.startswith(f"From results/difficulty.parquet: seed {prov['seed']}, "
+                                     f"{prov['games']:,} games per cell. ")
 
 
 # --- a position typed as JSON -----------------------------------------------------------------
@@ -196,7 +426,8 @@ def test_bad_positions_are_refused_in_one_line(text, needle):
 def test_a_live_run_in_parts_equals_simulate():
     """Chunks of growing size, numbers refining, then exactly ``slashersim simulate``."""
     from slashersim.serve.live import LiveRun
-    s = parse_settings({"health": 5, "hideaway": True, "games": 30_000, "seed": 3})
+    s = parse_settings({"health": 5, "hideaway": True, "skill": "novice", "games": 30_000,
+                        "seed": 3})
     run = LiveRun(s).start()
     run.join()
     snap = run.snapshot()
@@ -241,8 +472,8 @@ def test_two_runs_at_once_get_their_own_answers():
     """Two threads (two browsers) playing at once: the kernel lock lets their calls take
     turns, and each gets exactly its own games."""
     from slashersim.serve.live import LiveRun
-    one = parse_settings({"health": 7, "games": 60_000, "seed": 11})
-    two = parse_settings({"health": 2, "games": 60_000, "seed": 12})
+    one = parse_settings({"health": 7, "skill": "novice", "games": 60_000, "seed": 11})
+    two = parse_settings({"health": 2, "skill": "novice", "games": 60_000, "seed": 12})
     runs = [LiveRun(one).start(), LiveRun(two).start()]
     assert all(r.join(300) for r in runs)
     for run, s in zip(runs, (one, two)):
@@ -252,7 +483,7 @@ def test_two_runs_at_once_get_their_own_answers():
 
 def test_a_run_stops_when_cancelled():
     from slashersim.serve.live import LiveRun
-    run = LiveRun(parse_settings({"games": 10_000_000})).start()
+    run = LiveRun(parse_settings({"skill": "novice", "games": 10_000_000})).start()
     time.sleep(0.5)
     run.cancel()
     assert run.join(10)
@@ -271,192 +502,136 @@ def test_the_luck_run_is_luck_state():
     assert run.done == 3000
 
 
-# --- in a real browser --------------------------------------------------------------------------
+# --- the page, built in this process (no browser) -----------------------------------------------
 
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:
-    sync_playwright = None
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-try:
-    import panel  # noqa: F401
-    WEB = True
-except ImportError:
-    WEB = False
-_why = ("playwright is not installed (pip install -e '.[dev]')" if sync_playwright is None else
-        "no chromium browser on PATH (apt-get install chromium)" if CHROMIUM is None else
-        "the web extra is not installed (pip install -e '.[web]')" if not WEB else None)
-browser_test = pytest.mark.skipif(_why is not None, reason=f"browser tests: {_why}")
-#: the server's first page may have to wait for the engine to compile (a clean cache)
-FIRST_RUN_S = 600
+def explorer(search="", tables=(TABLE,)):
+    """A page as a browser session gets it, its link ``search``; the link as it stands."""
+    from panel.io.location import Location
+
+    from slashersim.serve.app import Explorer
+    location = Location(search=search)
+    return Explorer(tables=tables, location=location), location
 
 
-@pytest.fixture(scope="module")
-def server():
-    """``python -m slashersim serve --port P`` in a subprocess; its URL."""
-    port = free_port()
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"slashersim-serve-{port}.log", "w+")
-    proc = subprocess.Popen([sys.executable, "-m", "slashersim", "serve", "--port", str(port)],
-                            stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=5) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            log.seek(0)
-            proc.kill()
-            pytest.fail(f"the server did not start: {log.read()}")
-        time.sleep(0.2)
-    yield url
-    proc.terminate()
-    proc.wait(10)
-    log.close()
+@needs_web
+def test_the_page_opens_a_link_and_keeps_its_link_up_to_date(presets_table):
+    e, location = explorer("?edition=instructions&difficulty=hard&skill=casual&games=2000"
+                           "&seed=5", (TABLE, presets_table))
+    a = e.a
+    assert (a.edition.value, a.difficulty.value, a.skill.value) == ("instructions", "hard",
+                                                                    "casual")
+    assert a.values_of_knobs() == preset_values("hard", "instructions")
+    assert (e.games.value, e.seed.value) == ("2,000", "5")
+    s, b = e.settings()
+    assert b is None and (s.config(), s.policy, s.games, s.seed) == \
+        (GameConfig.from_dict({"edition": "instructions", "difficulty": "hard"}), "heuristic",
+         2000, 5)
+    assert not e.message.visible
+    # the preset is answered by the grid, its player named first
+    assert "<span class='grid-player-a'>casual (policy heuristic)</span>: win rate" in \
+        e.precomputed.object and "presets_study.parquet" in e.precomputed.object
+    e.seed.value = "6"
+    assert parse_link(dict(parse_qsl(location.search[1:]))) == (e.page_values(), [])
+    assert "seed=6" in location.search and "difficulty=hard" in location.search
+    a.health.value = 6
+    assert a.difficulty.value == CUSTOM and "difficulty=custom" in location.search
+    a.health.value = 7
+    assert a.difficulty.value == "hard"
+    a.difficulty.value = DEFAULTS
+    assert a.values_of_knobs() == preset_values(None, "instructions")
+    a.edition.value = "rulebook"
+    assert a.values_of_knobs() == preset_values(None, "rulebook") and \
+        a.difficulty.value == DEFAULTS
+    e.tabs.active = 1
+    assert location.search.endswith("&tab=luck")
+    # without the presets' table, a preset is outside the grid, and the page says why
+    e, _ = explorer("?difficulty=hard", (TABLE,))
+    assert "not in the precomputed grid" in e.precomputed.object
+    assert "the presets are answered once results/presets_study.parquet is made" in \
+        e.precomputed.object
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
+@needs_web
+def test_a_bad_link_is_refused_in_the_page_s_words():
+    e, location = explorer("?games=abc&health=9&playouts=0")
+    assert e.message.visible and e.message.object.count("error-text") == 2
+    assert "games must be an integer 1..10,000,000, got &#x27;abc&#x27;" in e.message.object
+    assert "health must be an integer 1..7, got 9" in e.message.object
+    assert "play-outs must be an integer 1..1,000,000, got 0" in e.luck_message.object
+    assert e.status.object == "Nothing played: fix the value above."
+    assert e.games.value == "abc" and e.a.health.value == 7
+    assert location.search == "?games=abc&health=9&playouts=0"
+    e.write_link()           # once loaded (pn.state.onload), the link says what is on screen
+    assert "health=7" in location.search and "games=abc" in location.search
 
 
-def open_page(browser, url, outside):
-    """A page of a new browser context (its own session); requests to anywhere but this
-    machine are refused and listed in ``outside``."""
-    context = browser.new_context(viewport={"width": 1300, "height": 1100})
-
-    def route(r):
-        host = r.request.url.split("/")[2].split(":")[0]
-        if host in ("127.0.0.1", "localhost"):
-            return r.continue_()
-        outside.append(r.request.url)
-        return r.abort()
-    context.route("**/*", route)
-    page = context.new_page()
-    page.goto(url)
-    page.wait_for_selector(".run button", timeout=60_000)
-    return page
-
-
-def fill(page, css, text):
-    box = page.locator(f"{css} input")
-    box.fill(text)
-    box.press("Enter")
-
-
-def set_slider(page, css, steps):
-    """Move a slider by ``steps`` with the keyboard (negative: to the left)."""
-    handle = page.locator(f"{css} .noUi-handle")
-    handle.focus()
-    for _ in range(abs(steps)):
-        handle.press("ArrowRight" if steps > 0 else "ArrowLeft")
+@needs_web
+def test_a_refusal_hides_the_bar_and_a_change_marks_the_run_stale():
+    e, _ = explorer("?skill=novice&games=300&seed=2")
+    assert not e.progress.visible and not e.stale.visible
+    e.start()
+    assert e.run.join(300)
+    e.show_run(e.run.snapshot())
+    assert e.progress.visible and e.progress.value == 100
+    assert e.results.object.startswith("<p class='player'>A: novice (policy baseline)</p>")
+    assert not e.stale.visible and "is-stale" not in e.output.css_classes
+    e.seed.value = "3"
+    assert e.stale.visible and "is-stale" in e.output.css_classes and e.output.styles
+    e.seed.value = "2"                      # back to the run's settings: its answer again
+    assert not e.stale.visible and not e.output.styles
+    e.games.value = "abc"
+    assert e.stale.visible
+    e.start()
+    assert not e.progress.visible and e.progress.value == 0 and e.run is None
+    assert e.status.object == "Nothing played: fix the value above."
+    e.games.value = "300"
+    e.a.skill.value = "casual"
+    assert e.stale.visible
+    e.start()                                # running again clears the mark
+    assert not e.stale.visible and e.results.object == ""
+    e.stop()
+    e.run.join(300)
 
 
-def run_and_wait(page, timeout_s=FIRST_RUN_S):
-    page.locator(".run button").click()
-    page.wait_for_selector(".status .state:text-is('done')", timeout=timeout_s * 1000)
+@needs_web
+def test_the_luck_answer_names_its_player_and_goes_stale():
+    e, location = explorer("?tab=luck&luck_skill=novice&playouts=300&luck_seed=4")
+    assert e.tabs.active == 1 and e.luck_skill.value == "novice"
+    e.start_luck()
+    assert e.luck_run.join(600)
+    e.show_luck()
+    assert e.luck_result.object.startswith("<p class='luck-player'>novice (policy baseline)"
+                                           "</p><span class='luck-state'>done</span>")
+    assert not e.luck_stale.visible
+    e.playouts.value = "301"
+    assert e.luck_stale.visible and "is-stale" in e.luck_output.css_classes
+    assert "playouts=301" in location.search
+    e.playouts.value = "300"
+    assert not e.luck_stale.visible
 
 
-@browser_test
-def test_the_page_shows_simulate_s_win_rate(server, browser):
-    outside = []
-    page = open_page(browser, server, outside)
-    set_slider(page, ".health-a", -2)                       # 7 -> 5
-    page.locator(".hideaway-a input").check()
-    page.locator(".skill-a button", has_text="novice").click()
-    fill(page, ".games", "2,000")
-    fill(page, ".seed", "3")
-    run_and_wait(page)
-    expected = slashersim.simulate(health=5, hideaway=True, policy="baseline", games=2000,
-                                   seed=3)
-    assert page.locator(".win-rate-a").inner_text() == f"{expected.win_rate:.4f}"
-    assert page.locator(".games-a").inner_text() == "2,000"
-    assert page.locator(".command-a").inner_text() == (
-        "slashersim simulate --edition rulebook --health 5 --hideaway --cursed-object "
-        "--escapes-needed 4 --traps 3 --skill novice --games 2000 --seed 3")
-    # the precomputed grid answers this cell too, labelled with its games and seed
-    grid_text = page.locator(".grid").inner_text()
-    assert "precomputed: 1,000,000 games, seed 7" in grid_text
-    cell = grid().lookup(parse_settings({"health": 5, "hideaway": True}))
-    assert page.locator(".grid-win-rate-a").inner_text() == f"{cell.win_rate:.4f}"
-    assert outside == []                                    # nothing from a CDN
+@needs_web
+def test_the_health_figure_follows_setting_a_s_areas():
+    e, _ = explorer()
+    src = e.health_src["expert"]
+    curves = health_curves(grid((TABLE,)), "rulebook", False, True)
+    assert list(src.data["value"]) == [p[1] for p in curves.points["expert"]]
+    assert e.health_fig.title.text == curves.title
+    assert curves.caption in html_unescape(e.health_caption.object)
+    e.a.hideaway.value = True
+    curves = health_curves(grid((TABLE,)), "rulebook", True, True)
+    assert list(src.data["low"]) == [p[2] for p in curves.points["expert"]]
+    assert "Hideaway in" in e.health_fig.title.text
+    legend = [item.label["value"] for item in e.health_fig.legend[0].items]
+    assert legend == [player_label(k) for k in SKILLS]
 
 
-@browser_test
-def test_bad_input_gets_a_message_and_the_server_goes_on(server, browser):
-    page = open_page(browser, server, [])
-    fill(page, ".games", "abc")
-    page.locator(".run button").click()
-    message = page.locator(".message .error-text")
-    message.wait_for(timeout=10_000)
-    assert message.inner_text() == "games must be an integer 1..10,000,000, got 'abc'"
-    page.get_by_text("Luck of a position").click()
-    page.locator(".position textarea").fill('{"round": 1, "traps": 2}')
-    page.locator(".luck-run button").click()
-    luck_message = page.locator(".luck-message .error-text")
-    luck_message.wait_for(timeout=10_000)
-    assert "traps 2 in round 1" in luck_message.inner_text()
-    page.locator(".position textarea").fill('{"round": 1,')
-    page.locator(".luck-run button").click()
-    page.wait_for_selector(".luck-message .error-text:has-text('not valid JSON')",
-                           timeout=10_000)
-    # the server still answers: a fresh page and this one, fixed
-    other = open_page(browser, server, [])
-    assert other.locator(".message .error-text").count() == 0
-    page.get_by_text("Difficulty", exact=True).click()
-    fill(page, ".games", "1000")
-    run_and_wait(page)
-    assert page.locator(".message .error-text").count() == 0
-    expected = slashersim.simulate(games=1000, seed=0)
-    assert page.locator(".win-rate-a").inner_text() == f"{expected.win_rate:.4f}"
+def html_unescape(text):
+    import html
+    return html.unescape(text)
 
 
-@browser_test
-def test_two_pages_at_once_get_their_own_answers(server, browser):
-    pages = [open_page(browser, server, []) for _ in range(2)]
-    settings = [(7, 21), (3, 22)]
-    for page, (health, seed) in zip(pages, settings):
-        set_slider(page, ".health-a", health - 7)
-        fill(page, ".games", "150000")
-        fill(page, ".seed", str(seed))
-    for page in pages:
-        page.locator(".run button").click()
-    for page in pages:
-        page.wait_for_selector(".status .state:text-is('done')", timeout=FIRST_RUN_S * 1000)
-    for page, (health, seed) in zip(pages, settings):
-        expected = slashersim.simulate(health=health, games=150_000, seed=seed)
-        assert page.locator(".win-rate-a").inner_text() == f"{expected.win_rate:.4f}"
-
-
-@browser_test
-def test_side_by_side_and_the_luck_panel(server, browser):
-    page = open_page(browser, server, [])
-    page.locator(".side-by-side input").check()
-    page.locator(".skill-b button", has_text="casual").click()
-    fill(page, ".games", "3000")
-    fill(page, ".seed", "5")
-    run_and_wait(page)
-    pair = slashersim.compare(policies=("baseline", "heuristic"), games=3000,
-                              seed=5).pair("baseline", "heuristic")
-    assert page.locator(".win-rate-b").inner_text() == f"{pair['win_rate_b']:.4f}"
-    assert page.locator(".difference").inner_text() == f"{pair['difference']:+.4f}"
-    page.get_by_text("Luck of a position").click()
-    fill(page, ".playouts", "2000")
-    page.locator(".luck-run button").click()
-    page.wait_for_selector(".luck-state:text-is('done')", timeout=FIRST_RUN_S * 1000)
-    from slashersim.analysis.position import win_probability
-    r = win_probability(parse_position_text(EXAMPLE_POSITION), "baseline", 2000, 0)
-    assert page.locator(".luck-win").inner_text() == f"{r['win_rate']:.4f}"
-
-
-@pytest.mark.skipif(not WEB, reason="the web extra is not installed (pip install -e '.[web]')")
+@needs_web
 def test_ctrl_c_stops_the_server():
     import signal
     port = free_port()

@@ -4,12 +4,20 @@ Each browser gets its own widgets, runs and answers (Panel builds the page anew 
 session); the games are played by :mod:`slashersim.serve.live` in background threads, and a
 periodic callback of the session (every :data:`REFRESH_MS`) shows the numbers so far. Panel
 serves Bokeh's JavaScript from the Python packages: the page loads nothing from elsewhere.
+
+Every setting is in the page's link (:func:`~slashersim.serve.settings.link_query`), kept up to
+date through Panel's ``pn.state.location``; opening the link sets the same values, refusing
+a bad one in the page's own words. A shown answer belongs to the settings on screen: once they
+change, it is marked stale until the next run.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 import html
+from pathlib import Path
 import sys
 from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
 from bokeh.models import ColumnDataSource, FactorRange, HoverTool
 from bokeh.plotting import figure
@@ -20,17 +28,30 @@ from ..errors import ConfigError
 from ..stats import wilson_interval
 from .live import LiveRun, LuckRun
 from .settings import (
+    CUSTOM,
+    DEFAULT_SKILL,
+    DEFAULTS,
     EXAMPLE_POSITION,
-    MAX_PLAYOUTS,
+    GRID_TABLES,
+    KNOBS,
+    PRESETS_TABLE,
     SKILLS,
+    TABS,
+    PageValues,
     Settings,
-    _integer,
-    difficulties,
+    check_luck,
     grid,
-    parse_position_text,
-    parse_seed,
+    health_curves,
+    is_stale,
+    link_query,
+    luck_identity,
+    parse_link,
     parse_settings,
+    player_label,
+    preset_menu,
     preset_values,
+    recognise,
+    run_identity,
 )
 
 #: how often a session's page shows the numbers of its running games
@@ -38,7 +59,11 @@ REFRESH_MS = 300
 COLOURS = ("#c0392b", "#2471a3")
 OUTCOMES = (("win", "win"), ("loss_health", "loss by health"), ("loss_traps", "loss by traps"),
             ("timeout", "timeout"))
-CUSTOM = "custom"
+SKILL_COLOURS = {"novice": "#7f8c8d", "casual": "#2471a3", "expert": "#c0392b"}
+STALE = "stale: settings changed since this run &mdash; press Run for the settings on screen"
+LUCK_STALE = ("stale: settings changed since this answer &mdash; press Win probability for "
+              "the settings on screen")
+STALE_STYLE = {"opacity": "0.35", "filter": "grayscale(1)"}
 
 
 def _fmt_ci(ci) -> str:
@@ -56,25 +81,45 @@ def _message_pane(css: str):
                                 "border-radius": "4px", "padding": "0 10px"})
 
 
-def _show_message(pane, text: str | None) -> None:
-    pane.object = f"<p class='error-text'>{html.escape(text)}</p>" if text else ""
-    pane.visible = bool(text)
+def _show_message(pane, text: str | Sequence[str] | None) -> None:
+    """Show ``text`` (one refusal, or several, one a line) in ``pane``; ``None`` hides it."""
+    lines = [text] if isinstance(text, str) else list(text or ())
+    pane.object = "".join(f"<p class='error-text'>{html.escape(t)}</p>" for t in lines)
+    pane.visible = bool(lines)
+
+
+def _stale_pane(css: str, text: str):
+    """The banner over an answer whose settings changed since (hidden while they have not)."""
+    return pn.pane.HTML(f"<b>{text}</b>", visible=False, css_classes=[css],
+                        sizing_mode="stretch_width",
+                        styles={"background": "#fff4ce", "border": "1px solid #e0c060",
+                                "border-radius": "4px", "padding": "4px 10px"})
+
+
+def _mark(banner, output, stale: bool) -> None:
+    banner.visible = stale
+    output.styles = STALE_STYLE if stale else {}
+    classes = [c for c in output.css_classes if c != "is-stale"]
+    output.css_classes = classes + ["is-stale"] if stale else classes
 
 
 class SettingWidgets:
     """The knobs of one setting: edition, difficulty preset, health, Hideaway, Cursed Object,
-    escapes needed, traps and skill level. Choosing a preset (or an edition) sets the knobs
-    to its values; changing a knob away from them makes the setting ``custom``."""
+    escapes needed, traps and skill level. Choosing a preset, the edition's defaults or an
+    edition sets the knobs to its values; the menu then names whatever the knobs equal (a
+    preset, the edition's ``defaults``), and ``custom`` anything else. ``on_change`` is
+    called once per change by the user, not for each knob a preset moves."""
 
     def __init__(self, tag: str, on_change):
         self.tag = tag
+        self.on_change = on_change
         self._setting = False
         css = lambda name: [f"{name}-{tag}", name]  # noqa: E731
         self.edition = pn.widgets.Select(name="Edition", options=list(rules.EDITION_NAMES),
                                          value="rulebook", css_classes=css("edition"))
         self.difficulty = pn.widgets.Select(name="Difficulty preset",
-                                            options=[CUSTOM, *difficulties("rulebook")],
-                                            value=CUSTOM, css_classes=css("difficulty"))
+                                            options=preset_menu("rulebook"),
+                                            value=DEFAULTS, css_classes=css("difficulty"))
         self.health = pn.widgets.IntSlider(name="Starting health", start=1,
                                            end=rules.MAX_HEALTH, value=7,
                                            css_classes=css("health"))
@@ -88,7 +133,7 @@ class SettingWidgets:
         self.traps = pn.widgets.IntSlider(name="Traps that lose", start=1, end=4, value=3,
                                           css_classes=css("traps"))
         self.skill = pn.widgets.RadioButtonGroup(name="Skill level", options=list(SKILLS),
-                                                 value="novice", button_type="default",
+                                                 value=DEFAULT_SKILL, button_type="default",
                                                  css_classes=css("skill"))
         self.knobs = (self.health, self.hideaway, self.cursed_object, self.escapes_needed,
                       self.traps)
@@ -97,38 +142,56 @@ class SettingWidgets:
         for w in self.knobs:
             w.param.watch(self._knob, "value")
         for w in (self.edition, self.difficulty, *self.knobs, self.skill):
-            w.param.watch(lambda event: on_change(), "value")
+            w.param.watch(self._changed, "value")
+
+    def _changed(self, event) -> None:
+        if not self._setting:
+            self.on_change()
 
     def _preset(self, event) -> None:
-        """An edition or preset chosen: offer the edition's presets, set its knobs."""
+        """An edition or a menu entry chosen: offer the edition's presets, set the knobs to
+        the entry's values (an edition keeps its preset, else takes its defaults), name them."""
         if self._setting:
             return
         self._setting = True
         try:
             edition = self.edition.value
-            offered = [CUSTOM, *difficulties(edition)]
-            if self.difficulty.options != offered:
-                self.difficulty.options = offered
-            if self.difficulty.value not in offered:
-                self.difficulty.value = CUSTOM
-            difficulty = None if self.difficulty.value == CUSTOM else self.difficulty.value
-            if difficulty is not None or event.obj is self.edition:
-                values = preset_values(difficulty, edition)
-                for name, value in values.items():
-                    getattr(self, name).value = value
+            label = self.difficulty.value
+            menu = preset_menu(edition)
+            if label not in menu:
+                label = DEFAULTS
+            if self.difficulty.options != menu:
+                self.difficulty.options = menu
+            if label != CUSTOM or event.obj is self.edition:
+                name = None if label in (CUSTOM, DEFAULTS) else label
+                for key, value in preset_values(name, edition).items():
+                    getattr(self, key).value = value
+            self.difficulty.value = recognise(edition, self.values_of_knobs())
         finally:
             self._setting = False
 
     def _knob(self, event) -> None:
-        """A knob changed by hand away from the preset: the setting is custom."""
-        if self._setting or self.difficulty.value == CUSTOM:
+        """A knob changed by hand: the menu names what the knobs now equal."""
+        if self._setting:
             return
-        if preset_values(self.difficulty.value, self.edition.value) != self.values_of_knobs():
-            self._setting = True
-            try:
-                self.difficulty.value = CUSTOM
-            finally:
-                self._setting = False
+        self._setting = True
+        try:
+            self.difficulty.value = recognise(self.edition.value, self.values_of_knobs())
+        finally:
+            self._setting = False
+
+    def set_values(self, values: dict[str, Any]) -> None:
+        """Set every widget at once (a link opened), without calling ``on_change``."""
+        self._setting = True
+        try:
+            self.edition.value = values["edition"]
+            self.difficulty.options = preset_menu(values["edition"])
+            for key in KNOBS:
+                getattr(self, key).value = values[key]
+            self.skill.value = values["skill"]
+            self.difficulty.value = recognise(values["edition"], self.values_of_knobs())
+        finally:
+            self._setting = False
 
     def values_of_knobs(self) -> dict[str, Any]:
         return {"health": self.health.value, "hideaway": self.hideaway.value,
@@ -136,9 +199,15 @@ class SettingWidgets:
                 "escapes_needed": self.escapes_needed.value, "traps": self.traps.value}
 
     def values(self) -> dict[str, Any]:
-        difficulty = None if self.difficulty.value == CUSTOM else self.difficulty.value
+        """The setting for :func:`parse_settings` (the menu's preset, if it names one)."""
+        label = self.difficulty.value
+        difficulty = None if label in (CUSTOM, DEFAULTS) else label
         return {"edition": self.edition.value, "difficulty": difficulty,
                 **self.values_of_knobs(), "skill": self.skill.value}
+
+    def page_values(self) -> dict[str, Any]:
+        """The setting as the link writes it (the menu's label as shown)."""
+        return {**self.values(), "difficulty": self.difficulty.value}
 
     def panel(self, title: str):
         return pn.Column(pn.pane.Markdown(f"#### {title}", margin=(0, 10)), self.edition,
@@ -184,22 +253,56 @@ def _set_bars(fig, source, rows: list[tuple], paired: bool) -> None:
     source.data = data
 
 
-class Explorer:
-    """One browser session's page."""
+def _health_figure():
+    """Win rate by starting health, one line per skill level with its 95 % intervals; the
+    sources are named ``health-<skill>`` (the tests read them in the browser)."""
+    fig = figure(height=300, width=840, title="", toolbar_location=None, tools="",
+                 name="health-figure",
+                 x_range=(0.5, rules.MAX_HEALTH + 0.5), y_range=(0, 1))
+    sources = {}
+    for skill in SKILLS:
+        src = ColumnDataSource({"x": [], "health": [], "value": [], "low": [], "high": [],
+                                "text": []}, name=f"health-{skill}")
+        colour = SKILL_COLOURS[skill]
+        label = player_label(skill)
+        fig.line(x="x", y="value", source=src, color=colour, line_width=2, legend_label=label)
+        fig.scatter(x="x", y="value", source=src, color=colour, size=6, legend_label=label)
+        fig.segment(x0="x", y0="low", x1="x", y1="high", source=src, color=colour,
+                    line_width=1.5, legend_label=label)
+        sources[skill] = src
+    fig.add_tools(HoverTool(tooltips=[("", "@text")]))
+    fig.xaxis.ticker = list(range(1, rules.MAX_HEALTH + 1))
+    fig.legend.location = "top_left"
+    return fig, sources
 
-    def __init__(self):
+
+class Explorer:
+    """One browser session's page.
+
+    ``tables`` are the precomputed grid's tables (the committed results by default);
+    ``location`` is where the link lives (``pn.state.location`` of the session by default;
+    ``None`` outside a server: no link)."""
+
+    def __init__(self, tables: Sequence[str | Path] = GRID_TABLES, location: Any = "session"):
         self.run: LiveRun | None = None
         self.commands: list[tuple[str, Settings]] = []
         self.luck_run: LuckRun | None = None
         self.callback = None
-        self.a = SettingWidgets("a", self.show_precomputed)
-        self.b = SettingWidgets("b", self.show_precomputed)
+        self.grid = grid(tuple(tables))
+        self.location = pn.state.location if location == "session" else location
+        self._applying = False
+        #: what decides the games of the run shown, and of the luck answer shown
+        self.shown_run: tuple | None = None
+        self.shown_luck: tuple | None = None
+        self.a = SettingWidgets("a", self.settings_changed)
+        self.b = SettingWidgets("b", self.settings_changed)
         self.side_by_side = pn.widgets.Checkbox(name="Side by side with setting B (the same "
                                                      "games)", value=False,
                                                 css_classes=["side-by-side"])
-        self.games = pn.widgets.TextInput(name="Games", value="100,000",
+        self.games = pn.widgets.TextInput(name="Games", value=PageValues.games,
                                           css_classes=["games"])
-        self.seed = pn.widgets.TextInput(name="Seed", value="0", css_classes=["seed"])
+        self.seed = pn.widgets.TextInput(name="Seed", value=PageValues.seed,
+                                         css_classes=["seed"])
         self.run_button = pn.widgets.Button(name="Run", button_type="primary",
                                             css_classes=["run"])
         self.stop_button = pn.widgets.Button(name="Stop", button_type="default",
@@ -207,44 +310,105 @@ class Explorer:
         self.run_button.on_click(lambda event: self.start())
         self.stop_button.on_click(lambda event: self.stop())
         self.side_by_side.param.watch(self._toggle_b, "value")
+        for w in (self.games, self.seed):
+            w.param.watch(lambda event: self.settings_changed(), "value")
         self.message = _message_pane("message")
         self.status = pn.pane.HTML("Choose the settings and press Run.",
                                    css_classes=["status"])
         self.progress = pn.indicators.Progress(name="games played", value=0, max=100,
-                                               width=420, bar_color="primary",
-                                               css_classes=["progress"])
+                                               width=420, bar_color="primary", visible=False,
+                                               css_classes=["run-progress"])
         self.precomputed = pn.pane.HTML("", css_classes=["precomputed"])
+        self.health_fig, self.health_src = _health_figure()
+        self.health_caption = pn.pane.HTML("", css_classes=["health-caption"], width=840)
+        self.stale = _stale_pane("stale", STALE)
         self.results = pn.pane.HTML("", css_classes=["results"])
         self.outcome_fig, self.outcome_src = _bar_figure("How games end", "share of games")
         self.trap_fig, self.trap_src = _bar_figure("Traps set off per round, by area",
                                                    "traps per round played")
         self.killer_fig, self.killer_src = _bar_figure("Win rate by the Killer's start in the "
                                                        "first item deck (1 = top)", "win rate")
+        self.output = pn.Column(self.results, pn.Row(self.outcome_fig, self.trap_fig),
+                                pn.Row(self.killer_fig), css_classes=["run-output"])
         self.b_panel = self.b.panel("Setting B")
         self.b_panel.visible = False
         self._build_luck()
+        self.tabs = pn.Tabs(("Difficulty", self._explore_panel()),
+                            ("Luck of a position", self.luck_panel))
+        self.tabs.param.watch(lambda event: self.write_link(), "active")
+        search = getattr(self.location, "search", "") or ""
+        query = dict(parse_qsl(search.lstrip("?"), keep_blank_values=True))
+        if query:
+            self.open_link(query)
         self.show_precomputed()
+        self.show_health()
 
     # --- layout ---------------------------------------------------------------------------
-    def layout(self):
+    def _explore_panel(self):
         controls = pn.Column(self.a.panel("Setting A"), self.side_by_side, self.b_panel,
                              self.games, self.seed, pn.Row(self.run_button, self.stop_button),
                              width=330)
-        out = pn.Column(self.message, self.status, self.progress, self.precomputed,
-                        self.results, pn.Row(self.outcome_fig, self.trap_fig),
-                        pn.Row(self.killer_fig))
-        explore = pn.Row(controls, out)
-        tabs = pn.Tabs(("Difficulty", explore), ("Luck of a position", self.luck_panel))
+        out = pn.Column(self.message, self.precomputed,
+                        pn.Column(self.health_fig, self.health_caption,
+                                  css_classes=["health-figure"]),
+                        self.status, self.progress, self.stale, self.output)
+        return pn.Row(controls, out)
+
+    def layout(self):
         header = pn.pane.Markdown(
             "## slashersim: how hard is The Slasher?\n"
             "Choose the rules and the players' skill; the games are played live (the numbers "
             "refine as they finish) and match `slashersim simulate` for the same seed. "
-            "Settings in the committed grid answer at once.", margin=(0, 10))
-        return pn.Column(header, tabs)
+            "Settings in the committed grid answer at once. The address bar holds every "
+            "setting: share it and the page opens with the same settings and games.",
+            margin=(0, 10))
+        return pn.Column(header, self.tabs)
 
     def _toggle_b(self, event) -> None:
         self.b_panel.visible = bool(event.new)
-        self.show_precomputed()
+        self.settings_changed()
+
+    # --- the link -------------------------------------------------------------------------
+    def page_values(self) -> PageValues:
+        """Every setting on the page, as its widgets hold it."""
+        return PageValues(a=self.a.page_values(), b=self.b.page_values(),
+                          side_by_side=self.side_by_side.value, games=self.games.value,
+                          seed=self.seed.value, luck_skill=self.luck_skill.value,
+                          playouts=self.playouts.value, luck_seed=self.luck_seed.value,
+                          position=self.position.value, tab=TABS[self.tabs.active])
+
+    def open_link(self, query: dict[str, str]) -> None:
+        """Set the widgets to a link's settings; refused values are said as if typed."""
+        values, errors = parse_link(query)
+        self._applying = True
+        try:
+            self.a.set_values(values.a)
+            self.b.set_values(values.b)
+            self.side_by_side.value = values.side_by_side
+            self.b_panel.visible = values.side_by_side
+            self.games.value, self.seed.value = values.games, values.seed
+            self.luck_skill.value = values.luck_skill
+            self.playouts.value, self.luck_seed.value = values.playouts, values.luck_seed
+            self.position.value = values.position
+            self.tabs.active = TABS.index(values.tab)
+        finally:
+            self._applying = False
+        page_errors = [m for tab, m in errors if tab == "difficulty"]
+        luck_errors = [m for tab, m in errors if tab == "luck"]
+        self.say(page_errors or None)
+        _show_message(self.luck_message, luck_errors or None)
+        if page_errors:
+            self.status.object = "Nothing played: fix the value above."
+        if luck_errors:
+            self.luck_result.object = "No answer: fix the position or value above."
+
+    def write_link(self) -> None:
+        """Put every setting on screen in the page's link (the address bar)."""
+        if self.location is None or self._applying:
+            return
+        search = "?" + urlencode(link_query(self.page_values()))
+        if self.location.search != search:
+            self.location.search = search
 
     # --- settings -------------------------------------------------------------------------
     def settings(self) -> tuple[Settings, Settings | None]:
@@ -254,52 +418,113 @@ class Explorer:
         b = parse_settings({**self.b.values(), **common}) if self.side_by_side.value else None
         return a, b
 
-    def say(self, text: str | None) -> None:
+    def identity(self) -> tuple | None:
+        """What decides the games of the settings on screen (``None``: a value is refused)."""
+        try:
+            return run_identity(*self.settings())
+        except ConfigError:
+            return None
+
+    def settings_changed(self) -> None:
+        """A setting changed: the grid's answer and the health figure follow it, a shown
+        run of other settings is marked stale, the link says it."""
+        if self._applying:
+            return
+        self.show_precomputed()
+        self.show_health()
+        self.mark_stale()
+        self.write_link()
+
+    def mark_stale(self) -> None:
+        _mark(self.stale, self.output, is_stale(self.shown_run, self.identity()))
+
+    def say(self, text) -> None:
         _show_message(self.message, text)
 
     def show_precomputed(self) -> None:
-        """The grid's answer for the settings as they stand, at once."""
+        """The grid's answer for the rules and players as they stand (whatever the games and
+        seed), at once; each line names its player first."""
         try:
-            a, b = self.settings()
+            a = parse_settings(self.a.values())
+            b = parse_settings(self.b.values()) if self.side_by_side.value else None
         except ConfigError:
             self.precomputed.object = ""
             return
-        table = grid()
+        table = self.grid
         lines = []
         for tag, s in (("A", a), ("B", b)):
             if s is None:
                 continue
+            head = f"<b>{tag}</b> <span class='grid-player-{tag.lower()}'>{s.player}</span>"
             if table is None:
-                lines.append(f"<b>{tag}</b>: no precomputed grid here (results/difficulty.parquet "
+                lines.append(f"{head}: no precomputed grid here (results/difficulty.parquet "
                              f"of the repository is not found) &mdash; press Run")
                 continue
             answer = table.lookup(s)
             if answer is None:
-                lines.append(f"<b>{tag}</b>: not in the precomputed grid (it covers editions "
-                             f"&times; health &times; Hideaway &times; Cursed Object, 4 "
-                             f"escapes, 3 traps) &mdash; press Run")
+                missing = ""
+                if s.difficulty and not any("difficulty" in t.axes for t in table.tables):
+                    missing = (f"; the presets are answered once {PRESETS_TABLE.parent.name}/"
+                               f"{PRESETS_TABLE.name} is made")
+                lines.append(f"{head}: not in the precomputed grid (it covers "
+                             f"{html.escape(table.covers())}, each with the edition's other "
+                             f"rules{missing}) &mdash; press Run")
                 continue
             lines.append(
-                f"<b>{tag}</b>: win rate <span class='grid-win-rate-{tag.lower()}'>"
+                f"{head}: win rate <span class='grid-win-rate-{tag.lower()}'>"
                 f"{answer.win_rate:.4f}</span> 95% CI {_fmt_ci(answer.win_ci)}; loss by health "
                 f"{answer.loss_health:.4f}, by traps {answer.loss_traps:.4f} "
-                f"<i>({answer.label()}, {s.skill})</i>")
+                f"<i>({answer.label()}, {html.escape(answer.source)})</i>")
         self.precomputed.object = "<div class='grid'>" + "<br>".join(lines) + "</div>"
+
+    def show_health(self) -> None:
+        """Win rate by starting health of every skill level for setting A's edition and
+        areas, from the grid."""
+        if self.grid is None:
+            self.health_caption.object = ("No precomputed grid here (results/difficulty.parquet "
+                                          "of the repository is not found).")
+            return
+        a = self.a
+        curves = health_curves(self.grid, a.edition.value, a.hideaway.value,
+                               a.cursed_object.value)
+        offsets = dict(zip(SKILLS, (-0.12, 0.0, 0.12)))
+        with pn.io.unlocked():   # a widget's callback changes the figure's Bokeh models
+            for skill, src in self.health_src.items():
+                pts = curves.points[skill]
+                src.data = {"x": [h + offsets[skill] for h, *_ in pts],
+                            "health": [h for h, *_ in pts], "value": [p[1] for p in pts],
+                            "low": [p[2] for p in pts], "high": [p[3] for p in pts],
+                            "text": [f"{player_label(skill)}, health {h}: {r:.4f} "
+                                     f"[{lo:.4f}, {hi:.4f}]" for h, r, lo, hi in pts]}
+            self.health_fig.title.text = curves.title
+            self.health_fig.xaxis.axis_label = curves.x_label
+            self.health_fig.yaxis.axis_label = curves.y_label
+        self.health_caption.object = (f"<p class='health-caption-text'>"
+                                      f"{html.escape(curves.caption)}</p>")
 
     # --- runs -----------------------------------------------------------------------------
     def start(self) -> None:
+        """Play the settings on screen; a refused value plays nothing and leaves no bar."""
         self.stop()
         try:
             a, b = self.settings()
         except ConfigError as e:
+            self.run = None
             self.say(str(e))
             self.status.object = "Nothing played: fix the value above."
+            self.progress.value = 0
+            self.progress.visible = False
+            self.mark_stale()
             return
         self.say(None)
         self.commands = [("A", a), ("B", b)] if b is not None else [("A", a)]
+        self.shown_run = run_identity(a, b)
+        self._clear_output()
+        self.mark_stale()
         self.run = LiveRun(a, b).start()
         self.status.object = html.escape(self.run.note or "playing ...")
         self.progress.value = 0
+        self.progress.visible = True
         self.run_button.disabled = False
         self.stop_button.disabled = False
         if self.callback is None:
@@ -308,6 +533,14 @@ class Explorer:
     def stop(self) -> None:
         if self.run is not None:
             self.run.cancel()
+
+    def _clear_output(self) -> None:
+        """No numbers of an earlier run beside a new run's."""
+        self.results.object = ""
+        with pn.io.unlocked():
+            for fig, src in ((self.outcome_fig, self.outcome_src),
+                             (self.trap_fig, self.trap_src), (self.killer_fig, self.killer_src)):
+                _set_bars(fig, src, [], False)
 
     def refresh(self) -> None:
         """Show the numbers of the run so far (a periodic callback of the session)."""
@@ -345,18 +578,23 @@ class Explorer:
         self._plots(a, b)
 
     def _results_html(self, a, b, pair) -> str:
+        """The run's numbers; the first line names the players."""
+        settings = dict(self.commands)
         rows = []
         for tag, r in (("A", a), ("B", b)):
             if r is None:
                 continue
             s = r.summary()
             rows.append(
-                f"<tr><td><b>{tag}</b></td><td class='win-rate-{tag.lower()}'>"
+                f"<tr><td><b>{tag}</b></td><td>{html.escape(player_label(settings[tag].skill))}"
+                f"</td><td class='win-rate-{tag.lower()}'>"
                 f"{s['win_rate']:.4f}</td><td>{_fmt_ci(s['win_ci'])}</td>"
                 f"<td>{s['loss_health']:.4f}</td><td>{s['loss_traps']:.4f}</td>"
                 f"<td>{s['timeout']:.4f}</td><td>{s['mean_rounds']:.2f}</td>"
                 f"<td class='games-{tag.lower()}'>{s['games']:,}</td></tr>")
-        out = ("<table class='summary'><tr><th></th><th>win rate</th><th>95% CI</th>"
+        out = ("<p class='player'>" + "; ".join(
+            f"{tag}: {html.escape(s.player)}" for tag, s in self.commands) + "</p>"
+            "<table class='summary'><tr><th></th><th>player</th><th>win rate</th><th>95% CI</th>"
                "<th>loss by health</th><th>loss by traps</th><th>timeout</th>"
                "<th>mean rounds</th><th>games</th></tr>" + "".join(rows) + "</table>")
         out += "".join(f"<div>{tag}: {html.escape(s.describe())} &mdash; the same games: "
@@ -412,38 +650,59 @@ class Explorer:
                                                  height=420, width=520,
                                                  css_classes=["position"])
         self.luck_skill = pn.widgets.RadioButtonGroup(name="Skill level", options=list(SKILLS),
-                                                      value="novice",
+                                                      value=DEFAULT_SKILL,
                                                       css_classes=["luck-skill"])
-        self.playouts = pn.widgets.TextInput(name="Play-outs", value="20,000",
+        self.playouts = pn.widgets.TextInput(name="Play-outs", value=PageValues.playouts,
                                              css_classes=["playouts"])
-        self.luck_seed = pn.widgets.TextInput(name="Seed", value="0",
+        self.luck_seed = pn.widgets.TextInput(name="Seed", value=PageValues.luck_seed,
                                               css_classes=["luck-seed"])
         self.luck_button = pn.widgets.Button(name="Win probability", button_type="primary",
                                              css_classes=["luck-run"])
         self.luck_button.on_click(lambda event: self.start_luck())
+        self.luck_player = player_label(DEFAULT_SKILL)
         self.luck_message = _message_pane("luck-message")
         self.luck_result = pn.pane.HTML("Describe a position and press Win probability.",
                                         css_classes=["luck-result"])
+        self.luck_stale = _stale_pane("luck-stale", LUCK_STALE)
+        self.luck_output = pn.Column(self.luck_result, css_classes=["luck-output"])
+        for w in (self.position, self.luck_skill, self.playouts, self.luck_seed):
+            w.param.watch(lambda event: self.luck_changed(), "value")
         self.luck_panel = pn.Row(
             self.position,
             pn.Column(pn.pane.Markdown("Play the position out many times, redrawing whatever "
                                        "is unknown, under the players of a skill level."),
                       pn.pane.Markdown("Skill level", margin=(0, 10)), self.luck_skill,
                       self.playouts, self.luck_seed, self.luck_button, self.luck_message,
-                      self.luck_result, width=420))
+                      self.luck_stale, self.luck_output, width=420))
+
+    def luck_key(self) -> tuple | None:
+        return luck_identity(self.position.value, self.luck_skill.value, self.playouts.value,
+                             self.luck_seed.value)
+
+    def luck_changed(self) -> None:
+        """A luck setting changed: a shown answer of other settings is marked stale."""
+        if self._applying:
+            return
+        _mark(self.luck_stale, self.luck_output, is_stale(self.shown_luck,
+                                                          self.luck_key()))
+        self.write_link()
 
     def start_luck(self) -> None:
         if self.luck_run is not None and not self.luck_run.finished:
             return
         try:
-            games = _integer("play-outs", self.playouts.value, 1, MAX_PLAYOUTS)
-            seed = parse_seed(self.luck_seed.value)
-            position = parse_position_text(self.position.value)
+            position, games, seed = check_luck(self.position.value, self.playouts.value,
+                                               self.luck_seed.value)
         except ConfigError as e:
             _show_message(self.luck_message, str(e))
             self.luck_result.object = "No answer: fix the position or value above."
+            self.shown_luck = None
+            _mark(self.luck_stale, self.luck_output, False)
             return
         _show_message(self.luck_message, None)
+        self.luck_player = player_label(self.luck_skill.value)
+        self.shown_luck = self.luck_key()
+        _mark(self.luck_stale, self.luck_output, False)
         self.luck_run = LuckRun(position, self.luck_skill.value, games, seed).start()
         self.luck_button.disabled = True
         self.show_luck()
@@ -454,15 +713,16 @@ class Explorer:
         r = self.luck_run
         if r.error:
             _show_message(self.luck_message, r.error)
+        player = f"<p class='luck-player'>{html.escape(self.luck_player)}</p>"
         if not r.finished or r.result is None:
             note = f" &mdash; {html.escape(r.note)}" if r.note else ""
-            self.luck_result.object = (f"<span class='luck-state'>"
+            self.luck_result.object = (f"{player}<span class='luck-state'>"
                                        f"{'failed' if r.finished else 'playing'}</span>: "
                                        f"{r.done:,} of {r.games:,} play-outs{note}")
         else:
             x = r.result
             self.luck_result.object = (
-                f"<span class='luck-state'>done</span>: {x['games']:,} play-outs, seed "
+                f"{player}<span class='luck-state'>done</span>: {x['games']:,} play-outs, seed "
                 f"{x['seed']}, policy {x['policy']}<br>win probability "
                 f"<b class='luck-win'>{x['win_rate']:.4f}</b> 95% CI {_fmt_ci(x['win_ci'])}"
                 f"<br>loss by health {x['loss_health']:.4f}, by traps "
@@ -479,6 +739,7 @@ def page():
     """A new page for a new browser session."""
     explorer = Explorer()
     pn.state.on_session_destroyed(lambda context: explorer.close())
+    pn.state.onload(explorer.write_link)
     return explorer.layout()
 
 
