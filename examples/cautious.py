@@ -1,5 +1,5 @@
-"""A compiled policy in one file: the worked example of the README's "Adding a compiled
-policy". Register it with one line in ``POLICIES`` (``slashersim/policies/__init__.py``)::
+"""A compiled policy in one file: the worked example of docs/howto/own-player.md, "A compiled
+player". Register it with one line in ``POLICIES`` (``slashersim/policies/__init__.py``)::
 
     "cautious": PolicySpec("examples.cautious"),
 

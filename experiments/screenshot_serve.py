@@ -1,4 +1,4 @@
-"""The README's screenshot of ``slashersim serve``: docs/serve.png.
+"""The documentation's screenshot of ``slashersim serve``: docs/serve.png.
 
 Starts the server on a free port, opens the page in Debian's chromium (Playwright with the
 system browser), plays two settings side by side (A: the rulebook game with the Hideaway,

@@ -101,9 +101,9 @@ print(f"Killer on top: win rate {top['win_rate']:.4f}, effect {top['effect']:+.4
 # %% [markdown]
 # ## 3. The start of that game, with and without knowing the Killer's place
 #
-# A position is a plain description (README, "luck state"): here a fresh game, and the same
-# with the Killer known to be the top card. The difference is what the placement was worth
-# before a single card was played.
+# A position is a plain description (docs/reference/formats.md, "Position files"): here a
+# fresh game, and the same with the Killer known to be the top card. The difference is what the
+# placement was worth before a single card was played.
 
 # %%
 unknown = win_probability(parse_position({"config": {}}), POLICY, games=GAMES, seed=2)

@@ -140,9 +140,9 @@ def _ci(value: Sequence[float] | None) -> tuple[float, float]:
 # --- results ---------------------------------------------------------------------------------
 
 def _knob_columns(config: GameConfig) -> dict[str, Any]:
-    """The knobs of a one-row frame: the edition and the difficulty knobs of RULES.md §9 (with
-    the edition's values filled in), then every other field that differs from the edition's
-    defaults."""
+    """The knobs of a one-row frame: the edition and the difficulty knobs (docs/rules.md,
+    "The difficulty knobs", with the edition's values filled in), then every other field that
+    differs from the edition's defaults."""
     values = config.resolved()
     defaults = GameConfig(edition=config.edition).resolved()
     out = {"edition": values["edition"], **{k: values[k] for k in rules.DIFFICULTY_KNOBS}}
@@ -553,7 +553,7 @@ def sweep(spec: str | os.PathLike | Mapping[str, Any], *, out: str | os.PathLike
     Parameters
     ----------
     spec : path or mapping
-        A TOML sweep spec (see ``slashersim sweep`` in the README), or a mapping in the same
+        A TOML sweep spec (docs/reference/formats.md, "Sweep specs"), or a mapping in the same
         structure: ``{"sweep": {"games": 20_000, "seed": 0, "policies": ["casual"]},
         "base": {...}, "axes": {"health": [7, 5, 3]}}``.
     out : path, optional

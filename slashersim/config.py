@@ -1,7 +1,8 @@
 """``GameConfig``: one configuration of the rules, validated, and its kernel array.
 
-Every knob of RULES.md §9 and every [choice] the rules leave open is a field. Fields that
-default to ``None`` take their edition's value (RULES.md §8), so
+Every difficulty knob and every [choice] the rules leave open is a field (docs/rules.md,
+"The difficulty knobs" and "Every choice and its parameter"). Fields that default to ``None``
+take their edition's value (docs/rules.md, "The two editions side by side"), so
 ``GameConfig(edition="instructions")`` is the instructions game without naming each
 difference; :meth:`GameConfig.resolved` shows every value in force.
 """
@@ -53,12 +54,13 @@ def _bool(name, value):
 
 @dataclass(frozen=True)
 class GameConfig:
-    """The rules of one simulated game. See RULES.md; ``None`` means "the edition's value".
+    """The rules of one simulated game (docs/rules.md); ``None`` means "the edition's value".
 
-    Knobs (§9): ``edition``, ``health`` (starting health 1..7), ``hideaway``,
-    ``cursed_object``, ``escapes_needed`` (1..5), ``traps`` (traps that lose, 1..4),
-    ``red_knives`` / ``red_greens`` (the red table, ranks 1..5), ``lv1_areas`` (the rulebook's
-    top group; the others form Lv.2). The rest are the [choice] points of RULES.md.
+    Knobs (docs/rules.md, "The difficulty knobs"): ``edition``, ``health`` (starting health
+    1..7), ``hideaway``, ``cursed_object``, ``escapes_needed`` (1..5), ``traps`` (traps that
+    lose, 1..4), ``red_knives`` / ``red_greens`` (the red table, ranks 1..5), ``lv1_areas`` (the
+    rulebook's top group; the others form Lv.2). The rest are the [choice] points of docs/rules.md
+    ("Every choice and its parameter").
     """
 
     edition: str = "rulebook"
@@ -212,8 +214,9 @@ class GameConfig:
 
     @staticmethod
     def check_arrows(value):
-        """``arrows``: ``"random"`` (drawn per game, RULES.md §2), a player 0 or 1 for every
-        area card, or a list of 7 players, one per area in ``rules.AREA_NAMES`` order."""
+        """``arrows``: ``"random"`` (drawn per game: docs/rules.md, "The area deck"), a player 0
+        or 1 for every area card, or a list of 7 players, one per area in ``rules.AREA_NAMES``
+        order."""
         if isinstance(value, str):
             if value != "random":
                 raise ConfigError(f"arrows must be 'random', 0, 1 or a list of 7 players "
@@ -315,6 +318,6 @@ class GameConfig:
         return cfg
 
     def describe(self):
-        """The knobs of §9 and every rule value in force, JSON-ready."""
+        """The difficulty knobs and every rule value in force, JSON-ready."""
         v = self.resolved()
         return {k: (list(x) if isinstance(x, tuple) else x) for k, x in v.items()}

@@ -1,14 +1,14 @@
 """Card, area and item ids of The Slasher, and the rule tables of both editions.
 
 Everything here is plain integers and numpy arrays so that the numba kernels read the same
-definitions as the Python side. ``RULES.md`` (in the shared project folder) is the authority;
-the section numbers below refer to it.
+definitions as the Python side. The rules themselves are stated in ``docs/rules.md``; the
+comments below name its sections.
 """
 from enum import IntEnum
 
 import numpy as np
 
-# --- number cards (§1) -------------------------------------------------------------------
+# --- number cards (docs/rules.md, "The cards") --------------------------------------------
 #: suits; a number card's id is ``suit * 5 + rank - 1``
 WHITE, GREEN, YELLOW, RED = 0, 1, 2, 3
 N_SUITS = 4
@@ -41,7 +41,7 @@ def card_name(card):
     return f"{SUIT_NAMES[card // N_RANKS]} {card % N_RANKS + 1}"
 
 
-# --- areas (§1, §3) -----------------------------------------------------------------------
+# --- areas (docs/rules.md, "The cards", "The areas and their traps") ----------------------
 TENT_SITE, LODGE, LAKESIDE, HIDEAWAY, CABINS, WOODLAND, FIRE_PIT = range(7)
 N_AREAS = 7
 AREA_NAMES = ("tent_site", "lodge", "lakeside", "hideaway", "cabins", "woodland", "fire_pit")
@@ -57,10 +57,11 @@ class Area(IntEnum):
     FIRE_PIT = FIRE_PIT
 
 
-#: rulebook area groups (§2, [choice]): 1 = Lv.1 (on top), 2 = Lv.2; Hideaway joins Lv.2
+#: rulebook area groups (docs/rules.md, "The area deck"): 1 = Lv.1 (on top), 2 = Lv.2;
+#: Hideaway joins Lv.2
 DEFAULT_AREA_LEVEL = np.array([1, 1, 2, 2, 2, 1, 2], dtype=np.int64)
 
-# --- item cards (§1, §4) ------------------------------------------------------------------
+# --- item cards (docs/rules.md, "The cards", "The items") ---------------------------------
 (MAP, CAR_KEY, GASOLINE, BOLT_CUTTERS, BASEBALL_BAT, FIRST_AID_SMALL, FIRST_AID_LARGE,
  FLASHLIGHT, BACKPACK, LUCKY_CHARM, WALKIE_TALKIE, CURSED_OBJECT, KILLER) = range(13)
 #: the five Junk cards of the instructions edition have ids ``JUNK .. JUNK + 4``
@@ -96,18 +97,18 @@ class Item(IntEnum):
     JUNK = JUNK
 
 
-# --- red cards (§1, [choice] red_table) ---------------------------------------------------
+# --- red cards (docs/rules.md, "The red table") -------------------------------------------
 #: knives of red ranks 1..5
 DEFAULT_RED_KNIVES = np.array([1, 1, 2, 2, 3], dtype=np.int64)
 #: greens needed to nullify red ranks 1..5
 DEFAULT_RED_GREENS = np.array([1, 1, 2, 2, 3], dtype=np.int64)
 
-# --- health and white colours (§1, §4 step 1) ---------------------------------------------
+# --- health and white colours (docs/rules.md, "Colours of the whites") --------------------
 MAX_HEALTH = 7
 #: colour codes of a white card in the item phase, ordered so that "one step down" is -1
 COLOUR_RED, COLOUR_YELLOW, COLOUR_GREEN = 0, 1, 2
 
-# --- editions (§8) ------------------------------------------------------------------------
+# --- editions (docs/rules.md, "The two editions side by side") ----------------------------
 RULEBOOK, INSTRUCTIONS = 0, 1
 EDITION_NAMES = ("rulebook", "instructions")
 
@@ -127,17 +128,17 @@ ITEM_DECK_KILLER_TOP_HALF, ITEM_DECK_SHUFFLED = 0, 1
 KILLER_RESHUFFLE_AT_CLEANUP, KILLER_RESHUFFLE_AT_ONCE = 0, 1
 #: where a used item goes
 USED_TO_DISCARD, USED_OUT_OF_GAME = 0, 1
-#: item windows (§4 step 5): (a) and (b) only, or also (c) and (d) in the play phase
+#: item windows (docs/rules.md, "Item windows"): (a) and (b) only, or also (c) and (d)
 ITEM_TIMING_ITEM_PHASE, ITEM_TIMING_ANY_TIME = 0, 1
-#: who draws first in the item phase (§4)
+#: who draws first in the item phase (docs/rules.md, "The item phase")
 DRAW_ROUND_LEADER, DRAW_LAST_TRICK_WINNER = 0, 1
-#: Fire pit gifts (§4 step 9): one-way gifts in three windows, or none
+#: Fire pit gifts (docs/rules.md, "Fire pit gifts"): one-way gifts in three windows, or none
 GIFTS_ONE_WAY, GIFTS_NONE = 0, 1
-#: whom First Aid heals (§4 items): its holder, or either player (the user chooses)
+#: whom First Aid heals (docs/rules.md, "The items"): its holder, or either player
 AID_HOLDER, AID_EITHER = 0, 1
 
-#: per-edition values of the rule settings that differ (§8); ``GameConfig`` fills the fields
-#: left at ``None`` from here
+#: per-edition values of the rule settings that differ; ``GameConfig`` fills the fields left at
+#: ``None`` from here (docs/rules.md, "The two editions side by side")
 EDITION_DEFAULTS = {
     "rulebook": dict(hideaway=False, area_deck="levels", leader="arrow",
                      item_deck="killer_top_half", killer_reshuffle="cleanup",
@@ -151,9 +152,9 @@ EDITION_DEFAULTS = {
                                         "green")),
 }
 
-#: the difficulty knobs of §9 that the tuner turns by default
+#: the difficulty knobs (docs/rules.md, "The difficulty knobs") that the tuner turns by default
 DIFFICULTY_KNOBS = ("health", "hideaway", "cursed_object", "escapes_needed", "traps")
 
-# --- outcomes (§5) ------------------------------------------------------------------------
+# --- outcomes (docs/rules.md, "Winning and losing") ---------------------------------------
 RUNNING, WIN, LOSS_HEALTH, LOSS_TRAPS, TIMEOUT = range(5)
 OUTCOME_NAMES = ("running", "win", "loss_health", "loss_traps", "timeout")

@@ -20,7 +20,7 @@ from .progress import increments
 from .runner import simulate
 from .stats import wilson_interval
 
-#: the knobs the tuner may turn, with the values it tries (RULES.md §9)
+#: the knobs the tuner may turn, with the values it tries (docs/rules.md, "The difficulty knobs")
 KNOB_VALUES = {
     "health": tuple(range(1, 8)),
     "hideaway": (False, True),

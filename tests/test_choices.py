@@ -1,5 +1,6 @@
-"""The README's choices table: every open point of RULES.md is a parameter with the defaults
-the table shows, reachable from a sweep spec, and changing the games when flipped."""
+"""The rules page's table of choices (docs/rules.md, "Every choice and its parameter"): every
+point the rule texts leave open is a parameter with the defaults the table shows, reachable from
+a sweep spec, and changing the games when flipped."""
 import json
 from pathlib import Path
 
@@ -10,12 +11,12 @@ from slashersim.policies import param_vector
 from slashersim.runner import simulate
 from slashersim.sweeps import cells, parse_spec
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+RULES_PAGE = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 
 
 def choices_table():
-    """``{parameter: (rulebook default, instructions default)}`` from the README's table."""
-    text = README.read_text()
+    """``{parameter: (rulebook default, instructions default)}`` from the rules page's table."""
+    text = RULES_PAGE.read_text()
     body = text.split("<!-- choices table: tests/test_choices.py reads it -->")[1]
     body = body.split("<!-- end of choices table -->")[0]
     rows = [line for line in body.strip().splitlines()[2:] if line.startswith("|")]

@@ -94,12 +94,14 @@ def _read_json(path, what):
 
 
 def load_position(path):
-    """The :class:`Position` described by the JSON file ``path`` (schema: README.md)."""
+    """The :class:`Position` described by the JSON file ``path`` (schema:
+    docs/reference/formats.md, "Position files")."""
     return parse_position(_read_json(path, "state file"))
 
 
 def parse_position(data):
-    """The :class:`Position` described by ``data`` (a dict as in README.md's state schema).
+    """The :class:`Position` described by ``data`` (a dict as in docs/reference/formats.md,
+    "Position files").
 
     Every fact is checked against the others and the rules; a position that cannot happen is
     refused with a :class:`ConfigError` naming the contradiction.

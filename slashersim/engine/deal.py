@@ -1,4 +1,5 @@
-"""Set-up (RULES.md §2) and the per-round deal, area and clean-up steps (§6)."""
+"""Set-up and the per-round deal, area and clean-up steps (docs/rules.md, "Setting up",
+"The deal", "Clean-up")."""
 from numba import njit
 import numpy as np
 
@@ -66,7 +67,8 @@ from .rng import AREAS, DEAL, ITEMS, rand_below, shuffle_slice, splitmix64
 
 @njit(cache=True)
 def setup_area_deck(st):
-    """Build the area deck (§2.2): arrows for all seven cards, then the deck of the pool.
+    """Build the area deck (docs/rules.md, "The area deck"): arrows for all seven cards, then
+    the deck of the pool.
 
     Rulebook: each level group shuffled, Lv.1 on top; instructions: the pool shuffled and the
     first ``C_AREAS_USED`` kept, cycling. Arrows are drawn for every area id so that removing an
@@ -116,7 +118,8 @@ def force_first_area(st, n):
 
 @njit(cache=True, inline='always')
 def next_area(st):
-    """Turn up the round's area card (§6): the next card, reshuffling or cycling when out."""
+    """Turn up the round's area card (docs/rules.md, "Clean-up"): the next card, reshuffling or
+    cycling when out."""
     if st[S_AREA_POS] == st[S_AREA_N]:
         if st[C_AREA_DECK] == AREA_DECK_LEVELS:
             shuffle_slice(st, S_AREA_DECK, S_AREA_DECK + st[S_AREA_N], AREAS)
@@ -127,7 +130,8 @@ def next_area(st):
 
 @njit(cache=True)
 def setup_item_deck(st):
-    """Build the first item deck (§2.3) and record the Killer's position (1 = top).
+    """Build the first item deck (docs/rules.md, "The item deck") and record the Killer's
+    position (1 = top).
 
     The items in play are shuffled; the Killer is then inserted at a uniform position among the
     top ``ceil(n/2) + 1`` (rulebook: shuffled into the top group) or all ``n + 1`` (instructions:
@@ -168,7 +172,7 @@ def setup_item_deck(st):
 
 @njit(cache=True)
 def setup_game(st):
-    """Reset ``st`` to the start of a game (§2.1-2.3)."""
+    """Reset ``st`` to the start of a game (docs/rules.md, "Setting up")."""
     st[S_DYNAMIC:] = 0
     st[S_HEALTH] = st[C_START_HEALTH]
     st[S_HEALTH + 1] = st[C_START_HEALTH]
@@ -181,7 +185,8 @@ def setup_game(st):
 
 @njit(cache=True, inline='always')
 def deal_round(st):
-    """Shuffle the 20 number cards, deal 8 to each player, reveal the trump (§2.4).
+    """Shuffle the 20 number cards, deal 8 to each player, reveal the trump (docs/rules.md,
+    "The deal").
 
     The shuffle starts from the identity and draws exactly 19 numbers (one more in round 1
     with ``C_FIRST_TRUMP`` set), so a round's deal depends only on the game's deal stream and
@@ -281,7 +286,8 @@ def force_first_yellows(st):
 
 @njit(cache=True, inline='always')
 def start_round(st):
-    """Begin round ``st[S_ROUND] + 1``: area card, deal, trump and round leader (§3)."""
+    """Begin round ``st[S_ROUND] + 1``: area card, deal, trump and round leader
+    (docs/rules.md, "Who leads")."""
     st[S_ROUND] += 1
     next_area(st)
     deal_round(st)

@@ -1,4 +1,5 @@
-"""A whole game (RULES.md §5-6), invariant checks, and the parallel chunk of games."""
+"""A whole game (docs/rules.md, "Winning and losing", "Clean-up"), invariant checks, and the
+parallel chunk of games."""
 from numba import njit, prange, types
 import numpy as np
 
@@ -100,7 +101,8 @@ BLOCK = 256
 
 @njit(cache=True, inline='always')
 def cleanup(st):
-    """Clean-up (§6): under the rulebook a drawn Killer sends the discard pile back."""
+    """Clean-up (docs/rules.md, "Clean-up"): under the rulebook a drawn Killer sends the discard
+    pile back."""
     if st[S_KILLER_DRAWN] and st[C_KILLER_RESHUFFLE] == KILLER_RESHUFFLE_AT_CLEANUP:
         reshuffle_item_deck(st)
     st[S_KILLER_DRAWN] = 0

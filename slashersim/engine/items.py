@@ -1,6 +1,6 @@
-"""The item phase (RULES.md §4): sorting the cards won, nullifying, windows and items, draws,
-the Killer, keeping, gifts; the colour of whites, Lakeside and the draw count are in
-:mod:`.predicates`."""
+"""The item phase (docs/rules.md, "The item phase"): sorting the cards won, nullifying, windows
+and items, draws, the Killer, keeping, gifts; the colour of whites, Lakeside and the draw count
+are in :mod:`.predicates`."""
 from numba import njit
 
 from ..rules import (
@@ -108,7 +108,8 @@ USABLE_BEFORE_DRAW = (1 << FIRST_AID_SMALL) | (1 << FIRST_AID_LARGE) | (1 << LUC
 # --- step 1-4: colours, Lakeside, nullify, draw count --------------------------------------
 @njit(cache=True, inline='always')
 def nullify(st, red_mask, red_whites, greens):
-    """Knives left after spending ``greens`` optimally on the reds (§4 step 3).
+    """Knives left after spending ``greens`` optimally on the reds (docs/rules.md,
+    "Nullifying reds").
 
     ``red_mask`` is the bitmask of red number cards won, ``red_whites`` the whites turned red.
     Each green nullifies one green's worth whatever its rank, each is used once, and the
@@ -332,9 +333,10 @@ def item_first_player(st):
 
 @njit(cache=True)
 def play_window(policy, decision, arg, st, params):
-    """A window of ``item_timing = any_time`` (§4 step 5): (c) ``PLAY_START`` after the deal,
-    (d) ``AFTER_TRICK`` after trick ``arg``; each player, the round leader first, may use
-    First Aid, Lucky Charms and the Flashlight. No window follows the end of the game."""
+    """A window of ``item_timing = any_time`` (docs/rules.md, "Item windows"): (c)
+    ``PLAY_START`` after the deal, (d) ``AFTER_TRICK`` after trick ``arg``; each player, the
+    round leader first, may use First Aid, Lucky Charms and the Flashlight. No window follows
+    the end of the game."""
     if st[C_ITEM_TIMING] != ITEM_TIMING_ANY_TIME or st[S_OUTCOME]:
         return
     first = st[S_ROUND_LEADER]
@@ -346,8 +348,8 @@ def play_window(policy, decision, arg, st, params):
 
 @njit(cache=True)
 def fire_pit_gifts(policy, st, params):
-    """A Fire pit gift window (§4 step 9): each player, the first to draw first, may give held
-    items to the partner (``C_GIFTS``: one-way gifts, or none)."""
+    """A Fire pit gift window (docs/rules.md, "Fire pit gifts"): each player, the first to draw
+    first, may give held items to the partner (``C_GIFTS``: one-way gifts, or none)."""
     if st[C_GIFTS] == GIFTS_NONE:
         return
     first = item_first_player(st)
@@ -406,7 +408,8 @@ def draw_cards(st, count):
 
 @njit(cache=True, inline='always')
 def draw_items(policy, player, st, params):
-    """The player's draw (§4 step 6), with Cabins' optional extra card. True on the Killer."""
+    """The player's draw (docs/rules.md, "Drawing"), with Cabins' optional extra card. True on
+    the Killer."""
     st[S_DRAWN_N] = 0
     if draw_cards(st, st[S_DRAWS + player]):
         return True
@@ -428,7 +431,8 @@ def killer_damage(st, player):
 
 @njit(cache=True, inline='always')
 def resolve_killer(st, player):
-    """The Killer was drawn: damage, nothing kept, the cards back per edition (§4 step 7)."""
+    """The Killer was drawn: damage, nothing kept, the cards back per edition (docs/rules.md,
+    "The Killer")."""
     lost = min(st[S_HEALTH + player], killer_damage(st, player))
     st[S_HEALTH + player] -= lost
     st[S_DAMAGE + player] += lost
@@ -463,7 +467,7 @@ def keep_items(policy, player, st, params):
     Keeping is optional or, with ``C_KEEP_OPTIONAL`` = 0, mandatory: the first pick must then
     be a keepable drawn card when there is one (an illegal answer becomes the first keepable
     card); a Backpack's second pick and the Walkie-talkie stay optional. The win is checked
-    after the keep (§5)."""
+    after the keep (docs/rules.md, "Winning and losing")."""
     n = st[S_DRAWN_N]
     held_before = st[S_HELD + player]
     n_keepable = 0
@@ -522,7 +526,7 @@ def keep_items(policy, player, st, params):
 # --- the phase ------------------------------------------------------------------------------
 @njit(cache=True)
 def item_turn(policy, player, st, params):
-    """One player's part of the item phase (§4 steps 1-8)."""
+    """One player's part of the item phase (docs/rules.md, "The item phase")."""
     st[S_TURN] = player
     sort_won_cards(st, player)
     if st[S_HELD + player] & USABLE_BEFORE_DRAW:
@@ -536,7 +540,8 @@ def item_turn(policy, player, st, params):
 
 @njit(cache=True)
 def item_phase_start(policy, st, params):
-    """The start of the item phase: whites coloured by health (§4 step 1), then window (a),
+    """The start of the item phase: whites coloured by health (docs/rules.md,
+    "Colours of the whites"), then window (a),
     where each player, the first to draw first, may use items."""
     area = st[S_AREA]
     for p in range(2):
@@ -569,6 +574,6 @@ def item_phase_part(policy, st, params, start, stop):
 
 @njit(cache=True)
 def item_phase(policy, st, params):
-    """The item phase (§4): colours, window (a), then each player's turn in draw order, with
-    the Fire pit's gift windows. Stops on a finished game."""
+    """The item phase (docs/rules.md, "The item phase"): colours, window (a), then each player's
+    turn in draw order, with the Fire pit's gift windows. Stops on a finished game."""
     item_phase_part(policy, st, params, 0, 2)

@@ -1,8 +1,8 @@
-"""The rule predicates of RULES.md that both the game flow and the players ask: legal cards,
-the trick's winner, area breaches (§3), the colour of whites, Lakeside and the draw count
-(§4). Pure functions of their arguments and the rules in ``st``; this module calls nobody, so
-the engine's flow (:mod:`.tricks`, :mod:`.items`) and the policies import it without a circle,
-and only the flow calls players."""
+"""The rule predicates that both the game flow and the players ask: legal cards, the trick's
+winner, area breaches (docs/rules.md, "The play phase"), the colour of whites, Lakeside and the
+draw count (docs/rules.md, "The item phase"). Pure functions of their arguments and the rules
+in ``st``; this module calls nobody, so the engine's flow (:mod:`.tricks`, :mod:`.items`) and
+the policies import it without a circle, and only the flow calls players."""
 from numba import njit
 
 from ..rules import (

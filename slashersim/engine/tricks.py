@@ -1,5 +1,5 @@
-"""The play phase (RULES.md §3): choosing cards, tricks, traps; the rule predicates (legal
-cards, trick winner, area breaches) are in :mod:`.predicates`."""
+"""The play phase (docs/rules.md, "The play phase"): choosing cards, tricks, traps; the rule
+predicates (legal cards, trick winner, area breaches) are in :mod:`.predicates`."""
 from numba import njit
 
 from ..rules import LOSS_TRAPS, TRICKS_PER_ROUND

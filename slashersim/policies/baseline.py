@@ -1,4 +1,5 @@
-"""The baseline policy of RULES.md §7: the fixed reference player, not meant to play well.
+"""The baseline policy (docs/rules.md, "The baseline player"): the fixed reference player,
+not meant to play well.
 
 Random legal cards; Lucky Charms at once; First Aid by health thresholds; the first-drawn
 missing escape item, else a fixed item priority; Backpack whenever it helps; Walkie-talkie
@@ -118,7 +119,7 @@ def walkie_talkie_pick(st):
 
 @njit(cache=True, inline='always')
 def decide(decision, player, arg, st, params):
-    """The baseline policy (RULES.md §7)."""
+    """The baseline policy (docs/rules.md, "The baseline player")."""
     if decision == api.PLAY_CARD:
         return random_legal_card(arg, st)
     if decision == api.PHASE_START:

@@ -1,6 +1,7 @@
-"""The ``exerciser`` policy of RULES.md §7b: the reference player for every item rule.
+"""The ``exerciser`` policy (docs/rules.md, "The exerciser player"): the reference player for
+every item rule.
 
-The baseline (§7) never uses a Flashlight, Cabins' extra card or a Fire pit gift, so those
+The baseline never uses a Flashlight, Cabins' extra card or a Fire pit gift, so those
 rules are held against independent implementations through this second fixed player: the
 baseline in every decision, plus
 
@@ -66,7 +67,7 @@ def flashlight_order(st, k):
 
 @njit(cache=True, inline='always')
 def decide(decision, player, arg, st, params):
-    """The exerciser policy (RULES.md §7b)."""
+    """The exerciser policy (docs/rules.md, "The exerciser player")."""
     if decision == api.BEFORE_DRAW:
         return flashlight_now(st, player)
     if decision == api.FLASHLIGHT:

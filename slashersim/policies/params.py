@@ -105,7 +105,7 @@ SEARCH = HEURISTIC + (
     _cost("win_value", 200.0, "value of a game won (and cost of one lost) in a rollout"),
 )
 
-#: the expert's defaults of the heuristic's parameters, as tuned by experiments/derive_expert.py
+#: the expert's defaults of the heuristic's parameters, as tuned (results/findings.md)
 _EXPERT_TUNED = {"death": 200.0, "draw_over": 0.0, "cabins_gain": -1.0}
 EXPERT = tuple(p._replace(default=_EXPERT_TUNED.get(p.name, p.default)) for p in HEURISTIC) + (
     Param("lead_samples", int, 0, 256, 16.0, "rollouts per class of leads (0: none)"),

@@ -2,11 +2,12 @@
 
 The heuristic (:mod:`..heuristic`) values a trick's cards by what they add to the taker's pile
 *now*; the cards still in the hands are ignored, although every one of them ends up in a pile
-too. That is where it loses most against ``search`` (measured on common random numbers by
-``experiments/derive_expert.py``: search with the item-phase terms of its cost switched off
-wins no more often than the heuristic, and the heuristic's closed-form trap terms plus the
-end-of-round value of the cards won by *random* rollouts keep most of search's lead). The
-expert keeps the heuristic's closed-form trap and plan terms and adds that value, cheaply:
+too. That is where it loses most against ``search`` (measured on common random numbers;
+``results/findings.md``, "How the expert was derived": search with the item-phase terms of its
+cost switched off wins no more often than the heuristic, and the heuristic's closed-form trap
+terms plus the end-of-round value of the cards won by *random* rollouts keep most of search's
+lead). The expert keeps the heuristic's closed-form trap and plan terms and adds that value,
+cheaply:
 
 - **Leads** (:mod:`.leads`, :mod:`.rollouts`): for each class of equivalent legal cards, the
   mean item-phase cost of both players' piles at the end of ``lead_samples`` rollouts, each on
@@ -32,14 +33,11 @@ Everything is drawn from the player's view: the partner's hand from
 trump-deck cards), random numbers from two draws of the policy stream per decision
 (:mod:`.lcg`).
 
-Settings measured to lose are gone from the player; their measurements stay in ``results/``:
-the heuristic's closed form for the piles instead of the item model and the plan to keep the
-Hideaway (``results/expert_items.md``, ``results/derive_expert.txt``), and raced lead rollouts
-(``results/expert_items.md``, ``results/expert_frontier.md``). Other ideas for the leads that
-lost (balanced partner hands, rollouts played by rank, fewer rollouts for later leads, leads
-valued by closed-form futures) are patches of ``experiments/variants/``, measured by
-``experiments/expert_variants.py``; leads valued by models fitted to the rollouts
-(``lead_model.patch``), by ``experiments/lead_distill.py``.
+Settings measured to lose are gone from the player; ``results/findings.md`` keeps their
+measurements, each with the commit and command that made it: the heuristic's closed form for
+the piles instead of the item model, the plan to keep the Hideaway, raced lead rollouts, and
+other ideas for the leads (balanced partner hands, rollouts played by rank, fewer rollouts for
+later leads, leads valued by closed-form futures or by models fitted to the rollouts).
 """
 from numba import njit
 
