@@ -79,14 +79,26 @@ def cache_dir():
 def is_cached(part):
     """Whether the kernel of ``part`` has an index file in the numba cache."""
     stem, function, _, _ = PARTS[part]
-    pattern = f"{stem}.{function}-*.nbi"
     folder = cache_dir()
     if folder:
         roots = [Path(folder)]
     else:
         roots = [p / "__pycache__" for p in Path(__file__).resolve().parent.rglob("*")
                  if p.is_dir() and p.name != "__pycache__"]
-    return any(next(root.rglob(pattern), None) is not None for root in roots if root.is_dir())
+    roots = [root for root in roots if root.is_dir()]
+    if any(next(root.rglob(f"{stem}.{function}-*.nbi"), None) is not None for root in roots):
+        return True
+    # a package's kernel (the expert's) is cached as __init__ in the package's folder
+    return any(_package_folder(index.parent) == stem
+               for root in roots for index in root.rglob(f"__init__.{function}-*.nbi"))
+
+
+def _package_folder(folder):
+    """The package a cache folder holds kernels of: ``expert`` for ``.../expert/__pycache__``
+    and for numba's ``expert_<hash>`` under ``NUMBA_CACHE_DIR``."""
+    if folder.name == "__pycache__":
+        return folder.parent.name
+    return folder.name.rsplit("_", 1)[0]
 
 
 def parts_for(policies=(), kernels=("engine",)):

@@ -82,3 +82,15 @@ def test_an_api_call_reports_a_cold_kernel(monkeypatch, capsys):
 def test_a_python_player_has_a_part_of_its_own():
     assert compiling.parts_for([object()]) == ["python"]
     assert compiling.parts_for(["expert", object()]) == ["engine", "expert", "python"]
+
+
+def test_a_package_kernel_counts_as_cached(tmp_path, monkeypatch):
+    """The expert is a package: numba caches its ``decide`` as ``__init__.decide`` in the
+    package's cache folder, which counts as the expert's."""
+    monkeypatch.setattr(compiling, "cache_dir", lambda: str(tmp_path))
+    assert not compiling.is_cached("expert")
+    folder = tmp_path / "numba-0" / "expert_0123abcd"
+    folder.mkdir(parents=True)
+    (folder / "__init__.decide-80.py311.nbi").write_bytes(b"")
+    assert compiling.is_cached("expert")
+    assert not compiling.is_cached("search")
