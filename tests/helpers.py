@@ -84,6 +84,17 @@ def is_out(st, item):
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def run_main(capsys, *argv):
+    """``slashersim.cli.main(argv)`` in this process: ``(exit status, stdout, stderr)``."""
+    from slashersim.cli import main
+    try:
+        code = main(list(argv))
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 def run_cli(*args, cwd=ROOT):
     """``python -m slashersim ARGS`` in a subprocess, with this checkout importable."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -7,14 +7,13 @@ import sys
 import time
 from types import SimpleNamespace
 
-from helpers import ROOT, assert_one_line_error, run_cli
+from helpers import ROOT, assert_one_line_error, run_cli, run_main
 from numba import njit
 import numpy as np
 import pytest
 
 from slashersim import compiling, policies
 from slashersim.analysis.position import parse_position
-from slashersim.cli import main
 from slashersim.config import ConfigError
 from slashersim.engine import api
 from slashersim.inputs import OutputLock, lock_path
@@ -31,14 +30,7 @@ health = [7, 5]
 """
 
 
-def run(capsys, *argv):
-    """``main(argv)`` in this process: ``(exit status, stdout, stderr)``."""
-    try:
-        code = main(list(argv))
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_main
 
 
 def refused(capsys, needle, *argv):

@@ -7,24 +7,18 @@ import argparse
 import inspect
 import re
 
+from helpers import run_main
 import pytest
 
 import slashersim
 from slashersim import api, cli, tune
-from slashersim.cli import build_parser, main
+from slashersim.cli import build_parser
 from slashersim.policies import DEFAULT_SKILL, SKILLS
 from slashersim.present import format_summary, player_line
 from slashersim.progress import ProgressLines, duration
 from slashersim.sweeps import SweepSpec, parse_spec
 
-
-def run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_main
 
 
 def commands_with_a_player(parser=None, prefix=()):
