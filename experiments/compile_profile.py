@@ -1,0 +1,147 @@
+"""Where compile time goes: each kernel of ``slashersim.compiling.PARTS`` compiled from a clean
+numba cache in a fresh process, its time split by function and by stage with numba's compiler
+events (``numba.core.event``).
+
+For every function numba compiles on the way (the kernel and each callee it specialises), the
+``numba:run_pass`` events give the time of each compiler pass: type inference
+(``nopython_type_inference``), lowering to LLVM IR (``native_lowering``, less the LLVM work
+inside it) and the rest of numba's passes; the ``numba:llvm_lock`` events give the time LLVM
+holds its lock (optimisation and machine code), charged to the function being compiled. A
+function compiled once per caller shows up with a count above one.
+
+    python experiments/compile_profile.py [--parts engine,engine_baseline,...] [--top 12]
+        [--out results/compile_profile.md]
+"""
+import argparse
+from collections import Counter, defaultdict
+import json
+import os
+from pathlib import Path
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = Path(__file__).resolve().parents[1]
+
+#: run in the child process: compile one part, print the events as JSON
+CHILD = r"""
+import json, sys, time
+from numba.core import event as ev
+
+class Recorder(ev.Listener):
+    def __init__(self):
+        self.stack = []          # (kind, key, start, child time)
+        self.rows = []           # (function, stage, self seconds)
+        self.compiles = []       # functions compiled, in order
+    def on_start(self, event):
+        data = event.data or {}
+        if event.kind == "numba:run_pass":
+            key = (data.get("qualname"), data.get("name", "").split(" [")[0])
+        elif event.kind == "numba:compile":
+            d = data.get("dispatcher")
+            key = (getattr(getattr(d, "py_func", None), "__qualname__", str(d)), "compile")
+            self.compiles.append(key[0])
+        else:
+            fn = next((k[0] for kind, k, _, _ in reversed(self.stack)
+                       if kind == "numba:run_pass"), None)
+            key = (fn, "llvm")
+        self.stack.append((event.kind, key, time.perf_counter(), [0.0]))
+    def on_end(self, event):
+        kind, key, t0, child = self.stack.pop()
+        dt = time.perf_counter() - t0
+        if self.stack:
+            self.stack[-1][3][0] += dt
+        if kind != "numba:compile":
+            self.rows.append((key[0], key[1], dt - child[0]))
+
+rec = Recorder()
+for kind in ("numba:run_pass", "numba:compile", "numba:llvm_lock"):
+    ev.register(kind, rec)
+part = sys.argv[1]
+from slashersim.compiling import PARTS
+stem, function, _, _ = PARTS[part]
+t0 = time.perf_counter()
+if stem == "kernels":
+    import slashersim.runner.kernels as k
+    getattr(k, function).compile()
+else:
+    from slashersim.policies import get_policy
+    from slashersim.runner.kernels import as_function
+    as_function(get_policy(part).decide)
+total = time.perf_counter() - t0
+print(json.dumps({"total": total, "rows": rec.rows, "compiles": rec.compiles}))
+"""
+
+
+def profile(part):
+    """The events of compiling ``part`` in a fresh process from a clean cache."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+        env.update(SLASHERSIM_CACHE_DIR=tmp, PYTHONPATH=str(HERE))
+        t0 = time.perf_counter()
+        p = subprocess.run([sys.executable, "-c", CHILD, part], env=env, cwd=tmp,
+                           capture_output=True, text=True, check=True)
+        wall = time.perf_counter() - t0
+    data = json.loads(p.stdout.strip().splitlines()[-1])
+    data["wall"] = wall
+    return data
+
+
+def stage_of(name):
+    if name == "llvm":
+        return "llvm"
+    if "type_inference" in name:
+        return "types"
+    if name == "native_lowering":
+        return "lowering"
+    return "other"
+
+
+def report(part, data, top):
+    by_fn = defaultdict(Counter)
+    for fn, name, seconds in data["rows"]:
+        by_fn[fn][stage_of(name)] += seconds
+    counts = Counter(data["compiles"])
+    stages = Counter()
+    for c in by_fn.values():
+        stages.update(c)
+    lines = [f"### {part}: {data['total']:.1f} s compiling ({data['wall']:.1f} s for the "
+             f"whole process), {len(counts)} functions, {sum(counts.values())} compilations",
+             "", "| stage | seconds | share |", "| --- | ---: | ---: |"]
+    for stage in ("types", "lowering", "llvm", "other"):
+        lines.append(f"| {stage} | {stages[stage]:.1f} | "
+                     f"{stages[stage] / max(data['total'], 1e-9):.0%} |")
+    lines += ["", "| function | compiled | types s | lowering s | llvm s | other s | total s |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    ranked = sorted(by_fn.items(), key=lambda kv: -sum(kv[1].values()))[:top]
+    for fn, c in ranked:
+        lines.append(f"| `{fn}` | {counts.get(fn, 0)} | {c['types']:.1f} | {c['lowering']:.1f} "
+                     f"| {c['llvm']:.1f} | {c['other']:.1f} | {sum(c.values()):.1f} |")
+    return lines
+
+
+def main():
+    sys.path.insert(0, str(HERE))
+    from slashersim.compiling import PARTS
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--parts", default=",".join(PARTS))
+    ap.add_argument("--top", type=int, default=12)
+    ap.add_argument("--out", default=None, help="also write the tables to this markdown file")
+    a = ap.parse_args()
+    lines = ["# Where compile time goes", "",
+             f"Made by `python experiments/compile_profile.py --parts {a.parts} --top {a.top}` "
+             f"on a machine with {os.cpu_count()} cores: each part compiled from a clean cache "
+             f"in a fresh process, numba's compiler events summed per function (self time).",
+             ""]
+    print("\n".join(lines), flush=True)
+    for part in a.parts.split(","):
+        block = report(part, profile(part), a.top) + [""]
+        print("\n".join(block), flush=True)
+        lines += block
+    if a.out:
+        Path(a.out).write_text("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
