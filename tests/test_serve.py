@@ -477,7 +477,7 @@ def test_two_runs_at_once_get_their_own_answers():
     runs = [LiveRun(one).start(), LiveRun(two).start()]
     assert all(r.join(300) for r in runs)
     for run, s in zip(runs, (one, two)):
-        expected = slashersim.simulate(health=s.health, games=s.games, seed=s.seed)
+        expected = slashersim.simulate(health=s.health, policy=s.policy, games=s.games, seed=s.seed)
         assert np.array_equal(run.snapshot()["a"].counts, expected.counts)
 
 
