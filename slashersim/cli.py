@@ -262,10 +262,15 @@ def _bar(args, total, unit="game", long=False):
     return bar(total, enabled=show, unit=unit, lines_every=60 if long else None)
 
 
+#: games from which a command counts as long and estimates its time before it plays
+LONG_GAMES = 10_000
+
+
 def _estimate(args, what, runs):
-    """Before a long command plays: its games and the time they should take here, from each
-    player's speed measured now; ``runs`` holds ``(config, policy, params, games)``."""
-    if getattr(args, "quiet", False):
+    """Before a long command plays (:data:`LONG_GAMES` games or more): its games and the time
+    they should take here, from each player's speed measured now; ``runs`` holds
+    ``(config, policy, params, games)``."""
+    if getattr(args, "quiet", False) or sum(r[3] for r in runs) < LONG_GAMES:
         return
     from .progress import duration
     from .runner import games_per_second  # after the checks

@@ -132,7 +132,8 @@ def test_every_figure_written_is_named_on_stderr(capsys, tmp_path):
     assert out.startswith("players novice (baseline), casual (heuristic); rulebook")
 
 
-def test_a_sweep_names_its_tables_and_estimates_its_time(capsys, tmp_path):
+def test_a_sweep_names_its_tables_and_estimates_its_time(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(cli, "LONG_GAMES", 0)          # these runs are short
     spec = tmp_path / "s.toml"
     spec.write_text('[sweep]\ngames = 200\npolicies = ["novice"]\n[axes]\nhealth = [7, 3]\n')
     out_file = tmp_path / "t.parquet"
@@ -144,7 +145,8 @@ def test_a_sweep_names_its_tables_and_estimates_its_time(capsys, tmp_path):
                      r"\(games/s measured just now: baseline [\d,]+\)", err), err
 
 
-def test_tune_estimates_its_time_before_it_plays(capsys):
+def test_tune_estimates_its_time_before_it_plays(monkeypatch, capsys):
+    monkeypatch.setattr(cli, "LONG_GAMES", 0)          # these runs are short
     code, out, err = run(capsys, "tune", "--target", "0.3", "--skill", "novice", "--knobs",
                          "traps", "--stages", "200", "--keep", "2")
     assert code == 0
@@ -153,7 +155,8 @@ def test_tune_estimates_its_time_before_it_plays(capsys):
     assert out.startswith("novice player (policy baseline); rulebook edition")
 
 
-def test_the_quiet_option_leaves_out_the_estimate(capsys):
+def test_the_quiet_option_leaves_out_the_estimate(monkeypatch, capsys):
+    monkeypatch.setattr(cli, "LONG_GAMES", 0)          # these runs are short
     code, out, err = run(capsys, "tune", "--target", "0.3", "--skill", "novice", "--knobs",
                          "traps", "--stages", "200", "--keep", "2", "--quiet")
     assert code == 0 and "expect about" not in err
@@ -176,3 +179,9 @@ def test_durations_read_as_a_person_would_say_them(seconds, text):
 
 def test_the_cli_module_uses_the_one_default():
     assert cli.DEFAULT_SKILL is DEFAULT_SKILL
+
+
+def test_a_short_command_spends_no_time_on_an_estimate(capsys):
+    code, out, err = run(capsys, "tune", "--target", "0.3", "--skill", "novice", "--knobs",
+                         "traps", "--stages", "200", "--keep", "2")
+    assert code == 0 and "expect about" not in err
