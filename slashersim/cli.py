@@ -347,7 +347,8 @@ def build_parser():
     _add_png_option(yellows, "the effects with their intervals")
 
     state = luck_sub.add_parser("state", help="win probability of a described position")
-    state.add_argument("file", help="the position, a JSON file (schema: README.md)")
+    state.add_argument("file", help="the position, a JSON file (schema: docs/reference/"
+                                      "formats.md, 'Position files')")
     _add_rollout_options(state, 20_000)
 
     tl = luck_sub.add_parser("timeline", help="win probability before and after each random "

@@ -32,7 +32,7 @@ DEFAULT_PORT = 5006
 MAX_GAMES = 10_000_000
 #: the most play-outs of one position in the luck panel
 MAX_PLAYOUTS = 1_000_000
-#: the page's skill levels and the policies they stand for (README: "Skill levels")
+#: the page's skill levels and the policies they stand for (docs/players.md, "What each level does")
 SKILLS = {"novice": "baseline", "casual": "heuristic", "expert": "expert"}
 #: the page's default skill level, on both tabs (the player the presets were derived for)
 DEFAULT_SKILL = "expert"
@@ -270,8 +270,8 @@ def player_label(skill: str) -> str:
 
 def parse_position_text(text: str):
     """The :class:`~slashersim.analysis.position.Position` of a JSON text in the format of
-    ``slashersim luck state`` (README: "slashersim luck state"); malformed JSON or a position
-    that cannot happen raises :class:`ConfigError` naming the fault."""
+    ``slashersim luck state`` (docs/reference/formats.md, "Position files"); malformed JSON
+    or a position that cannot happen raises :class:`ConfigError` naming the fault."""
     if not isinstance(text, str) or not text.strip():
         raise ConfigError("the position is empty; describe it as a JSON object (see the "
                           "example)")
