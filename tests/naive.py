@@ -1,13 +1,14 @@
 """Naive plain-Python reference model of The Slasher (the baseline and exerciser policies).
 
-Written independently of the numba engine, from RULES.md (in the shared project folder), so that
+Written independently of the numba engine, from the rules (docs/rules.md), so that
 the engine's statistics can be cross-checked against it.  Clarity over speed:
 stdlib ``random.Random`` only, one function per rule.
 
-Two fixed players: ``baseline`` (RULES.md §7) and ``exerciser`` (§7b: the baseline plus the
-Flashlight, Cabins' extra card and Fire pit gifts of First Aid kits).  Neither uses the
-play-phase item windows of ``item_timing = any_time`` (the instructions default), and both
-always keep a keepable card, so the instructions' mandatory keep changes nothing for them.
+Two fixed players: ``baseline`` and ``exerciser`` (docs/rules.md, "The reference players"; the
+exerciser is the baseline plus the Flashlight, Cabins' extra card and Fire pit gifts of First Aid
+kits).  Neither uses the play-phase item windows of ``item_timing = any_time`` (the instructions
+default), and both always keep a keepable card, so the instructions' mandatory keep changes nothing
+for them.
 
 Public API::
 
@@ -457,7 +458,7 @@ def keep_items(game, player, drawn, had_backpack, had_walkie):
 
 
 # --------------------------------------------------------------------------
-# The exerciser's items (RULES.md §7b)
+# The exerciser's items (docs/rules.md, "The exerciser player")
 # --------------------------------------------------------------------------
 
 def use_flashlight(game, player, n):

@@ -1,7 +1,7 @@
-"""The baseline policy's decisions (RULES.md §7) on hand-built states.
+"""The baseline policy's decisions (docs/rules.md, "The baseline player") on hand-built states.
 
-Expected answers are worked out by hand from §7. ``baseline(decision, player, arg, st, params)``
-is called directly, or through the engine's keep/use kernels where the decision only makes
+Expected answers are worked out by hand from those rules. ``baseline(decision, player, arg, st,
+params)`` is called directly, or through the engine's keep/use kernels where the decision only makes
 sense there (Backpack, Walkie-talkie, repeated First Aid).
 """
 import random
@@ -37,7 +37,7 @@ from slashersim.rules import (
 from slashersim.runner.kernels import chunk_baseline
 
 P = np.zeros(0)
-#: §7 keep priority of normal items, best first
+#: the baseline's keep priority of normal items, best first
 PRIORITY = [FIRST_AID_LARGE, FIRST_AID_SMALL, LUCKY_CHARM, WALKIE_TALKIE, BACKPACK, FLASHLIGHT]
 
 

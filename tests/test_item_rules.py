@@ -1,6 +1,7 @@
-"""Hand-worked tests of the item phase (RULES.md §4 steps 5-9, the items paragraph, §5, §7b).
+"""Hand-worked tests of the item phase (docs/rules.md: "The item phase" from
+its windows on, "The items", "Winning and losing", "The exerciser player").
 
-Every expected value is worked out by hand from RULES.md in a comment next to it, never read
+Every expected value is worked out by hand from the rules in a comment next to it, never read
 from the engine. Positions are built with ``helpers`` (decks TOP first); decisions come from
 ``scripted`` below, whose answers are read from its ``params`` vector (see ``script``) and which
 writes every decision it is asked (except card play) into a log at the end of that vector, so a
@@ -199,7 +200,7 @@ def violated(st):
 
 
 # ==========================================================================================
-# §4 step 6: the Cursed Object
+# drawing: the Cursed Object
 # ==========================================================================================
 def test_cursed_object_drawn_first_turns_a_single_draw_into_three():
     # n = 1 (nothing won, no yellow). The Cursed Object is that one draw and leaves the game;
@@ -276,7 +277,7 @@ def test_cursed_object_on_the_last_card_leaves_nothing_more_to_draw():
 
 
 # ==========================================================================================
-# §4 step 8: Backpack, Walkie-talkie, Junk, keeping
+# keeping: Backpack, Walkie-talkie, Junk, keeping
 # ==========================================================================================
 def test_backpack_not_offered_with_one_keepable_card():
     # instructions: Junk, Map, Junk drawn -> 1 keepable card: the Backpack is not offered
@@ -436,7 +437,7 @@ def test_win_checked_after_the_backpacks_second_keep_ends_the_phase():
 
 
 # ==========================================================================================
-# §4 items: Flashlight
+# the items: Flashlight
 # ==========================================================================================
 def test_flashlight_sends_a_block_with_the_killer_under_the_deck():
     # Woodland, n = 2. Before drawing, the Flashlight sees Map, Killer, Car Key and puts them
@@ -556,7 +557,7 @@ def test_flashlight_sightings_cleared_when_the_deck_is_reshuffled(edition):
 
 
 # ==========================================================================================
-# §4 step 6: Cabins' extra card
+# drawing: Cabins' extra card
 # ==========================================================================================
 def test_cabins_extra_card_not_offered_on_an_empty_deck():
     # n = 1 takes the last card; the extra card is not offered, not counted
@@ -585,7 +586,7 @@ def test_cabins_extra_card_offered_after_the_cursed_objects_extras():
 
 
 # ==========================================================================================
-# §4 step 7: the Killer
+# the Killer
 # ==========================================================================================
 def _two_killer_draws(junk_aside):
     # instructions, Woodland, player 0 first. Deck: the Killer alone. Player 0 (n = 1) draws
@@ -631,9 +632,11 @@ def test_hideaway_killer_takes_all_of_full_health():
 
 
 # ==========================================================================================
-# §4 steps 1-2: colours, Lakeside
+# colours of the whites, Lakeside
 # ==========================================================================================
-SHIFTED = {  # hand-worked from §4 step 1 and §8: health -> colour, per edition and area
+# hand-worked from "Colours of the whites" and the editions' table: health -> colour, per
+# edition and area
+SHIFTED = {
     ("rulebook", LODGE): {1: COL_R, 2: COL_R, 3: COL_R, 4: COL_R, 5: COL_R, 6: COL_Y, 7: COL_Y},
     ("rulebook", WOODLAND): {1: COL_Y, 2: COL_Y, 3: COL_G, 4: COL_G, 5: COL_G, 6: COL_G,
                              7: COL_G},
@@ -674,7 +677,7 @@ def test_lakeside_removes_a_lone_white_turned_green_so_the_red_keeps_its_knife()
 
 
 # ==========================================================================================
-# §4 items: Lucky Charm, First Aid
+# the items: Lucky Charm, First Aid
 # ==========================================================================================
 def test_lucky_charm_at_zero_traps_is_refused_and_flagged():
     # no trap set off: using the charm is illegal; flagged, the window closes, charm kept
@@ -729,7 +732,7 @@ def test_first_aid_on_the_partner_is_refused_under_holder_target():
 
 
 # ==========================================================================================
-# §4 step 9: Fire pit gifts
+# Fire pit gifts
 # ==========================================================================================
 def test_fire_pit_gifted_first_aid_is_used_at_the_receivers_draw():
     # exerciser, Fire pit, player 0 first. Player 0 (7) holds both kits, player 1 is at 4.
@@ -766,7 +769,7 @@ def test_fire_pit_gift_windows_before_each_turn_and_after_both_first_drawer_firs
 def test_fire_pit_gift_windows_follow_the_draw_order_under_last_trick_winner():
     # draw_order = last_trick_winner: round leader 0, but player 1 won the last trick and
     # draws first, so every gift window asks player 1 first ([choice] reading: the gift
-    # windows go "first to draw first"; RULES.md §4 step 9 says "round leader first", which is
+    # windows go "first to draw first"; the source text says "round leader first", which is
     # the same player under the default draw order)
     st = phase_state(area=FIRE_PIT, draw_order="last_trick_winner")
     st[L.S_TRICK_LEADER] = 1
@@ -802,7 +805,7 @@ def test_fire_pit_gifts_none_opens_no_gift_window():
 
 
 # ==========================================================================================
-# §4 step 5: the windows of item_timing = any_time
+# item windows: the windows of item_timing = any_time
 # ==========================================================================================
 # p0 wins all 8 tricks with trump white (the lowest legal card each time):
 # (W1,Y1) (W2,Y2) (W3,Y3) (W4,Y4) (W5,Y5) (G1,R1) (G2,R2) (G3,R3) with p0 leading; led by p1
@@ -998,7 +1001,7 @@ def test_item_statistics_count_exactly_what_happened():
 
 
 # ==========================================================================================
-# §7b: the exerciser's decisions
+# the exerciser's decisions
 # ==========================================================================================
 def test_exerciser_uses_first_aid_before_the_flashlight():
     # health 5, Large, Small and Flashlight held, n = 1: Large (5 -> 7), Small not (7 > 6),
@@ -1083,8 +1086,8 @@ def test_exerciser_always_draws_the_cabins_extra_card():
 
 
 def test_exerciser_counts_the_cabins_extra_card_for_the_backpack():
-    # §7b: Cabins' extra card counts as the last drawn card. n = 1: Flashlight, then the extra
-    # card First Aid Small: 2 keepable -> the held Backpack is used and both are kept.
+    # the exerciser: Cabins' extra card counts as the last drawn card. n = 1: Flashlight, then the
+    # extra card First Aid Small: 2 keepable -> the held Backpack is used and both are kept.
     st = phase_state(area=CABINS)
     hold(st, 0, BACKPACK)
     put_deck(st, [FLASHLIGHT, FIRST_AID_SMALL, MAP])

@@ -45,7 +45,7 @@ def test_engine_matches_naive_model(case):
             assert _close(p, rounds, fast_traps[area], fast.rounds_by_area()[area]), area
 
 
-# --- the exerciser (RULES.md §7b): Flashlight, Cabins' extra card, Fire pit gifts ----------
+# --- the exerciser (docs/rules.md): Flashlight, Cabins' extra card, Fire pit gifts ---------
 EXERCISER_CASES = [
     {"edition": "rulebook"},
     {"edition": "instructions"},

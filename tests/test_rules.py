@@ -1,6 +1,6 @@
-"""Unit tests of the engine kernels against RULES.md (in the shared project folder) (§1-§8).
+"""Unit tests of the engine kernels against the rules (docs/rules.md).
 
-Every expected value is worked out by hand from RULES.md, never taken from the engine. States
+Every expected value is worked out by hand from the rules, never taken from the engine. States
 are built with the small helpers below; scripted decisions come from ``scripted``, a policy
 whose answers are read from its ``params`` vector (see ``script``), so every kernel that takes
 a policy is compiled once for it.
@@ -111,7 +111,7 @@ def script(players=(0, 1), phase_start=-1, before_draw=-1, flashlight=0, cabins=
 
 
 # ==========================================================================================
-# §3 tricks
+# Tricks
 # ==========================================================================================
 def test_follow_suit_higher_rank_wins():
     assert tricks.trick_winner(c(GREEN, 3), c(GREEN, 5), RED) == 1
@@ -163,7 +163,7 @@ def test_trick_winner_takes_both_cards_and_leads_next():
     assert st[L.S_HAND + 0] == cards(c(RED, 5)) and st[L.S_HAND + 1] == cards(c(YELLOW, 2))
 
 
-# --- §3 area rules ------------------------------------------------------------------------
+# --- area rules ------------------------------------------------------------------------
 def test_tent_site_breached_by_odd_tricks_after_trick_8_only():
     f = tricks.area_breached_by_tricks_won
     assert f(TENT_SITE, 5, 3, 8)
@@ -302,7 +302,7 @@ def test_breach_reaching_trap_limit_ends_play_at_once():
 
 
 # ==========================================================================================
-# §4 step 1: white colours
+# the item phase: colours of the whites
 # ==========================================================================================
 RULEBOOK_COLOURS = {1: COL_R, 2: COL_R, 3: COL_Y, 4: COL_Y, 5: COL_Y, 6: COL_G, 7: COL_G}
 INSTRUCTIONS_COLOURS = {1: COL_R, 2: COL_R, 3: COL_R, 4: COL_Y, 5: COL_Y, 6: COL_Y, 7: COL_G}
@@ -352,7 +352,7 @@ def test_whites_coloured_by_health_before_items_are_used():
 
 
 # ==========================================================================================
-# §4 steps 2-4: Lakeside, nullify, draw count
+# the item phase: Lakeside, nullifying reds, the draw count
 # ==========================================================================================
 def _sort(st, won, colour=COL_R, player=0):
     st[L.S_WON + player] = won
@@ -447,7 +447,7 @@ def test_draw_count(yellows, area, n):
 
 
 # ==========================================================================================
-# §4 step 6: drawing
+# the item phase: drawing
 # ==========================================================================================
 def test_draw_stops_at_the_killer():
     st = make_state()
@@ -534,7 +534,7 @@ def test_no_extra_draw_outside_cabins():
 
 
 # ==========================================================================================
-# §4 step 7: the Killer
+# the item phase: the Killer
 # ==========================================================================================
 def _killer_state(edition="rulebook", area=CABINS, health=7, knives=0):
     st = make_state(edition, area=area)
@@ -635,7 +635,7 @@ def test_instructions_second_killer_adds_a_different_junk():
 
 
 # ==========================================================================================
-# §4 step 8: keeping; items
+# the item phase: keeping; the items
 # ==========================================================================================
 def test_keep_one_card_rest_to_discard():
     st = make_state()
@@ -864,7 +864,7 @@ def test_escapes_needed_is_a_parameter():
 
 
 # ==========================================================================================
-# §2 setup
+# setting up
 # ==========================================================================================
 def _killer_pos(st):
     """Killer's position from the top (1 = top) in the item deck."""
@@ -1043,7 +1043,7 @@ def test_edition_junk():
 
 
 # ==========================================================================================
-# §5 end
+# winning and losing
 # ==========================================================================================
 def test_timeout_after_max_rounds():
     from slashersim.policies.baseline import decide as baseline
