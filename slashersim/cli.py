@@ -778,9 +778,9 @@ def cmd_report(args):
         if len(knobs) != 2:
             raise ConfigError(f"--heatmap needs two knobs X,Y, got {args.heatmap!r}")
     from .analysis.report import write_report  # after the checks
-    path = write_report(args.table, args.out, heatmap_knobs=knobs, title=args.title)
+    path = write_report(args.table, args.out, heatmap_knobs=knobs, title=args.title,
+                        wrote=lambda p: _wrote(p, "report" if p.suffix == ".md" else "figure"))
     print(f"report written to {path}")
-    _wrote(path, "report")
     return 0
 
 

@@ -5,6 +5,7 @@ nearest valid one suggested, an empty name in a list is refused by name; every f
 writes is named on stderr, and a long command estimates its time before it plays."""
 import argparse
 import inspect
+from pathlib import Path
 import re
 
 from helpers import run_main
@@ -143,6 +144,13 @@ def test_a_sweep_names_its_tables_and_estimates_its_time(monkeypatch, capsys, tm
     assert f"slashersim: wrote table {out_file.with_suffix('.csv')}" in err
     assert re.search(r"the sweep plays 400 games: expect about \d+ s "
                      r"\(games/s measured just now: baseline [\d,]+\)", err), err
+    folder = tmp_path / "report"
+    code, out, err = run(capsys, "report", str(out_file), "--out", str(folder))
+    assert code == 0
+    named = re.findall(r"^slashersim: wrote (figure|report) (.+)$", err, re.M)
+    assert named[-1] == ("report", str(folder / "report.md"))
+    figures = {Path(path) for kind, path in named if kind == "figure"}
+    assert figures and figures == set(folder.glob("*.png"))
 
 
 def test_tune_estimates_its_time_before_it_plays(monkeypatch, capsys):

@@ -403,7 +403,7 @@ def _items_table(df):
     return lines
 
 
-def write_report(table, out_dir, heatmap_knobs=None, title=None):
+def write_report(table, out_dir, heatmap_knobs=None, title=None, wrote=None):
     """Write the figures and ``report.md`` of a sweep table into ``out_dir``; return the
     path of ``report.md``.
 
@@ -417,6 +417,9 @@ def write_report(table, out_dir, heatmap_knobs=None, title=None):
         The knobs across and up the heatmap (default: the first two knob columns that vary).
     title : str, optional
         The report's title (default: "Sweep report", with the file name when given a path).
+    wrote : callable, optional
+        Called with the path of each file written, the figures first and ``report.md`` last
+        (the command line names them on stderr).
 
     Raises
     ------
@@ -453,6 +456,8 @@ def write_report(table, out_dir, heatmap_knobs=None, title=None):
             continue
         fig.savefig(path, dpi=DPI)
         drawn.append(name)
+        if wrote is not None:
+            wrote(path)
     for name, _ in skipped:
         (out / name).unlink(missing_ok=True)
 
@@ -507,4 +512,6 @@ def write_report(table, out_dir, heatmap_knobs=None, title=None):
             lines += [f"### {fig_title}", "", f"Not drawn ({name}): {_md(reason)}.", ""]
     report = out / "report.md"
     report.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
+    if wrote is not None:
+        wrote(report)
     return report
