@@ -1,15 +1,20 @@
 """Compile time per command from a clean numba cache, and the time of ``--help``.
 
 Each command runs in a fresh process with ``SLASHERSIM_CACHE_DIR`` set to an empty temporary
-folder, so every kernel it needs is compiled; the wall time of the whole process is reported
-(the games played are too few to count). ``--root DIR`` measures another checkout (its package
-is put first on ``PYTHONPATH``).
+folder, so every kernel it needs is compiled. Reported per command: the wall time of the whole
+process (the games played are few, except the README's main command, which runs as a new user
+runs it), the CPU time of the process and its helpers, and the issue's target (30 s for the
+main command, 45 s for every other). ``--processes N`` sets ``SLASHERSIM_COMPILE_PROCESSES``
+(1 = no helper processes); ``--root DIR`` measures another checkout (its package is put first
+on ``PYTHONPATH``).
 
-    python experiments/bench_compile.py [--root DIR] [--only NAME,...]
+    python experiments/bench_compile.py [--root DIR] [--only NAME,...] [--processes N]
+        [--out results/compile_bench.md]
 """
 import argparse
 import os
 from pathlib import Path
+import resource
 import subprocess
 import sys
 import tempfile
@@ -24,10 +29,13 @@ policies = ["baseline"]
 health = [7, 5]
 """
 
+#: the README's main command, as a new user first runs it
+MAIN = "simulate (README)"
 COMMANDS = {
     "help": ["--help"],
     "refusal": ["simulate", "--health", "0"],
-    "simulate baseline": ["simulate", "--games", "20"],
+    MAIN: ["simulate"],
+    "simulate baseline": ["simulate", "--games", "20", "--policy", "baseline"],
     "simulate heuristic": ["simulate", "--games", "20", "--policy", "heuristic"],
     "compare": ["compare", "--policies", "baseline,heuristic", "--games", "20"],
     "luck killer": ["luck", "killer", "--all", "--games", "20"],
@@ -42,31 +50,51 @@ COMMANDS = {
 }
 
 
-def run(root, args):
+def run(root, args, processes=None):
+    """Wall seconds, CPU seconds (the process and its helpers) and exit status of one command
+    from a clean cache."""
     with tempfile.TemporaryDirectory() as tmp:
         spec = Path(tmp) / "spec.toml"
         spec.write_text(SPEC)
         env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
         env.update(SLASHERSIM_CACHE_DIR=str(Path(tmp) / "cache"), PYTHONPATH=str(root))
+        if processes is not None:
+            env["SLASHERSIM_COMPILE_PROCESSES"] = str(processes)
         argv = [a.format(root=root, spec=spec, tmp=tmp) for a in args]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         p = subprocess.run([sys.executable, "-m", "slashersim", *argv], env=env, cwd=tmp,
                            capture_output=True, text=True)
         elapsed = time.perf_counter() - t0
-        return elapsed, p.returncode
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return elapsed, cpu, p.returncode
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=str(HERE))
     ap.add_argument("--only", default=None)
+    ap.add_argument("--processes", type=int, default=None)
+    ap.add_argument("--out", default=None, help="also write the table to this markdown file")
     a = ap.parse_args()
     names = list(COMMANDS) if a.only is None else a.only.split(",")
-    print(f"clean-cache wall time per command ({Path(a.root).resolve()}, "
-          f"{os.cpu_count()} cores)", flush=True)
+    lines = [f"Clean-cache time per command ({os.cpu_count()} cores, compile processes: "
+             f"{a.processes or 'default'}); made by `python experiments/bench_compile.py"
+             + "".join(f" --{k} {v}" for k, v in (("only", a.only), ("processes", a.processes))
+                       if v is not None) + "`",
+             "", "| command | wall s | CPU s | exit | target s | verdict |",
+             "| --- | ---: | ---: | ---: | ---: | --- |"]
+    print("\n".join(lines), flush=True)
     for name in names:
-        elapsed, rc = run(Path(a.root).resolve(), COMMANDS[name])
-        print(f"  {name:<20} {elapsed:7.1f} s   exit {rc}", flush=True)
+        elapsed, cpu, rc = run(Path(a.root).resolve(), COMMANDS[name], a.processes)
+        target = 30 if name == MAIN else 45
+        verdict = "met" if elapsed <= target and rc == 0 else "not met"
+        lines.append(f"| `slashersim {' '.join(COMMANDS[name])}` | {elapsed:.1f} | {cpu:.1f} "
+                     f"| {rc} | {target} | {verdict} |")
+        print(lines[-1], flush=True)
+    if a.out:
+        Path(a.out).write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

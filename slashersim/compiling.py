@@ -5,10 +5,17 @@ of a minute or more); later runs load them from the cache in about a second. A p
 cached when numba's index file of its kernel (``FILE.FUNCTION-LINE.pyXY.nbi``) is in the cache
 folder, so the message never shows on a warm cache. The estimates were measured from a clean
 cache on a 2-core machine with ``experiments/bench_compile.py``.
+
+When a command needs two or more parts that are not cached and the machine has the cores, the
+parts compile side by side in helper processes (:func:`compile_apart`), each writing its
+kernels to the cache, from which the command then loads them: the wait is the longest part's,
+not the sum. ``SLASHERSIM_COMPILE_PROCESSES=1`` compiles everything in the command's own
+process, one part after another.
 """
 from contextlib import contextmanager
 import os
 from pathlib import Path
+import subprocess
 import sys
 import threading
 import time
@@ -122,15 +129,37 @@ def parts_for(policies=(), kernels=("engine",)):
     return parts
 
 
-def message(parts):
-    """The line announcing that ``parts`` compile, or ``None`` if all are cached."""
+def processes():
+    """How many processes a command's compiling may use: ``SLASHERSIM_COMPILE_PROCESSES``
+    if set (1 = the command's own only), else the cores this process may run on."""
+    value = os.environ.get("SLASHERSIM_COMPILE_PROCESSES", "").strip()
+    if value.isdigit() and int(value) > 0:
+        return int(value)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+        else os.cpu_count() or 1
+
+
+def schedule(parts, workers):
+    """``parts`` dealt to ``workers`` processes, longest first, each to the least loaded:
+    ``[[part, ...], ...]`` (the order each worker compiles them in)."""
+    lanes = [[] for _ in range(max(1, min(workers, len(parts))))]
+    for part in sorted(parts, key=lambda p: -PARTS[p][3]):
+        min(lanes, key=lambda lane: sum(PARTS[p][3] for p in lane)).append(part)
+    return lanes
+
+
+def message(parts, workers=1):
+    """The line announcing that ``parts`` compile (side by side in up to ``workers``
+    processes), or ``None`` if all are cached."""
     cold = [p for p in parts if not is_cached(p)]
     if not cold:
         return None
     labels = list(dict.fromkeys(PARTS[p][2] for p in cold))
     what = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
-    seconds = sum(PARTS[p][3] for p in cold)
-    return (f"slashersim: compiling {what}, first run only, about {seconds} s "
+    lanes = schedule(cold, workers)
+    seconds = max(sum(PARTS[p][3] for p in lane) for lane in lanes)
+    side = f" in {len(lanes)} processes" if len(lanes) > 1 else ""
+    return (f"slashersim: compiling {what}{side}, first run only, about {seconds} s "
             f"(later runs load it from the cache)")
 
 
@@ -141,13 +170,56 @@ def announce(stream=None):
     if not _state["enabled"] or _state["said"] or os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return None
     _state["said"] = True
-    text = message(_state["parts"])
+    workers = processes()
+    text = message(_state["parts"], workers)
     if text:
         stream = stream or sys.stderr
         print(text, file=stream, flush=True)
         cold = [p for p in _state["parts"] if not is_cached(p)]
         _state["watch"] = Watch(cold, stream).start()
+        if len(cold) > 1 and workers > 1:
+            compile_apart(cold, workers, _state["watch"])
     return text
+
+
+#: what a helper process runs to compile one part into the cache
+HELPER = "from slashersim.runner.kernels import compile_part; compile_part({part!r})"
+
+
+def compile_apart(parts, workers, watch=None, command=None):
+    """Compile ``parts`` in up to ``workers`` helper processes at once (:func:`schedule`), each
+    writing its kernels to the on-disk cache; return the parts whose helper failed (the
+    command then compiles those itself). ``watch`` (a :class:`Watch`) hears each part begin
+    and end; ``command(part)`` is a helper's argument list (default: this Python running
+    :data:`HELPER`). Interrupted, the helpers are stopped."""
+    if command is None:
+        def command(part):
+            return [sys.executable, "-c", HELPER.format(part=part)]
+    lanes = [list(lane) for lane in schedule(parts, workers)]
+    running, failed = {}, []
+    try:
+        while any(lanes) or running:
+            for i, lane in enumerate(lanes):
+                if i not in running and lane:
+                    part = lane.pop(0)
+                    running[i] = (part, subprocess.Popen(
+                        command(part), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL))
+                    if watch is not None:
+                        watch.begin(part)
+            for i, (part, proc) in list(running.items()):
+                if proc.poll() is not None:
+                    del running[i]
+                    if proc.returncode != 0:
+                        failed.append(part)
+                    elif watch is not None:
+                        watch.end(part)
+            time.sleep(0.05)
+    finally:
+        for _, proc in running.values():
+            proc.kill()
+            proc.wait()
+    return failed
 
 
 def stop():
@@ -191,27 +263,36 @@ class Watch:
 
         class Listener(event.Listener):
             def on_start(self, ev):
-                if watch._stopped.is_set():
-                    return
-                part = watch._part_of(ev)
-                if part is not None and part not in watch.started:
-                    with watch._lock:
-                        watch.started.append(part)
-
-            def on_end(self, ev):
-                if watch._stopped.is_set():
-                    return
                 part = watch._part_of(ev)
                 if part is not None:
-                    with watch._lock:
-                        watch.done.add(part)
-                    if watch.done >= set(watch.parts):
-                        watch.stop(finished=True)
+                    watch.begin(part)
+
+            def on_end(self, ev):
+                part = watch._part_of(ev)
+                if part is not None:
+                    watch.end(part)
 
         self._listener = Listener()
         event.register("numba:compile", self._listener)
         threading.Thread(target=self._tick, daemon=True, name="slashersim-compile").start()
         return self
+
+    def begin(self, part):
+        """``part`` starts compiling (here, or in a helper process)."""
+        if self._stopped.is_set():
+            return
+        with self._lock:
+            if part not in self.started:
+                self.started.append(part)
+
+    def end(self, part):
+        """``part`` is compiled; after the last part, say how long the compiling took."""
+        if self._stopped.is_set():
+            return
+        with self._lock:
+            self.done.add(part)
+        if self.done >= set(self.parts):
+            self.stop(finished=True)
 
     def close(self):
         """Stop listening to numba (not from within a listener: numba is sending to them)."""
@@ -223,13 +304,16 @@ class Watch:
     def line(self):
         """What is compiling now and the time so far."""
         with self._lock:
-            current = next((p for p in reversed(self.started) if p not in self.done), None)
+            current = [p for p in self.started if p not in self.done]
             k = len(self.started)
         elapsed = time.monotonic() - self.start_time
-        if current is None:
+        if not current:
             return f"slashersim: compiling, {elapsed:.0f} s so far"
-        return (f"slashersim: compiling {self.table[current][2]} (part {k} of "
-                f"{len(self.parts)}), {elapsed:.0f} s so far")
+        labels = list(dict.fromkeys(self.table[p][2] for p in current))
+        what = " and ".join(labels)
+        which = (f"part {k} of {len(self.parts)}" if len(current) == 1
+                 else f"parts {k - len(current) + 1}-{k} of {len(self.parts)}")
+        return f"slashersim: compiling {what} ({which}), {elapsed:.0f} s so far"
 
     def _tick(self):
         while not self._stopped.wait(self.every):

@@ -2,6 +2,8 @@
 from numba's compiler events, which part compiles (part k of n) and the time so far, and how
 long it took; the Python API reports it as the command line does."""
 import io
+import os
+import subprocess
 import sys
 import time
 import types
@@ -94,3 +96,66 @@ def test_a_package_kernel_counts_as_cached(tmp_path, monkeypatch):
     (folder / "__init__.decide-80.py311.nbi").write_bytes(b"")
     assert compiling.is_cached("expert")
     assert not compiling.is_cached("search")
+
+
+# --- parts side by side in helper processes ---------------------------------------------------
+def test_parts_are_dealt_longest_first_to_the_least_loaded_process():
+    assert compiling.schedule(["expert", "engine"], 2) == [["engine"], ["expert"]]
+    assert compiling.schedule(["exerciser", "expert", "engine"], 2) == \
+        [["engine"], ["expert", "exerciser"]]
+    assert compiling.schedule(["expert", "engine"], 1) == [["engine", "expert"]]
+    assert compiling.schedule(["expert"], 4) == [["expert"]]
+
+
+def test_the_announcement_says_how_many_processes_and_the_longest_wait(monkeypatch):
+    monkeypatch.setattr(compiling, "is_cached", lambda part: False)
+    line = compiling.message(["engine", "expert", "exerciser"], workers=2)
+    assert line.startswith("slashersim: compiling the engine, the expert player and the "
+                           "exerciser player in 2 processes, first run only, about 45 s")
+    assert "processes" not in compiling.message(["engine", "expert"], workers=1)
+
+
+def test_the_processes_follow_the_environment(monkeypatch):
+    monkeypatch.setenv("SLASHERSIM_COMPILE_PROCESSES", "1")
+    assert compiling.processes() == 1
+    monkeypatch.setenv("SLASHERSIM_COMPILE_PROCESSES", "nonsense")
+    assert compiling.processes() >= 1
+
+
+def test_helpers_run_side_by_side_and_a_failed_part_is_left_to_the_command(tmp_path):
+    def command(part):
+        code = (f"import time; t = time.time(); time.sleep(0.4); "
+                f"open({str(tmp_path / part)!r}, 'w').write(f'{{t}} {{time.time()}}'); "
+                f"raise SystemExit({int(part == 'exerciser')})")
+        return [sys.executable, "-c", code]
+    out = io.StringIO()
+    parts = ["engine", "expert", "exerciser"]
+    w = compiling.Watch(parts, out, every=3600).start()
+    try:
+        failed = compiling.compile_apart(parts, 2, w, command=command)
+    finally:
+        w.close()
+    assert failed == ["exerciser"]
+    (a0, a1), (b0, b1) = (map(float, (tmp_path / p).read_text().split())
+                          for p in ("engine", "expert"))
+    assert a0 < b1 and b0 < a1                  # the two ran at the same time
+    assert w.started == ["engine", "expert", "exerciser"]
+    assert w.done == {"engine", "expert"} and out.getvalue() == ""   # not finished yet
+    w.end("exerciser")                          # the command compiled it itself
+    assert out.getvalue().startswith("slashersim: compiled in ")
+
+
+def test_the_watch_names_every_part_compiling_side_by_side():
+    w = compiling.Watch(["engine", "expert"], io.StringIO(), every=3600)
+    w.begin("engine")
+    w.begin("expert")
+    assert w.line() == ("slashersim: compiling the engine and the expert player "
+                        "(parts 1-2 of 2), 0 s so far")
+
+
+def test_a_helper_compiles_its_part_into_the_cache(tmp_path):
+    env = {**os.environ, "SLASHERSIM_CACHE_DIR": str(tmp_path)}
+    env.pop("NUMBA_CACHE_DIR", None)
+    subprocess.run([sys.executable, "-c", compiling.HELPER.format(part="exerciser")], env=env,
+                   check=True, timeout=600)
+    assert list(tmp_path.rglob("exerciser.decide-*.nbi"))

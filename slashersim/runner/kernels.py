@@ -139,3 +139,14 @@ def as_function(decide):
         compiling.announce()
         decide.compile(POLICY_SIGNATURE)
     return decide
+
+
+def compile_part(part):
+    """Compile ``part`` (a key of :data:`slashersim.compiling.PARTS`) into the on-disk cache:
+    what a helper process runs when a command's parts compile side by side."""
+    stem, function, _, _ = compiling.PARTS[part]
+    if stem == "kernels":
+        globals()[function].compile()
+    else:
+        from ..policies import get_policy
+        as_function(get_policy(stem).decide)
