@@ -16,20 +16,10 @@ WARM_UP = {"gw0": ("engine_baseline", "engine_heuristic", "rollouts_baseline", "
 
 def _warm(part):
     from importlib import import_module
-
-    from slashersim.compiling import PARTS
     if part == "steps":
         import_module("slashersim.engine.steps")
         return
-    stem, function, _, _ = PARTS[part]
-    if stem == "kernels":
-        kernels = import_module("slashersim.runner.kernels")
-        getattr(kernels, function).compile()
-        import_module("slashersim.engine.game").aggregate.compile()
-    else:
-        from slashersim.policies import get_policy
-        from slashersim.runner.kernels import as_function
-        as_function(get_policy(part).decide)
+    import_module("slashersim.runner.kernels").compile_part(part)
 
 
 def pytest_sessionstart(session):

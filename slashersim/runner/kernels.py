@@ -143,10 +143,12 @@ def as_function(decide):
 
 def compile_part(part):
     """Compile ``part`` (a key of :data:`slashersim.compiling.PARTS`) into the on-disk cache:
-    what a helper process runs when a command's parts compile side by side."""
+    what a helper process runs when a command's parts compile side by side. A kernel's part
+    includes :func:`engine.game.aggregate`, which sums the records of every kernel."""
     stem, function, _, _ = compiling.PARTS[part]
     if stem == "kernels":
         globals()[function].compile()
+        game.aggregate.compile()
     else:
         from ..policies import get_policy
         as_function(get_policy(stem).decide)
