@@ -7,7 +7,9 @@ For every function numba compiles on the way (the kernel and each callee it spec
 (``nopython_type_inference``), lowering to LLVM IR (``native_lowering``, less the LLVM work
 inside it) and the rest of numba's passes; the ``numba:llvm_lock`` events give the time LLVM
 holds its lock (optimisation and machine code), charged to the function being compiled. A
-function compiled once per caller shows up with a count above one.
+function compiled once per caller shows up with a count above one. Times are the compiling
+process's CPU seconds (``time.process_time``; numba compiles on one thread), so a busy machine
+changes them little; the whole process's wall time is given beside them.
 
     python experiments/compile_profile.py [--parts engine,engine_baseline,...] [--top 12]
         [--out results/compile_profile.md]
@@ -46,10 +48,10 @@ class Recorder(ev.Listener):
             fn = next((k[0] for kind, k, _, _ in reversed(self.stack)
                        if kind == "numba:run_pass"), None)
             key = (fn, "llvm")
-        self.stack.append((event.kind, key, time.perf_counter(), [0.0]))
+        self.stack.append((event.kind, key, time.process_time(), [0.0]))
     def on_end(self, event):
         kind, key, t0, child = self.stack.pop()
-        dt = time.perf_counter() - t0
+        dt = time.process_time() - t0
         if self.stack:
             self.stack[-1][3][0] += dt
         if kind != "numba:compile":
@@ -59,17 +61,10 @@ rec = Recorder()
 for kind in ("numba:run_pass", "numba:compile", "numba:llvm_lock"):
     ev.register(kind, rec)
 part = sys.argv[1]
-from slashersim.compiling import PARTS
-stem, function, _, _ = PARTS[part]
-t0 = time.perf_counter()
-if stem == "kernels":
-    import slashersim.runner.kernels as k
-    getattr(k, function).compile()
-else:
-    from slashersim.policies import get_policy
-    from slashersim.runner.kernels import as_function
-    as_function(get_policy(part).decide)
-total = time.perf_counter() - t0
+from slashersim.runner.kernels import compile_part
+t0 = time.process_time()
+compile_part(part)
+total = time.process_time() - t0
 print(json.dumps({"total": total, "rows": rec.rows, "compiles": rec.compiles}))
 """
 
@@ -106,13 +101,13 @@ def report(part, data, top):
     stages = Counter()
     for c in by_fn.values():
         stages.update(c)
-    lines = [f"### {part}: {data['total']:.1f} s compiling ({data['wall']:.1f} s for the "
-             f"whole process), {len(counts)} functions, {sum(counts.values())} compilations",
-             "", "| stage | seconds | share |", "| --- | ---: | ---: |"]
+    lines = [f"### {part}: {data['total']:.1f} CPU s compiling ({data['wall']:.1f} s wall for "
+             f"the whole process), {len(counts)} functions, {sum(counts.values())} compilations",
+             "", "| stage | CPU s | share |", "| --- | ---: | ---: |"]
     for stage in ("types", "lowering", "llvm", "other"):
         lines.append(f"| {stage} | {stages[stage]:.1f} | "
                      f"{stages[stage] / max(data['total'], 1e-9):.0%} |")
-    lines += ["", "| function | compiled | types s | lowering s | llvm s | other s | total s |",
+    lines += ["", "| function | compiled | types | lowering | llvm | other | total CPU s |",
               "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     ranked = sorted(by_fn.items(), key=lambda kv: -sum(kv[1].values()))[:top]
     for fn, c in ranked:

@@ -6,11 +6,12 @@ cached when numba's index file of its kernel (``FILE.FUNCTION-LINE.pyXY.nbi``) i
 folder, so the message never shows on a warm cache. The estimates were measured from a clean
 cache on a 2-core machine with ``experiments/bench_compile.py``.
 
-When a command needs two or more parts that are not cached and the machine has the cores, the
-parts compile side by side in helper processes (:func:`compile_apart`), each writing its
-kernels to the cache, from which the command then loads them: the wait is the longest part's,
-not the sum. ``SLASHERSIM_COMPILE_PROCESSES=1`` compiles everything in the command's own
-process, one part after another.
+When a command of the command line needs two or more parts that are not cached and the machine
+has the cores, the parts compile side by side in helper processes (:func:`compile_apart`),
+each writing its kernels to the cache, from which the command then loads them: the wait is the
+longest part's, not the sum. The Python API and the page compile in their own process (no
+processes are started inside a notebook or a server). ``SLASHERSIM_COMPILE_PROCESSES=1``
+compiles everything in the command's own process, one part after another.
 """
 from contextlib import contextmanager
 import os
@@ -177,7 +178,7 @@ def announce(stream=None):
         print(text, file=stream, flush=True)
         cold = [p for p in _state["parts"] if not is_cached(p)]
         _state["watch"] = Watch(cold, stream).start()
-        if len(cold) > 1 and workers > 1:
+        if len(cold) > 1 and workers > 1 and _state["command"]:
             compile_apart(cold, workers, _state["watch"])
     return text
 
