@@ -127,7 +127,8 @@ def main():
     lines = ["# Where compile time goes", "",
              f"Made by `python experiments/compile_profile.py --parts {a.parts} --top {a.top}` "
              f"on a machine with {os.cpu_count()} cores: each part compiled from a clean cache "
-             f"in a fresh process, numba's compiler events summed per function (self time).",
+             f"in a fresh process, numba's compiler events summed per function (self CPU time "
+             f"of the compiling process).",
              ""]
     print("\n".join(lines), flush=True)
     for part in a.parts.split(","):

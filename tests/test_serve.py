@@ -533,9 +533,10 @@ def test_the_page_opens_a_link_and_keeps_its_link_up_to_date(presets_table):
     e.seed.value = "6"
     assert parse_link(dict(parse_qsl(location.search[1:]))) == (e.page_values(), [])
     assert "seed=6" in location.search and "difficulty=hard" in location.search
-    a.health.value = 6
+    health = a.health.value
+    a.health.value = health % 7 + 1
     assert a.difficulty.value == CUSTOM and "difficulty=custom" in location.search
-    a.health.value = 7
+    a.health.value = health
     assert a.difficulty.value == "hard"
     a.difficulty.value = DEFAULTS
     assert a.values_of_knobs() == preset_values(None, "instructions")

@@ -17,6 +17,7 @@ import urllib.request
 import pytest
 
 import slashersim
+from slashersim.presets import preset_knobs
 from slashersim.serve.settings import (
     EXAMPLE_POSITION,
     SKILLS,
@@ -250,16 +251,22 @@ def wait_for_link(page, text):
 def test_a_link_opens_the_same_settings_and_the_same_games(server, browser):
     page = open_page(browser, server + "?edition=instructions&difficulty=hard&skill=novice"
                                        "&games=2000&seed=5", [])
-    shown = {"edition": "instructions", "difficulty": "hard", "health": "Starting health: 7",
-             "hideaway": True, "cursed_object": True, "escapes": "Escapes needed: 4",
-             "traps": "Traps that lose: 1", "skill": "novice"}
+    hard = preset_knobs("hard", "instructions")
+    onoff = {True: "in", False: "out"}
+    shown = {"edition": "instructions", "difficulty": "hard",
+             "health": f"Starting health: {hard['health']}", "hideaway": hard["hideaway"],
+             "cursed_object": hard["cursed_object"],
+             "escapes": f"Escapes needed: {hard['escapes_needed']}",
+             "traps": f"Traps that lose: {hard['traps']}", "skill": "novice"}
     assert widgets(page) == shown
     assert page.locator(".games input").input_value() == "2,000"
     assert page.locator(".seed input").input_value() == "5"
-    wait_for_link(page, "traps=1")                      # the link now names every setting
-    for key in ("edition=instructions", "difficulty=hard", "health=7", "hideaway=in",
-                "cursed_object=in", "escapes_needed=4", "traps=1", "skill=novice",
-                "games=2000", "seed=5"):
+    wait_for_link(page, f"traps={hard['traps']}")       # the link now names every setting
+    for key in ("edition=instructions", "difficulty=hard", f"health={hard['health']}",
+                f"hideaway={onoff[hard['hideaway']]}",
+                f"cursed_object={onoff[hard['cursed_object']]}",
+                f"escapes_needed={hard['escapes_needed']}", f"traps={hard['traps']}",
+                "skill=novice", "games=2000", "seed=5"):
         assert key in page.url, key
     run_and_wait(page)
     expected = slashersim.simulate(edition="instructions", difficulty="hard", policy="novice",
