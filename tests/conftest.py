@@ -27,5 +27,8 @@ def pytest_sessionstart(session):
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker in WARM_UP and os.environ.get("PYTEST_XDIST_WORKER_COUNT") == "2" \
             and os.environ.get("NUMBA_DISABLE_JIT") != "1":
-        for part in WARM_UP[worker]:
-            _warm(part)
+        from slashersim.compiling import compile_log
+        with compile_log() as log:
+            for part in WARM_UP[worker]:
+                _warm(part)
+        session.config.slashersim_compiled = log

@@ -31,7 +31,7 @@ def cards(*ids):
 def make_state(edition="rulebook", seed=0, area=CABINS, **knobs):
     """A freshly set-up game (``deal.setup_game``) with ``area`` as the current area."""
     st = L.new_state(GameConfig(edition=edition, **knobs).to_array())
-    rng.seed_streams(st, seed, 0)
+    rng.seed_streams(st, seed, 0, 0, 0)
     deal.setup_game(st)
     st[L.S_AREA] = area
     return st

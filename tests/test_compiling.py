@@ -9,6 +9,7 @@ import time
 import types
 
 from numba.core import event
+import pytest
 
 from slashersim import compiling
 
@@ -159,3 +160,71 @@ def test_a_helper_compiles_its_part_into_the_cache(tmp_path):
     subprocess.run([sys.executable, "-c", compiling.HELPER.format(part="exerciser")], env=env,
                    check=True, timeout=600)
     assert list(tmp_path.rglob("exerciser.decide-*.nbi"))
+
+
+def _index(path, signatures):
+    """A numba cache index file holding ``signatures`` (its format: a pickled version, then
+    the pickled stamp and overloads)."""
+    import pickle
+    overloads = {(sig, ("magic",)): f"data-{i}" for i, sig in enumerate(signatures)}
+    with open(path, "wb") as f:
+        pickle.dump("0.0", f)
+        f.write(pickle.dumps(((0.0, 0), overloads)))
+
+
+def test_a_function_compiled_again_for_a_literal_is_found():
+    from numba import types as nt
+    arr = nt.int64[::1]
+    compiled = [("items.use_items", (arr, nt.int64)), ("items.use_items", (arr, nt.literal(0))),
+                ("items.use_items", (arr, nt.Omitted(0))),
+                ("game.play_block", (arr, nt.int64)), ("game.play_block", (arr, nt.uint64)),
+                ("deal.once", (arr, nt.int64)), ("deal.once", (nt.float64[::1], nt.int64)),
+                ("deal.same", (arr, nt.int64)), ("deal.same", (arr, nt.int64))]
+    found = compiling.repeated_compilations(compiled)
+    assert sorted(found) == ["game.play_block", "items.use_items"]
+    assert len(found["items.use_items"]) == 3
+
+
+def test_the_compile_log_names_what_numba_compiles():
+    import numba
+    import numpy as np
+
+    @numba.njit
+    def twice(a, k):
+        return a[k]
+
+    @numba.njit
+    def caller(a, n):
+        return twice(a, 0) + twice(a, n)
+
+    with compiling.compile_log() as log:
+        caller(np.zeros(3), 1)
+    found = compiling.repeated_compilations(log)
+    assert [name.rsplit(".", 1)[-1] for name in found] == ["twice"]
+
+
+def test_a_cached_function_with_two_signatures_is_found(tmp_path, monkeypatch):
+    from numba import types as nt
+    monkeypatch.setattr(compiling, "cache_dir", lambda: str(tmp_path))
+    arr = nt.int64[::1]
+    _index(tmp_path / "items.use_items-1.py311.nbi", [(arr, nt.int64), (arr, nt.literal(0))])
+    _index(tmp_path / "deal.once-1.py311.nbi", [(arr, nt.int64)])
+    assert list(compiling.cached_twice()) == ["items.use_items-1.py311.nbi"]
+
+
+def test_the_warm_up_compiled_each_function_once_per_signature(request):
+    """The parts the suite's workers compiled before their first test (conftest's warm-up)
+    typed each function once: no literal constant, omitted default or unsigned loop index
+    made numba compile a function again."""
+    log = getattr(request.config, "slashersim_compiled", None)
+    if not log:
+        pytest.skip("this worker's warm-up compiled nothing (the cache was warm)")
+    assert compiling.repeated_compilations(log) == {}
+
+
+def test_no_function_in_the_cache_has_two_signatures():
+    """The race-free cache: a function generic in the player is cached only inside its
+    kernels, every other one with its one signature (see ``compiling.cached_twice``)."""
+    from slashersim.runner.kernels import compile_part
+    compile_part("engine")
+    assert compiling.cached_twice() == {}

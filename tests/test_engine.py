@@ -48,7 +48,7 @@ def test_invariant_check_can_fail():
     from slashersim.engine.game import check_invariants
     from slashersim.engine.rng import seed_streams
     st = L.new_state(GameConfig().to_array())
-    seed_streams(st, 1, 0)
+    seed_streams(st, 1, 0, 0, 0)
     setup_game(st)
     start_round(st)
     check_invariants(st)

@@ -195,7 +195,7 @@ def first_two_deals(config, games, seed=8):
     out = []
     for g in range(games):
         st = L.new_state(config.to_array())
-        rng.seed_streams(st, seed, g)
+        rng.seed_streams(st, seed, g, 0, 0)
         deal.setup_game(st)
         deal.start_round(st)
         r1 = (int(st[L.S_HAND]), int(st[L.S_HAND + 1]), int(st[L.S_TRUMP_CARD]))

@@ -55,7 +55,7 @@ def test_known_facts_stay_and_unknown_ones_are_redrawn():
     killer_at = []
     for seed in range(400):
         st = pos.state.copy()
-        rng.seed_streams(st, seed, 0)
+        rng.seed_streams(st, seed, 0, 0, 0)
         K.resample_hidden(st, pos.known)
         deck = list(st[L.S_DECK:L.S_DECK + st[L.S_DECK_N]][::-1])
         assert deck[0] == rules.CAR_KEY and st[L.S_AREA_DECK] == rules.LODGE
@@ -388,7 +388,7 @@ def test_recorded_positions_keep_the_killer_in_the_rest_of_its_top_group():
             places = set()
             for seed in range(40):
                 x = pos.state.copy()
-                rng.seed_streams(x, seed, 1)
+                rng.seed_streams(x, seed, 1, 0, 0)
                 K.resample_hidden(x, pos.known)
                 deck = list(x[L.S_DECK:L.S_DECK + x[L.S_DECK_N]][::-1])
                 places.add(deck.index(rules.KILLER) + 1)

@@ -22,6 +22,7 @@ them either for ``POLICY_TYPE``, the policy as a first-class function of ``POLIC
 (:mod:`slashersim.runner.kernels`). The engine imports no policy.
 """
 from numba import njit, types
+import numpy as np
 
 from .decisions import (  # noqa: F401 (the decisions are part of the policy interface)
     AFTER_TRICK,
@@ -48,13 +49,13 @@ POLICY_SIGNATURE = types.int64(types.int64, types.int64, types.int64, types.int6
 POLICY_TYPE = types.FunctionType(POLICY_SIGNATURE)
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def ask(policy, decision, player, arg, st, params):
     """``player``'s answer to ``decision`` from ``policy``, with that player's own random
     stream in the slot policies draw from (``rng.POLICY``) while it decides, and put back in
     the player's place after: a player's draws never touch, nor show, its partner's stream."""
     st[S_RNG + POLICY] = st[S_PLAYER_RNG + player]
-    answer = policy(decision, player, arg, st, params)
+    answer = policy(np.int64(decision), np.int64(player), np.int64(arg), st, params)
     st[S_PLAYER_RNG + player] = st[S_RNG + POLICY]
     st[S_RNG + POLICY] = 0
     return answer

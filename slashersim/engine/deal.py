@@ -79,7 +79,7 @@ def setup_area_deck(st):
         st[S_ARROW + a] = rand_below(st, AREAS, 2)
         if st[C_ARROWS + a] >= 0:
             st[S_ARROW + a] = st[C_ARROWS + a]
-    n = 0
+    n = np.int64(0)
     if st[C_AREA_DECK] == AREA_DECK_LEVELS:
         for level in (1, 2):
             start = n

@@ -158,7 +158,7 @@ def check_invariants(st):
         st[S_VIOLATIONS] |= V_TRAPS
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def end_round(policy, st, params):
     """After the play phase: the item phase (unless the game is over), checks, clean-up."""
     if st[S_OUTCOME] == RUNNING:
@@ -168,7 +168,7 @@ def end_round(policy, st, params):
     cleanup(st)
 
 
-@njit(cache=True)
+@njit
 def play_round(policy, st, params):
     """One round: area, deal, play phase, item phase, clean-up."""
     st[S_TRAPS_AT_START] = st[S_TRAPS]
@@ -179,22 +179,22 @@ def play_round(policy, st, params):
     end_round(policy, st, params)
 
 
-@njit(cache=True)
+@njit
 def finish_round(policy, st, params):
     """The rest of the current round from any point of its play phase (for search policies)."""
     finish_play_phase(policy, st, params)
     end_round(policy, st, params)
 
 
-@njit(cache=True)
+@njit
 def play_game(policy, st, params, seed, game):
     """Play game ``game`` of a run with ``seed`` to its end; the result is left in ``st``."""
-    seed_streams(st, seed, game)
+    seed_streams(st, seed, game, np.int64(0), np.int64(0))
     setup_game(st)
     play_rounds(policy, st, params)
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def play_rounds(policy, st, params):
     """Play rounds until the game is over or reaches ``C_MAX_ROUNDS`` (a timeout)."""
     while st[S_OUTCOME] == RUNNING:
@@ -232,7 +232,7 @@ def write_record(st, rec):
     rec[R_GIFTS] = st[S_GIFTS]
 
 
-@njit(cache=True)
+@njit
 def play_block(policy, cfg, params, seed, game0, records, block, size, held, repeats):
     """Play block ``block`` of a chunk, games ``game0 + block * size ...``, one record row each.
 
@@ -252,7 +252,7 @@ def play_block(policy, cfg, params, seed, game0, records, block, size, held, rep
         write_record(st, records[i])
 
 
-@njit(cache=True)
+@njit
 def play_games(policy, cfg, params, seed, game0, records, st):
     """Games ``game0 .. game0 + len(records) - 1`` one after another in the caller's state
     ``st`` (at least ``STATE_SIZE`` long: a Python player keeps its view after it), one record
@@ -275,7 +275,7 @@ def block_size(n):
     return max(1, min(BLOCK, n // MIN_BLOCKS))
 
 
-@njit(cache=True, parallel=True)
+@njit(parallel=True)
 def simulate_chunk(policy, cfg, params, seed, game0, records, held, repeats):
     """Play games ``game0 .. game0 + len(records) - 1`` in parallel blocks, one record row each
     (``held``, ``repeats``: streams shared by groups of games, see :func:`play_block`).
@@ -285,7 +285,7 @@ def simulate_chunk(policy, cfg, params, seed, game0, records, held, repeats):
     """
     size = block_size(records.shape[0])
     for b in prange((records.shape[0] + size - 1) // size):
-        play_block(policy, cfg, params, seed, game0, records, b, size, held, repeats)
+        play_block(policy, cfg, params, seed, game0, records, np.int64(b), size, held, repeats)
 
 
 @lazy_njit(types.void(types.int32[:, ::1], types.int64[::1]), cache=True)

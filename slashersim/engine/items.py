@@ -2,6 +2,7 @@
 and items, draws, the Killer, keeping, gifts; the colour of whites, Lakeside and the draw count
 are in :mod:`.predicates`."""
 from numba import njit
+import numpy as np
 
 from ..rules import (
     AID_EITHER,
@@ -292,8 +293,8 @@ def use_item(st, player, answer, flashlight_answer):
     return ok
 
 
-@njit(cache=True)
-def use_items(policy, decision, player, st, params, arg=0):
+@njit
+def use_items(policy, decision, player, st, params, arg):
     """Let ``player`` use items in the window ``decision`` (PHASE_START, BEFORE_DRAW,
     PLAY_START or AFTER_TRICK, whose ``arg`` is the trick just played) until it says -1.
 
@@ -331,7 +332,7 @@ def item_first_player(st):
     return st[S_ROUND_LEADER]
 
 
-@njit(cache=True)
+@njit
 def play_window(policy, decision, arg, st, params):
     """A window of ``item_timing = any_time`` (docs/rules.md, "Item windows"): (c)
     ``PLAY_START`` after the deal, (d) ``AFTER_TRICK`` after trick ``arg``; each player, the
@@ -346,7 +347,7 @@ def play_window(policy, decision, arg, st, params):
             use_items(policy, decision, p, st, params, arg)
 
 
-@njit(cache=True)
+@njit
 def fire_pit_gifts(policy, st, params):
     """A Fire pit gift window (docs/rules.md, "Fire pit gifts"): each player, the first to draw
     first, may give held items to the partner (``C_GIFTS``: one-way gifts, or none)."""
@@ -406,7 +407,7 @@ def draw_cards(st, count):
     return False
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def draw_items(policy, player, st, params):
     """The player's draw (docs/rules.md, "Drawing"), with Cabins' optional extra card. True on
     the Killer."""
@@ -460,7 +461,7 @@ def first_keepable(st):
     return -1
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def keep_items(policy, player, st, params):
     """Keep 1 drawn card (2 with a Backpack, or from the discard with a Walkie-talkie).
 
@@ -524,13 +525,13 @@ def keep_items(policy, player, st, params):
 
 
 # --- the phase ------------------------------------------------------------------------------
-@njit(cache=True)
+@njit
 def item_turn(policy, player, st, params):
     """One player's part of the item phase (docs/rules.md, "The item phase")."""
     st[S_TURN] = player
     sort_won_cards(st, player)
     if st[S_HELD + player] & USABLE_BEFORE_DRAW:
-        use_items(policy, api.BEFORE_DRAW, player, st, params)
+        use_items(policy, api.BEFORE_DRAW, player, st, params, np.int64(0))
     if draw_items(policy, player, st, params):
         resolve_killer(st, player)
     else:
@@ -538,7 +539,7 @@ def item_turn(policy, player, st, params):
     st[S_TURN] = -1
 
 
-@njit(cache=True)
+@njit
 def item_phase_start(policy, st, params):
     """The start of the item phase: whites coloured by health (docs/rules.md,
     "Colours of the whites"), then window (a),
@@ -550,10 +551,10 @@ def item_phase_start(policy, st, params):
     for i in range(2):
         p = first ^ i
         if st[S_HELD + p] & USABLE_BEFORE_DRAW:
-            use_items(policy, api.PHASE_START, p, st, params)
+            use_items(policy, api.PHASE_START, p, st, params, np.int64(0))
 
 
-@njit(cache=True)
+@njit
 def item_phase_part(policy, st, params, start, stop):
     """Turns ``start .. stop - 1`` of the item phase, each after its Fire pit gift window, and
     the last gift window after turn 2; ``(0, 2)`` is the whole phase, and so are ``(0, 1)``
@@ -572,8 +573,8 @@ def item_phase_part(policy, st, params, start, stop):
         fire_pit_gifts(policy, st, params)
 
 
-@njit(cache=True)
+@njit
 def item_phase(policy, st, params):
     """The item phase (docs/rules.md, "The item phase"): colours, window (a), then each player's
     turn in draw order, with the Fire pit's gift windows. Stops on a finished game."""
-    item_phase_part(policy, st, params, 0, 2)
+    item_phase_part(policy, st, params, np.int64(0), np.int64(2))

@@ -107,7 +107,7 @@ from .rng import AREAS, DEAL, ITEMS, rand_below, seed_streams
 from .tricks import play_phase
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def shuffle_places(st, base, places, stream):
     """Fisher-Yates shuffle of the entries ``st[base + i]`` for the set bits ``i`` of
     ``places``, in place."""
@@ -225,19 +225,19 @@ def resample_hidden(st, pos):
             st[S_ROUND_LEADER] = rand_below(st, DEAL, 2)
 
 
-@njit(cache=True)
+@njit
 def begin_turn(policy, player, st, params):
     """:func:`items.item_turn` up to the draw (steps 1-5: won cards sorted, items used before
     drawing); the number of cards to draw."""
     st[S_TURN] = player
     sort_won_cards(st, player)
     if st[S_HELD + player] & USABLE_BEFORE_DRAW:
-        use_items(policy, api.BEFORE_DRAW, player, st, params)
+        use_items(policy, api.BEFORE_DRAW, player, st, params, np.int64(0))
     st[S_DRAWN_N] = 0
     return st[S_DRAWS + player]
 
 
-@njit(cache=True)
+@njit
 def draw_step(policy, player, st, params, turn):
     """The next card of ``player``'s draw (:func:`items.draw_items`, one card at a time): True
     when a card was drawn, False when the draw is over.
@@ -263,7 +263,7 @@ def draw_step(policy, player, st, params, turn):
                 turn[0] = 1
 
 
-@njit(cache=True)
+@njit
 def finish_turn(policy, player, st, params, turn):
     """The rest of ``player``'s turn from the middle of its draw (``turn`` as in
     :func:`draw_step`): the remaining cards, then the Killer or keeping (steps 6-8)."""
@@ -285,7 +285,7 @@ def end_round(st):
     cleanup(st)
 
 
-@njit(cache=True)
+@njit
 def continue_game(policy, st, params, pos, turn):
     """Play the position to the end of the game with the engine's round functions
     (``turn``: scratch ``int64[2]`` for a position in the middle of a draw)."""
@@ -297,7 +297,7 @@ def continue_game(policy, st, params, pos, turn):
         end_round(st)
     elif phase == PHASE_ITEMS:
         if st[S_OUTCOME] == RUNNING and pos[P_TURNS] < 2:
-            item_phase_part(policy, st, params, pos[P_TURNS], 2)
+            item_phase_part(policy, st, params, pos[P_TURNS], np.int64(2))
         end_round(st)
     elif phase == PHASE_DRAW:
         turns = pos[P_TURNS]
@@ -305,12 +305,12 @@ def continue_game(policy, st, params, pos, turn):
         turn[1] = pos[P_EXTRA_DONE]
         finish_turn(policy, item_first_player(st) ^ turns, st, params, turn)
         if st[S_OUTCOME] == RUNNING:
-            item_phase_part(policy, st, params, turns + 1, 2)
+            item_phase_part(policy, st, params, turns + 1, np.int64(2))
         end_round(st)
     play_rounds(policy, st, params)
 
 
-@njit(cache=True, parallel=True)
+@njit(parallel=True)
 def rollouts(policy, base, params, pos, seed, first, out):
     """Play the position ``(base, pos)`` out ``len(out)`` times; play-out ``i`` draws from the
     streams of game ``first + i`` of ``seed``; ``out[i]`` is its outcome code."""
@@ -321,13 +321,13 @@ def rollouts(policy, base, params, pos, seed, first, out):
         turn = np.zeros(2, dtype=np.int64)
         for i in range(b * size, min(n, (b + 1) * size)):
             st[:] = base
-            seed_streams(st, seed, first + i)
+            seed_streams(st, seed, first + i, np.int64(0), np.int64(0))
             resample_hidden(st, pos)
             continue_game(policy, st, params, pos, turn)
             out[i] = st[S_OUTCOME]
 
 
-@njit(cache=True)
+@njit
 def continue_as_is(policy, st, params, pos):
     """Play the position ``(st, pos)`` to the end in place, nothing redrawn and the streams as
     they are in ``st``: a recorded position so continued ends as the recorded game did (a
@@ -340,7 +340,7 @@ def continue_as_is(policy, st, params, pos):
 # --- a recorded game --------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _snap(st, snaps, info, k, kind, turns, pending, extra_done):
     if k < snaps.shape[0]:
         snaps[k, :] = st
@@ -352,7 +352,7 @@ def _snap(st, snaps, info, k, kind, turns, pending, extra_done):
     return k + 1
 
 
-@njit(cache=True)
+@njit
 def record_game(policy, cfg, params, seed, game, snaps, info):
     """Replay game ``game`` of ``seed`` exactly as :func:`game.play_game` plays it, keeping
     the state at each position in ``snaps`` and its ``info`` (columns: :data:`INFO_SIZE`);
@@ -364,7 +364,7 @@ def record_game(policy, cfg, params, seed, game, snaps, info):
     :func:`finish_turn`, which is :func:`items.item_turn` card by card."""
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     st[:CFG_SIZE] = cfg
-    seed_streams(st, seed, game)
+    seed_streams(st, seed, game, np.int64(0), np.int64(0))
     setup_game(st)
     turn = np.zeros(2, dtype=np.int64)
     k = 0

@@ -52,10 +52,11 @@ def stream_seed(seed, game, stream):
 
 
 @njit(cache=True)
-def seed_streams(st, seed, game, held=0, group=0):
+def seed_streams(st, seed, game, held, group):
     """Start the streams of game ``game`` of a run with seed ``seed`` in ``st``: deal, items,
     areas, and each player's own stream (stream ``POLICY + p``). The streams in the bitmask
-    ``held`` (bit ``POLICY``: both players') are seeded as those of game ``group`` instead."""
+    ``held`` (bit ``POLICY``: both players') are seeded as those of game ``group`` instead
+    (``held = 0``: none)."""
     for k in range(N_STREAMS):
         g = group if (held >> min(k, POLICY)) & 1 else game
         value = np.int64(stream_seed(seed, g, k))

@@ -6,6 +6,7 @@ rules; the kernels themselves call the flow directly.
 
 Importing this module compiles (or loads) its functions."""
 from numba import njit, types
+import numpy as np
 
 from . import game, items, tricks
 from .api import POLICY_TYPE
@@ -58,7 +59,7 @@ def keep_items(policy, player, st, params):
 @njit(types.void(_P, _I, _I, _ST, _PAR), cache=True)
 def use_items(policy, decision, player, st, params):
     """:func:`items.use_items`: items used in one window (a, b or c)."""
-    items.use_items(policy, decision, player, st, params)
+    items.use_items(policy, decision, player, st, params, np.int64(0))
 
 
 @njit(types.boolean(_P, _I, _ST, _PAR), cache=True)

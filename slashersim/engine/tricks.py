@@ -1,6 +1,7 @@
 """The play phase (docs/rules.md, "The play phase"): choosing cards, tricks, traps; the rule
 predicates (legal cards, trick winner, area breaches) are in :mod:`.predicates`."""
 from numba import njit
+import numpy as np
 
 from ..rules import LOSS_TRAPS, TRICKS_PER_ROUND
 from . import api, items
@@ -54,7 +55,7 @@ def place_card(st, player, card):
     st[S_PLAY_LOG + 2 * st[S_TRICK] + (0 if st[S_LED] < 0 else 1)] = card
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def choose_card(policy, player, st, params):
     """Ask ``policy`` for ``player``'s card; an illegal answer becomes the lowest legal card."""
     legal = legal_cards(st[S_HAND + player], st[S_LED])
@@ -86,7 +87,7 @@ def resolve_trick(st, lead, follow):
     return winner
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def play_trick(policy, st, params):
     """Play one trick; the winner takes both cards and leads next. Returns the winner."""
     leader = st[S_TRICK_LEADER]
@@ -97,7 +98,7 @@ def play_trick(policy, st, params):
     return resolve_trick(st, lead, follow)
 
 
-@njit(cache=True)
+@njit
 def finish_play_phase(policy, st, params):
     """Play the rest of the play phase from the current position, a led card still waiting
     for its answer included (search policies continue rounds this way); stops on a lost game."""
@@ -111,7 +112,7 @@ def finish_play_phase(policy, st, params):
         items.play_window(policy, api.AFTER_TRICK, st[S_TRICK], st, params)
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def play_phase(policy, st, params):
     """The eight tricks of a round, led first by the round leader, with the item windows (c)
     and (d) of ``item_timing = any_time``; stops on a lost game."""
@@ -123,7 +124,7 @@ def play_phase(policy, st, params):
     st[S_TRICKS + 1] = 0
     st[S_PLAYED] = 0
     st[S_TRAP_ROUND] = 0
-    items.play_window(policy, api.PLAY_START, 0, st, params)
+    items.play_window(policy, api.PLAY_START, np.int64(0), st, params)
     for _ in range(TRICKS_PER_ROUND):
         play_trick(policy, st, params)
         if st[S_OUTCOME]:

@@ -21,6 +21,7 @@ other policies share live in :mod:`.common`. Nothing here reads the partner's ha
 trump-deck cards or the item-deck order; the tests prove it.
 """
 from numba import njit
+import numpy as np
 
 from ..engine import api
 from ..engine.api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS
@@ -451,7 +452,7 @@ def ranked_pick(st, player, skip):
 @njit(cache=True)
 def use_backpack(st, player, params):
     """Use the Backpack when the second-best drawn card is worth keeping too."""
-    first, _ = ranked_pick(st, player, -1)
+    first, _ = ranked_pick(st, player, np.int64(-1))
     second, value = ranked_pick(st, player, first)
     if st[S_DRAWN + first] < N_ESCAPES and second >= 0 and st[S_DRAWN + second] < N_ESCAPES:
         return 1

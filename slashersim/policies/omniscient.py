@@ -12,6 +12,7 @@ not the Killer or the Cursed Object, and the Flashlight is used only when the Ki
 one's next draws; the others are the heuristic's.
 """
 from numba import njit
+import numpy as np
 
 from ..engine import api
 from ..engine.api import keepable
@@ -42,7 +43,7 @@ def line_cost(st, trial, params):
     """Finish the round in ``trial`` with the heuristic and return its cost from ``st``."""
     forget_the_future(st, trial)
     finish_round(H.decide, trial, params)
-    return round_end_cost(st, trial, params, ESCAPE_VALUE)
+    return round_end_cost(st, trial, params, np.int64(ESCAPE_VALUE))
 
 
 @njit(cache=True)

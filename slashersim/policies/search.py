@@ -142,7 +142,7 @@ def search_card(st, player, legal, params):
             play_given_card(trial, player, card)
             if whole:
                 finish_round(H.decide, trial, params)
-                totals[card] += round_end_cost(st, trial, params, ESCAPE_VALUE)
+                totals[card] += round_end_cost(st, trial, params, np.int64(ESCAPE_VALUE))
             else:
                 finish_play_phase(H.decide, trial, params)
                 totals[card] += round_cost(trial, params)

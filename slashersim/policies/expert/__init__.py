@@ -53,7 +53,7 @@ from .leads import lead_card
 __all__ = ["choose_card", "decide"]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def choose_card(st, player, legal, params):
     """A card from ``legal``: forced, the heuristic's exact tricks 7-8, or searched."""
     if not legal & (legal - 1):

@@ -110,7 +110,7 @@ for _t in range(4):
 NEGLIGIBLE = 1e-3
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def win_chance(trump, x, opp):
     """Rough chance that card ``x`` wins the trick it is played in against the cards ``opp``
     (uniformly random): half the time it leads (and the answer follows suit if it can), half
@@ -127,7 +127,7 @@ def win_chance(trump, x, opp):
     return 0.5 * p_lead + 0.5 * popcount(opp & BEATEN[trump, x]) / n
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def card_value(st, card, colour):
     """``(0, 1)`` for a card that adds a yellow, else ``(1, net knives it adds)`` (-1 for a
     green) for a player whose whites take ``colour``."""
@@ -156,7 +156,7 @@ def convolve(a, o, lo, hi, v, r):
     return lo + v, hi
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def deconvolve(a, src, dst, lo, hi, v, r):
     """``a[dst:dst + NDIST]`` = the distribution ``a[src:src + NDIST]`` less a card worth ``v``
     taken with chance ``r`` (the inverse of :func:`convolve`, solved from its stable end; the
@@ -322,7 +322,7 @@ def follow_card(st, player, legal, params):
     pc = fl[F_PC:F_PC + PC_SIZE]
     if planned_area(st, params):
         want = -1
-        parity_failures(st, player, legal, False, int(params[DD_HANDS]),
+        parity_failures(st, player, legal, np.bool_(False), int(params[DD_HANDS]),
                         np.empty(MOST_HANDS, dtype=np.int64), out,
                         lcg_seed(st), params[BREACH])
     safe = SAFE_ANSWERS[area, trump, lead]
@@ -358,11 +358,12 @@ def follow_card(st, player, legal, params):
                 do = F_DIST + (2 + p) * NDIST
                 ylo, yhi = (b[0], b[1]) if p == 0 else (b[2], b[3])
                 dlo, dhi = (b[4], b[5]) if p == 0 else (b[6], b[7])
-                col = pc[PC_STRIDE * p + PC_COLOUR]
+                col = np.int64(pc[PC_STRIDE * p + PC_COLOUR])
                 kind, v = card_value(st, card, col)
                 if kind == 0:
                     ty = F_LESS + 2 * p * NDIST
-                    ylo, yhi = deconvolve(fl, yo, ty, ylo, yhi, 1, fl[F_CHANCE + 2 * card + p])
+                    ylo, yhi = deconvolve(fl, yo, ty, ylo, yhi, np.int64(1),
+                                          fl[F_CHANCE + 2 * card + p])
                     yo = ty
                 else:
                     td = F_LESS + (2 * p + 1) * NDIST

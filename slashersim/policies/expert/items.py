@@ -116,7 +116,7 @@ def cost_constants(st, pc):
             + ((m >> 3) & 1) * r3 + ((m >> 4) & 1) * r4
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def pile_counts(won, p, pc):
     """Greens (after Lakeside), yellows and knives of player p's pile ``won``."""
     o = PC_STRIDE * p
@@ -193,7 +193,7 @@ def slots_in(lo, hi, it):
     return popcount(r & it[IT_FREE]), int(r & it[IT_FIXED] != 0)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def gains_value(a, fa, b, fb, tab, need, esc_value, win_value):
     """The value of the escape items gained when the first drawer's cards hold ``a`` unseen
     slots (``fa``: a known escape among them) and the second's ``b`` (``fb``), the missing
@@ -213,7 +213,7 @@ def gains_value(a, fa, b, fb, tab, need, esc_value, win_value):
     return esc_value * gained + win_value * win
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def item_cell(tab, it, nf, ns, params):
     """The table's cell for ``nf`` draws of the first drawer and ``ns`` of the second, filled
     by :func:`fill_item_cell` on first use."""
@@ -235,6 +235,7 @@ def fill_item_cell(tab, it, nf, ns, cell, params):
     at_once = it[IT_AT_ONCE]
     esc_value = params[ESCAPE_VALUE]
     win_value = params[WIN_VALUE]
+    none = np.int64(0)  # no slots: typed int64, not a literal that would compile gains_value again
     fe = min(nf, n)
     end = min(fe + ns, n)
     a, fa = slots_in(0, fe, it)
@@ -247,10 +248,10 @@ def fill_item_cell(tab, it, nf, ns, cell, params):
         z1 = popcount(zone & lo) / z
         z2 = popcount(zone & mid) / z
         g = (1.0 - z1 - z2) * gains_value(a, fa, b, fb, tab, need, esc_value, win_value)
-        g += z2 * gains_value(a, fa, 0, 0, tab, need, esc_value, win_value)
+        g += z2 * gains_value(a, fa, none, none, tab, need, esc_value, win_value)
         if not at_once and z1 > 0.0:
             # after the Killer, the second draws ``ns`` cards taken as unseen
-            g += z1 * gains_value(0, 0, min(ns, n - 1), 0, tab, need, esc_value, win_value)
+            g += z1 * gains_value(none, none, min(ns, n - 1), none, tab, need, esc_value, win_value)
         hs = z2 + (z1 * min(1.0, ns / max(1, n)) if at_once else 0.0)
         hf = z1
     else:
@@ -258,10 +259,10 @@ def fill_item_cell(tab, it, nf, ns, cell, params):
         hf = 1.0 if 0 <= k_seen < fe else 0.0
         if hf > 0:
             b, fb = slots_in(k_seen + 1, min(k_seen + 1 + ns, n), it)
-            g = 0.0 if at_once else gains_value(0, 0, b, fb, tab, need, esc_value, win_value)
+            g = 0.0 if at_once else gains_value(none, none, b, fb, tab, need, esc_value, win_value)
             hs = min(1.0, ns / max(1, n)) if at_once else 0.0
         elif fe <= k_seen < end:
-            g = gains_value(a, fa, 0, 0, tab, need, esc_value, win_value)
+            g = gains_value(a, fa, none, none, tab, need, esc_value, win_value)
             hs = 1.0
         else:
             g = gains_value(a, fa, b, fb, tab, need, esc_value, win_value)
@@ -280,7 +281,7 @@ def first_drawer(st):
     return st[S_ROUND_LEADER]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def draws_and_damage(won, p, pc, params):
     """Player p's draws (at most ``ITEM_N - 1``) for the pile ``won`` and the cost of the
     Killer's damage if it comes."""
@@ -294,13 +295,13 @@ def draws_and_damage(won, p, pc, params):
         min(hit, health) * params[DAMAGE] + (hit >= health) * params[DEATH]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def joint_cost(w0, w1, first, tab, it, pc, params):
     """The item-phase cost of players 0 and 1 ending the play phase with the piles ``w0``
     and ``w1``, ``first`` drawing first (:func:`item_cell`). The leads' rollouts compute it
     from :func:`pile_tables` (tested equal)."""
-    n0, d0 = draws_and_damage(w0, 0, pc, params)
-    n1, d1 = draws_and_damage(w1, 1, pc, params)
+    n0, d0 = draws_and_damage(w0, np.int64(0), pc, params)
+    n1, d1 = draws_and_damage(w1, np.int64(1), pc, params)
     nf, df, ns, ds = (n0, d0, n1, d1) if first == 0 else (n1, d1, n0, d0)
     cell = item_cell(tab, it, nf, ns, params)
     return tab[T_HF + nf] * df + tab[T_HS + cell] * ds - tab[T_G + cell]
@@ -336,7 +337,7 @@ def pile_tables(pc, params, pt, dt):
                 + (hit >= health) * params[DEATH]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def tabled_draws_and_damage(won, p, pt, dt):
     """:func:`draws_and_damage` from the tables of :func:`pile_tables`."""
     b = PT_STRIDE * p

@@ -53,7 +53,7 @@ from .plan import parity_failures, planned_area, sole_sweep_winner
 from .rollouts import lead_rollouts
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def representatives(st, player, legal):
     """The legal cards that stand for their class: cards of one suit with the same item-phase
     effect and no card the player has not seen (nor the led card) between them win and lose
@@ -109,7 +109,7 @@ def lead_costs(st, player, legal, params, out):
         out[card] = cost
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def class_offsets(legal, reps, out, best, card):
     """``best[rep]``: the least closed-form cost ``out`` of a member of each class of leads,
     ``card[rep]``: its first member of that cost (the class's lead, as its rollouts are
@@ -142,7 +142,7 @@ def lead_card(st, player, legal, params):
     lead_costs(st, player, legal, params, out)
     x = lcg_seed(st)
     if planned_area(st, params):
-        x = parity_failures(st, player, legal, True, int(params[DD_HANDS]),
+        x = parity_failures(st, player, legal, np.bool_(True), int(params[DD_HANDS]),
                             ints[I_PARTNER:I_PARTNER + MOST_HANDS], out, x, params[BREACH])
     reps = representatives(st, player, legal)
     # classes worth sampling: some member's closed-form cost is near the best

@@ -20,7 +20,7 @@ from .lcg import lcg_below, lcg_next
 
 
 # --- the area plan ------------------------------------------------------------------------------
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def sole_sweep_winner(st, leader):
     """The trick winner whose sweep of the rest is the only one that ends right: 0 the trick's
     leader, 1 the follower, -1 for no wish.
@@ -62,7 +62,7 @@ RANKS_FROM = tuple(sum(1 << (5 * s + r) for s in range(4) for r in range(k, 5)) 
 RANKS_FROM_1, RANKS_FROM_2, RANKS_FROM_3, RANKS_FROM_4 = RANKS_FROM[1:]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def distinct(h, occ):
     """``h`` less each card whose next lower card of its suit in ``occ`` is in ``h`` too: one
     card of each run of cards of ``h`` with nothing of ``occ`` between them (``h`` within
@@ -85,7 +85,7 @@ def parity_last(hl, hf, tl, tf, parity, trump):
     return (tf + 1) % 2 == parity
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def parity_two(hl, hf, tl, tf, parity, trump):
     """:func:`parity_solvable` when each hand holds two cards (no call)."""
     m = hl

@@ -220,8 +220,8 @@ def lead_rollouts(st, player, live, params, fl, ints, x, n):
         for k in range(ncls):
             p0 = w0 | won[k]
             p1 = w1 | (both & ~won[k])
-            n0, d0 = tabled_draws_and_damage(p0, 0, pt, dt)
-            n1, d1 = tabled_draws_and_damage(p1, 1, pt, dt)
+            n0, d0 = tabled_draws_and_damage(p0, np.int64(0), pt, dt)
+            n1, d1 = tabled_draws_and_damage(p1, np.int64(1), pt, dt)
             nf, df, ns, ds = (n0, d0, n1, d1) if first == 0 else (n1, d1, n0, d0)
             cell = nf * ITEM_N + ns
             if not (it[IT_DONE] >> cell) & 1:
