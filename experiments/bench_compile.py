@@ -71,6 +71,16 @@ def run(root, args, processes=None):
         return elapsed, cpu, p.returncode
 
 
+def revision(root):
+    """The git commit of the checkout measured, marked when it has uncommitted changes."""
+    def git(*args):
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True,
+                              text=True).stdout.strip()
+    commit = git("rev-parse", "--short", "HEAD") or "no git checkout"
+    dirty = git("status", "--porcelain", "--", "slashersim")
+    return f"git {commit}" + (" with uncommitted changes" if dirty else "")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=str(HERE))
@@ -79,10 +89,15 @@ def main():
     ap.add_argument("--out", default=None, help="also write the table to this markdown file")
     a = ap.parse_args()
     names = list(COMMANDS) if a.only is None else a.only.split(",")
-    lines = [f"Clean-cache time per command ({os.cpu_count()} cores, compile processes: "
-             f"{a.processes or 'default'}); made by `python experiments/bench_compile.py"
-             + "".join(f" --{k} {v}" for k, v in (("only", a.only), ("processes", a.processes))
-                       if v is not None) + "`",
+    made = "python experiments/bench_compile.py" + "".join(
+        f" --{k} {v}" for k, v in (("only", a.only), ("processes", a.processes))
+        if v is not None)
+    lines = ["# First-run times from a clean cache", "",
+             f"Made by `{made}` on a machine with {os.cpu_count()} cores (compile processes: "
+             f"{a.processes or 'one per core'}), {revision(Path(a.root).resolve())}. Each "
+             "command ran once in a fresh process with an empty numba cache; wall is the whole "
+             "process, CPU adds its helper processes. Targets: 30 s for the README's main "
+             "command, 45 s for every other.",
              "", "| command | wall s | CPU s | exit | target s | verdict |",
              "| --- | ---: | ---: | ---: | ---: | --- |"]
     print("\n".join(lines), flush=True)

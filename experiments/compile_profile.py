@@ -7,9 +7,11 @@ For every function numba compiles on the way (the kernel and each callee it spec
 (``nopython_type_inference``), lowering to LLVM IR (``native_lowering``, less the LLVM work
 inside it) and the rest of numba's passes; the ``numba:llvm_lock`` events give the time LLVM
 holds its lock (optimisation and machine code), charged to the function being compiled. A
-function compiled once per caller shows up with a count above one. Times are the compiling
-process's CPU seconds (``time.process_time``; numba compiles on one thread), so a busy machine
-changes them little; the whole process's wall time is given beside them.
+function compiled once per caller shows up with a count above one, and a function compiled
+twice for what is one signature is named (``slashersim.compiling.repeated_compilations``).
+Times are the compiling process's CPU seconds (``time.process_time``; numba compiles on one
+thread), so a busy machine changes them little; the whole process's wall time is given beside
+them.
 
     python experiments/compile_profile.py [--parts engine,engine_baseline,...] [--top 12]
         [--out results/compile_profile.md]
@@ -65,7 +67,9 @@ from slashersim.runner.kernels import compile_part
 t0 = time.process_time()
 compile_part(part)
 total = time.process_time() - t0
-print(json.dumps({"total": total, "rows": rec.rows, "compiles": rec.compiles}))
+from slashersim.compiling import repeated_compilations
+print(json.dumps({"total": total, "rows": rec.rows, "compiles": rec.compiles,
+                  "repeated": repeated_compilations()}))
 """
 
 
@@ -107,7 +111,12 @@ def report(part, data, top):
     for stage in ("types", "lowering", "llvm", "other"):
         lines.append(f"| {stage} | {stages[stage]:.1f} | "
                      f"{stages[stage] / max(data['total'], 1e-9):.0%} |")
-    lines += ["", "| function | compiled | types | lowering | llvm | other | total CPU s |",
+    repeated = data.get("repeated", {})
+    lines += ["", "Functions compiled twice for one signature (a literal constant, an omitted "
+              "default or an unsigned index as an argument): "
+              + (", ".join(f"`{name.split('-')[0]}` ({len(sigs)})"
+                           for name, sigs in sorted(repeated.items())) or "none") + ".", ""]
+    lines += ["| function | compiled | types | lowering | llvm | other | total CPU s |",
               "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     ranked = sorted(by_fn.items(), key=lambda kv: -sum(kv[1].values()))[:top]
     for fn, c in ranked:
@@ -116,9 +125,17 @@ def report(part, data, top):
     return lines
 
 
+def revision(state):
+    """The git commit measured, marked when the package has uncommitted changes."""
+    if not state:
+        return "outside a git checkout"
+    return f"git {state['commit'][:7]}" + (" with uncommitted changes" if state["dirty"] else "")
+
+
 def main():
     sys.path.insert(0, str(HERE))
     from slashersim.compiling import PARTS
+    from slashersim.provenance import git_state
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--parts", default=",".join(PARTS))
     ap.add_argument("--top", type=int, default=12)
@@ -126,7 +143,8 @@ def main():
     a = ap.parse_args()
     lines = ["# Where compile time goes", "",
              f"Made by `python experiments/compile_profile.py --parts {a.parts} --top {a.top}` "
-             f"on a machine with {os.cpu_count()} cores: each part compiled from a clean cache "
+             f"on a machine with {os.cpu_count()} cores, {revision(git_state())}: each part "
+             f"compiled from a clean cache "
              f"in a fresh process, numba's compiler events summed per function (self CPU time "
              f"of the compiling process).",
              ""]
