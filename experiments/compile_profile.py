@@ -63,13 +63,14 @@ rec = Recorder()
 for kind in ("numba:run_pass", "numba:compile", "numba:llvm_lock"):
     ev.register(kind, rec)
 part = sys.argv[1]
+from slashersim.compiling import compile_log, repeated_compilations
 from slashersim.runner.kernels import compile_part
 t0 = time.process_time()
-compile_part(part)
+with compile_log() as log:
+    compile_part(part)
 total = time.process_time() - t0
-from slashersim.compiling import repeated_compilations
 print(json.dumps({"total": total, "rows": rec.rows, "compiles": rec.compiles,
-                  "repeated": repeated_compilations()}))
+                  "repeated": repeated_compilations(log)}))
 """
 
 
@@ -114,7 +115,7 @@ def report(part, data, top):
     repeated = data.get("repeated", {})
     lines += ["", "Functions compiled twice for one signature (a literal constant, an omitted "
               "default or an unsigned index as an argument): "
-              + (", ".join(f"`{name.split('-')[0]}` ({len(sigs)})"
+              + (", ".join(f"`{name.rsplit('.', 1)[-1]}` ({len(sigs)})"
                            for name, sigs in sorted(repeated.items())) or "none") + ".", ""]
     lines += ["| function | compiled | types | lowering | llvm | other | total CPU s |",
               "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
