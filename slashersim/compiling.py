@@ -1,10 +1,11 @@
 """One line on stderr before numba compiles kernels that are not in the on-disk cache yet.
 
-The first run after an install or an edit of the package compiles the kernels it needs (most
-of a minute or more); later runs load them from the cache in about a second. A part counts as
+The first run after an install or an edit of the package compiles the kernels it needs (from
+a few seconds to about half a minute a part); later runs load them from the cache in about a second. A part counts as
 cached when numba's index file of its kernel (``FILE.FUNCTION-LINE.pyXY.nbi``) is in the cache
 folder, so the message never shows on a warm cache. The estimates were measured from a clean
-cache on a 2-core machine with ``experiments/bench_compile.py``.
+cache on an idle 2-core machine (the wall time of each part's process in
+``experiments/compile_profile.py``).
 
 When a command of the command line needs two or more parts that are not cached and the machine
 has the cores, the parts compile side by side in helper processes (:func:`compile_apart`),
@@ -23,18 +24,18 @@ import time
 
 #: part -> (kernel file stem, kernel function, label, seconds to compile from a clean cache)
 PARTS = {
-    "engine": ("kernels", "chunk", "the engine", 45),
-    "engine_baseline": ("kernels", "chunk_baseline", "the engine with the baseline", 50),
-    "engine_heuristic": ("kernels", "chunk_heuristic", "the engine with the heuristic", 80),
-    "rollouts": ("kernels", "rollouts", "the play-outs of positions", 45),
-    "rollouts_baseline": ("kernels", "rollouts_baseline", "the play-outs of positions", 50),
-    "rollouts_heuristic": ("kernels", "rollouts_heuristic", "the play-outs of positions", 80),
-    "record": ("kernels", "record_game", "the game recorder", 45),
-    "python": ("kernels", "play_games", "the engine for Python players", 45),
+    "engine": ("kernels", "chunk", "the engine", 20),
+    "engine_baseline": ("kernels", "chunk_baseline", "the engine with the baseline", 20),
+    "engine_heuristic": ("kernels", "chunk_heuristic", "the engine with the heuristic", 35),
+    "rollouts": ("kernels", "rollouts", "the play-outs of positions", 25),
+    "rollouts_baseline": ("kernels", "rollouts_baseline", "the play-outs of positions", 20),
+    "rollouts_heuristic": ("kernels", "rollouts_heuristic", "the play-outs of positions", 40),
+    "record": ("kernels", "record_game", "the game recorder", 15),
+    "python": ("kernels", "play_games", "the engine for Python players", 15),
     "exerciser": ("exerciser", "decide", "the exerciser player", 5),
-    "expert": ("expert", "decide", "the expert player", 40),
-    "search": ("search", "decide", "the search player", 70),
-    "omniscient": ("omniscient", "decide", "the omniscient player", 70),
+    "expert": ("expert", "decide", "the expert player", 25),
+    "search": ("search", "decide", "the search player", 30),
+    "omniscient": ("omniscient", "decide", "the omniscient player", 30),
 }
 #: policies compiled into kernels of their own (:data:`slashersim.runner.kernels.FAST`)
 FAST = ("baseline", "heuristic")
