@@ -53,7 +53,8 @@ POLICY_TYPE = types.FunctionType(POLICY_SIGNATURE)
 def ask(policy, decision, player, arg, st, params):
     """``player``'s answer to ``decision`` from ``policy``, with that player's own random
     stream in the slot policies draw from (``rng.POLICY``) while it decides, and put back in
-    the player's place after: a player's draws never touch, nor show, its partner's stream."""
+    the player's place after: a player's draws never touch, nor show, its partner's stream.
+    The arguments go as ``int64``, never as literals, so each player compiles once."""
     st[S_RNG + POLICY] = st[S_PLAYER_RNG + player]
     answer = policy(np.int64(decision), np.int64(player), np.int64(arg), st, params)
     st[S_PLAYER_RNG + player] = st[S_RNG + POLICY]

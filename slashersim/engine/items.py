@@ -296,7 +296,8 @@ def use_item(st, player, answer, flashlight_answer):
 @njit
 def use_items(policy, decision, player, st, params, arg):
     """Let ``player`` use items in the window ``decision`` (PHASE_START, BEFORE_DRAW,
-    PLAY_START or AFTER_TRICK, whose ``arg`` is the trick just played) until it says -1.
+    PLAY_START or AFTER_TRICK, whose ``arg`` is the trick just played; 0 for the others)
+    until it says -1.
 
     The policy is asked only while the player holds an item usable now; for a Flashlight it is
     then shown the top cards and asked for their order (decision FLASHLIGHT). What it saw
