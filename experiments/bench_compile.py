@@ -99,8 +99,11 @@ def main():
              f"Made by `{made}` on a machine with {os.cpu_count()} cores (compile processes: "
              f"{a.processes or 'one per core'}), {revision(Path(a.root).resolve())}. Each "
              "command ran once in a fresh process with an empty numba cache; wall is the whole "
-             "process, CPU adds its helper processes. Targets: 30 s for the README's main "
-             "command, 45 s for every other.",
+             "process, CPU adds its helper processes. Each command plays the games its line "
+             "gives, with its default seed (0) and player (the expert unless the line names "
+             "one; the main command: the expert, 100,000 games; the sweep: SPEC in the script, the "
+             "baseline, 20 games a cell, seed 1). Targets: 30 s for the "
+             "README's main command, 45 s for every other.",
              "", "| command | wall s | CPU s | exit | target s | verdict |",
              "| --- | ---: | ---: | ---: | ---: | --- |"]
     print("\n".join(lines), flush=True)

@@ -147,7 +147,8 @@ def main():
              f"on a machine with {os.cpu_count()} cores, {revision(git_state())}: each part "
              f"compiled from a clean cache "
              f"in a fresh process, numba's compiler events summed per function (self CPU time "
-             f"of the compiling process).",
+             f"of the compiling process). No games are played: each part is only compiled, "
+             f"for every player it serves (the parts are named after them).",
              ""]
     print("\n".join(lines), flush=True)
     for part in a.parts.split(","):
