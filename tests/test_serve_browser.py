@@ -287,9 +287,9 @@ def test_a_link_opens_the_same_settings_and_the_same_games(server, browser):
 @browser_test
 def test_a_bad_link_is_refused_as_if_typed(server, browser):
     page = open_page(browser, server + "?games=abc&health=9&skill=novice", [])
-    messages = page.locator(".message .error-text").all_inner_texts()
-    assert messages == ["health must be an integer 1..7, got 9",
-                        "games must be an integer 1..10,000,000, got 'abc'"]
+    expect_texts(page, ".message .error-text",
+                 ["health must be an integer 1..7, got 9",
+                  "games must be an integer 1..10,000,000, got 'abc'"])
     assert page.locator(".games input").input_value() == "abc"
     assert widgets(page)["health"] == "Starting health: 7"
     assert not page.locator("progress.run-progress").is_visible()
@@ -347,6 +347,15 @@ def expect_text(page, css, text, timeout_s=10):
     deadline = time.monotonic() + timeout_s
     while page.locator(css).inner_text() != text:
         assert time.monotonic() < deadline, (css, page.locator(css).inner_text(), text)
+        time.sleep(0.1)
+
+
+def expect_texts(page, css, texts, timeout_s=10):
+    """Wait until the elements ``css`` show ``texts`` (an element and its text can come in
+    separate updates from the server)."""
+    deadline = time.monotonic() + timeout_s
+    while page.locator(css).all_inner_texts() != texts:
+        assert time.monotonic() < deadline, (css, page.locator(css).all_inner_texts(), texts)
         time.sleep(0.1)
 
 
