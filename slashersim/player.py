@@ -28,7 +28,7 @@ from .inputs import check_seed
 from .policies import get_policy, param_vector, resolve
 from .policies.python import (
     BRIDGE_STATE_SIZE,
-    REPORT_SIZE,
+    REPORT_AT,
     IllegalAnswer,
     Observation,
     answerer,
@@ -87,7 +87,7 @@ class Game:
         self._over = False
         self._abandoned = False
         self._st = np.zeros(BRIDGE_STATE_SIZE, dtype=np.int64)
-        self._view = self._st[L.STATE_SIZE:]
+        self._view = self._st[L.STATE_SIZE:REPORT_AT]
         self._records = np.zeros((1, L.RECORD_SIZE), dtype=np.int32)
         self._replay()
 
@@ -96,8 +96,8 @@ class Game:
         (its state and view kept), or at the end of the game."""
         from .runner.kernels import play_games  # the kernels load when a game starts
         st = np.zeros(BRIDGE_STATE_SIZE, dtype=np.int64)
-        view = st[L.STATE_SIZE:]
-        report = np.zeros(REPORT_SIZE, dtype=np.float64)
+        view = st[L.STATE_SIZE:REPORT_AT]
+        report = st[REPORT_AT:]
         answers = self._answers
         asked = 0
         stopped = []
@@ -114,7 +114,7 @@ class Game:
             return -1
 
         with answering(handler):
-            play_games.compile()(bridge(), self.config.to_array(), report, self.seed,
+            play_games.compile()(bridge(), self.config.to_array(), np.zeros(0), self.seed,
                                  self.game, self._records, st)
         if stopped:
             self._st[:] = stopped[0]
@@ -235,7 +235,7 @@ class Game:
         other.history = list(self.history)
         other._answers = list(self._answers)
         other._st = self._st.copy()
-        other._view = other._st[L.STATE_SIZE:]
+        other._view = other._st[L.STATE_SIZE:REPORT_AT]
         other._records = self._records.copy()
         return other
 

@@ -21,7 +21,8 @@ points (:func:`decision_points` collects them from real games). The hidden chann
   remaining slots (the set-up rule every player knows);
 - ``partner_flashlight``: the cards the partner's Flashlight saw (their slots are redrawn with
   the rest of the deck);
-- ``killer_start``: where the Killer started (a record field), while it has not come up;
+- ``killer_start``: where the Killer started (a record field), while it has not come up,
+  redrawn over every slot the set-up allows;
 - ``area_order``: the area cards not turned up yet in this pass (and those in the box), within
   their levels in the rulebook's first pass; ``arrows``: the arrows of areas never turned up;
 - ``streams``: the deal, item and area random streams (they hold the future deals and
@@ -38,9 +39,14 @@ What a player might infer from *why* its partner acted (e.g. that a Flashlight b
 bottom because it held the Killer) is not part of the view: fair players here use public facts,
 never a model of the partner's hidden reasons.
 """
+import copy
+import ctypes
 import inspect
+import pickle
 
-from numba import njit
+from numba import carray, config, njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 import numpy as np
 
 from . import rules
@@ -49,7 +55,7 @@ from .engine import layout as L
 from .engine import rng as R
 from .engine.view import prepare
 from .policies import get_policy, param_vector
-from .policies.python import BRIDGE_STATE_SIZE, Observation, answerer
+from .policies.python import BRIDGE_STATE_SIZE, REPORT_AT, Observation, answerer
 from .runner import drive
 
 CHANNELS = ("partner_hand", "undealt", "deal_scratch", "first_yellows", "item_deck",
@@ -132,14 +138,21 @@ def _redraw_item_deck(st, out, player, rng):
         free.remove(k)
     for i, c in zip(free, rng.permutation(cards) if cards else []):
         out[L.S_DECK + i] = c
-    if st[L.S_KILLER_DRAWS] == 0 and rules.KILLER in deck:
-        n0 = int(sum(st[L.C_ITEM_IN:L.C_ITEM_IN + 12])) + 1
-        top_group = st[L.C_ITEM_DECK] == rules.ITEM_DECK_KILLER_TOP_HALF
-        slots = n0 // 2 + 1 if top_group else n0
-        drawn = n0 - n
-        at = deck.index(rules.KILLER)
-        if drawn + 1 <= slots and not (seen[at] >> player) & 1:
-            out[L.S_KILLER_START] = int(rng.integers(drawn + 1, slots + 1))
+    _redraw_killer_start(st, out, rng)
+
+
+def _redraw_killer_start(st, out, rng):
+    """While the Killer has not come up (the view blanks where it started), its start is
+    redrawn over every slot the set-up allows (all of them when no rule fixes it): a superset
+    of what the view leaves possible, which is sound because no rule reads the start during
+    play (it is a record field), so no fair decision can depend on it; the wider the redraw,
+    the surer a player that reads it is caught, whoever's Flashlight has moved the Killer."""
+    if st[L.S_KILLER_DRAWS] != 0 or st[L.C_KILLER_POSITION] > 0:
+        return
+    n0 = int(sum(st[L.C_ITEM_IN:L.C_ITEM_IN + rules.CURSED_OBJECT + 1])) + 1
+    top_group = st[L.C_ITEM_DECK] == rules.ITEM_DECK_KILLER_TOP_HALF
+    slots = n0 // 2 + 1 if top_group else n0
+    out[L.S_KILLER_START] = int(rng.integers(1, slots + 1))
 
 
 def _redraw_areas(st, out, rng):
@@ -191,9 +204,27 @@ _CONTROL = 4
 _recorders = {}
 
 
+@intrinsic
+def _pointer(typingctx, address):
+    """The integer ``address`` as a pointer (for :func:`numba.carray`)."""
+    if not isinstance(address, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+    return types.voidptr(address), codegen
+
+
+if config.DISABLE_JIT:
+    def _pointer(address):  # noqa: F811 (the same in plain Python, where intrinsics do not run)
+        return ctypes.c_void_p(int(address))
+
+
 def _recorder(name):
     """A policy that plays as registered policy ``name`` and, at a sampled share of its
-    decisions, copies the state into the buffer that trails its parameter vector."""
+    decisions, copies the state into a tape: its parameters are the policy's, then the
+    sampling rates, then the tape's address (a policy's parameters are read-only to it, so the
+    recorder writes where they point: test machinery, not a channel a fair player has)."""
     if name in _recorders:
         return _recorders[name]
     from .runner.kernels import as_function  # the kernels load when games are played
@@ -201,33 +232,33 @@ def _recorder(name):
     inner = as_function(entry.decide)
     n_params = len(entry.default_params)
     rates_at = n_params
-    ctl_at = rates_at + api.N_DECISIONS
-    buf_at = ctl_at + _CONTROL
+    address_at = rates_at + api.N_DECISIONS
     row = POINT_HEADER + L.STATE_SIZE
 
     @njit(api.POLICY_SIGNATURE)
     def record(decision, player, arg, st, params):
-        ctl = params[ctl_at:buf_at].view(np.int64)
-        count = ctl[0]
-        ctl[0] = count + 1
-        h = R.splitmix64(np.uint64(ctl[3]) ^ np.uint64(count))
+        head = carray(_pointer(np.int64(params[address_at])), (_CONTROL,), np.int64)
+        count = head[0]
+        head[0] = count + 1
+        h = R.splitmix64(np.uint64(head[3]) ^ np.uint64(count))
         u = np.float64(h >> np.uint64(11)) / 9007199254740992.0
-        k = ctl[1]
-        take = u < params[rates_at + decision] and k < ctl[2]
+        k = head[1]
+        take = u < params[rates_at + decision] and k < head[2]
+        tape = carray(_pointer(np.int64(params[address_at])), (_CONTROL + head[2] * row,),
+                      np.int64)
         if take:
-            buf = params[buf_at + k * row:buf_at + (k + 1) * row].view(np.int64)
-            buf[0] = decision
-            buf[1] = player
-            buf[2] = arg
-            buf[POINT_HEADER:] = st
-            ctl[1] = k + 1
+            at = _CONTROL + k * row
+            tape[at] = decision
+            tape[at + 1] = player
+            tape[at + 2] = arg
+            tape[at + POINT_HEADER:at + row] = st
+            head[1] = k + 1
         answer = inner(decision, player, arg, st, params[:n_params])
         if take:
-            buf = params[buf_at + k * row:buf_at + (k + 1) * row].view(np.int64)
-            buf[3] = answer
+            tape[_CONTROL + k * row + 3] = answer
         return answer
 
-    _recorders[name] = (record, n_params, rates_at, ctl_at, buf_at, row)
+    _recorders[name] = (record, n_params, rates_at, address_at, row)
     return _recorders[name]
 
 
@@ -238,35 +269,66 @@ def decision_points(policy, config, games, seed=0, rates=None, capacity=2000, pa
     card play 0.03, every other decision 0.5), at most ``capacity`` of them. Played on one
     thread (the recorder's counters are shared)."""
     from .runner.kernels import chunk  # the kernels load when games are played
-    record, n_params, rates_at, ctl_at, buf_at, row = _recorder(policy)
-    vec = np.zeros(buf_at + capacity * row, dtype=np.float64)
+    record, n_params, rates_at, address_at, row = _recorder(policy)
+    vec = np.zeros(address_at + 1, dtype=np.float64)
     vec[:n_params] = param_vector(policy) if params is None else params
     r = np.full(api.N_DECISIONS, 0.5)
     r[api.PLAY_CARD] = 0.03
     if rates is not None:
         for k, v in dict(rates).items():
             r[k] = v
-    vec[rates_at:ctl_at] = r
-    ctl = vec[ctl_at:buf_at].view(np.int64)
-    ctl[:] = (0, 0, capacity, seed)
+    vec[rates_at:address_at] = r
+    tape = np.zeros(_CONTROL + capacity * row, dtype=np.int64)
+    tape[:_CONTROL] = (0, 0, capacity, seed)
+    vec[address_at] = tape.ctypes.data
     records = np.zeros((games, L.RECORD_SIZE), dtype=np.int32)
     cfg = config.to_array()
     drive(games, lambda start, n: chunk(record, cfg, vec, seed, start, records[start:start + n],
                                         0, 1), threads=1)
-    n = int(ctl[1])
-    return vec[buf_at:buf_at + n * row].view(np.int64).reshape(n, row).copy()
+    n = int(tape[1])
+    return tape[_CONTROL:_CONTROL + n * row].reshape(n, row).copy()
 
 
-def _policy(policy, params):
-    """``(decide function, parameter vector)`` of a registered policy name, a jitted function
-    of ``engine.api.POLICY_SIGNATURE`` (parameters default to none), or a Python player (an
-    object with ``act(observation)`` or a function of the observation, asked through its
-    view as the engine asks it)."""
-    if isinstance(policy, str):
-        return get_policy(policy).decide, param_vector(policy) if params is None else params
-    if hasattr(policy, "act") or _arity(policy) == 1:
-        return _python_decide(answerer(policy)), np.zeros(0)
-    return policy, np.zeros(0) if params is None else params
+class _Checked:
+    """A policy as the checker runs it: its decide function, its parameters (read-only, as
+    the engine hands them over) and, for a Python player, the object that answers."""
+
+    def __init__(self, policy, params):
+        self.player = None
+        if isinstance(policy, _Checked):
+            self.decide, self.params, self.player = policy.decide, policy.params, policy.player
+            return
+        if isinstance(policy, str):
+            self.decide = get_policy(policy).decide
+            vec = param_vector(policy) if params is None else params
+        elif hasattr(policy, "act") or _arity(policy) == 1:
+            self.player = policy
+            self.decide = _python_decide(answerer(policy))
+            vec = ()
+        else:
+            self.decide = policy
+            vec = () if params is None else params
+        self.params = np.array(vec, dtype=np.float64)
+        self.params.flags.writeable = False
+
+    def reach(self):
+        """What a decision could write besides the state: the parameters' bytes and, for a
+        Python player, the object (its pickle, or for a function its closure and defaults)."""
+        return self.params.tobytes(), _snapshot(self.player)
+
+
+def _snapshot(player):
+    if player is None:
+        return None
+    target = player
+    if inspect.isfunction(player):
+        target = ([c.cell_contents for c in player.__closure__ or ()], player.__defaults__,
+                  player.__kwdefaults__)
+    try:
+        return pickle.dumps(target)
+    except Exception:               # noqa: BLE001 (an object that cannot be pickled: copy it)
+        return repr(copy.deepcopy(target).__dict__) if hasattr(target, "__dict__") \
+            else repr(target)
 
 
 def _arity(fn):
@@ -283,7 +345,7 @@ def _python_decide(act):
         full = np.zeros(BRIDGE_STATE_SIZE, dtype=np.int64)
         full[:L.STATE_SIZE] = st
         prepare(decision, player, arg, full)
-        obs = Observation(full[L.STATE_SIZE:].copy())
+        obs = Observation(full[L.STATE_SIZE:REPORT_AT].copy())
         answer = act(obs)
         st[L.S_RNG + R.POLICY] = obs.state[L.S_RNG + R.POLICY]
         mine = L.S_MEMORY + player * L.MEMORY_SIZE
@@ -300,15 +362,22 @@ def allowed_writes(player):
 
 def decide(policy, point, state=None, params=None):
     """``policy``'s answer at a decision point (optionally on another ``state``), and what it
-    wrote: ``(answer, ((offset, value), ...))`` for every state slot it changed. The state is
-    copied, never changed. ``policy`` is a registered name, a jitted policy function or a
-    Python player."""
-    fn, vec = _policy(policy, params)
+    wrote: ``(answer, ((offset, value), ...))`` for every state slot it changed, and
+    ``("params", None)`` or ``("its object", None)`` when it changed its parameters or (a
+    Python player) its own object. The state is copied, never changed. ``policy`` is a
+    registered name, a jitted policy function or a Python player."""
+    checked = _Checked(policy, params)
     before = (point[POINT_HEADER:] if state is None else state).copy()
     st = before.copy()
-    answer = fn(int(point[0]), int(point[1]), int(point[2]), st, vec)
+    reach = checked.reach()
+    answer = checked.decide(int(point[0]), int(point[1]), int(point[2]), st, checked.params)
     changed = np.flatnonzero(st != before)
-    return int(answer), tuple((int(i), int(st[i])) for i in changed)
+    wrote = tuple((int(i), int(st[i])) for i in changed)
+    after = checked.reach()
+    for what, old, new in zip(("params", "its object"), reach, after):
+        if old != new:
+            wrote += ((what, None),)
+    return int(answer), wrote
 
 
 def check_decisions(policy, points, redraws=2, seed=0, params=None):
@@ -316,22 +385,25 @@ def check_decisions(policy, points, redraws=2, seed=0, params=None):
     of ``(index, decision name, what it did, what it did after a redraw)``, empty for a fair
     policy. A decision is unfair when its answer or anything it writes changes once the
     hidden channels are redrawn from the deciding player's view (both entries are then
-    ``(answer, writes)``), or when it writes outside its stream and memory (then the third
-    entry names the slots and the fourth is None)."""
-    fn, vec = _policy(policy, params)
+    ``(answer, writes)``), or when it writes outside its stream and memory: another state
+    slot, its parameters, or (a Python player) its own object, the channels by which one
+    decision could pass on what it may not know (then the third entry names them and the
+    fourth is None)."""
+    checked = _Checked(policy, params)
     rng = np.random.default_rng(seed)
     bad = []
     for i, point in enumerate(points):
         name = api.DECISION_NAMES[int(point[0])]
         allowed = allowed_writes(int(point[1]))
         st = point[POINT_HEADER:]
-        base = decide(fn, point, params=vec)
+        base = decide(checked, point)
         for k in range(redraws + 1):
             other = base if k == 0 else \
-                decide(fn, point, redraw_hidden(st, int(point[1]), rng), vec)
+                decide(checked, point, redraw_hidden(st, int(point[1]), rng))
             stray = [off for off, _ in other[1] if off not in allowed]
             if stray:
-                bad.append((i, name, "wrote " + ", ".join(map(L.state_field, stray)), None))
+                bad.append((i, name, "wrote " + ", ".join(
+                    off if isinstance(off, str) else L.state_field(off) for off in stray), None))
                 break
             if other != base:
                 bad.append((i, name, base, other))

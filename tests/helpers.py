@@ -3,16 +3,45 @@
 The item deck is ``st[S_DECK : S_DECK + st[S_DECK_N]]`` with index 0 the BOTTOM; these helpers
 take and return decks TOP FIRST.
 """
+import ctypes
 import os
 from pathlib import Path
 import subprocess
 import sys
+
+from numba import carray, config, njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+import numpy as np
 
 from slashersim import rules as R
 from slashersim.config import GameConfig
 from slashersim.engine import deal, rng
 from slashersim.engine import layout as L
 from slashersim.rules import CABINS
+
+
+@intrinsic
+def _pointer(typingctx, address):
+    if not isinstance(address, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+    return types.voidptr(address), codegen
+
+
+if config.DISABLE_JIT:
+    def _pointer(address):  # noqa: F811 (the same in plain Python, where intrinsics do not run)
+        return ctypes.c_void_p(int(address))
+
+
+@njit
+def writable(params):
+    """A writable array over a policy's (read-only) parameters, for a test policy that logs
+    what it was asked where the test can read it: native code can always write through an
+    address, which is why the hygiene checker holds the parameters of the players it checks."""
+    return carray(_pointer(params.ctypes.data), params.shape, np.float64)
 
 
 def c(suit, rank):

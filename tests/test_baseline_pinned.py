@@ -1,6 +1,7 @@
 """Nothing else moves: the baseline plays bit-for-bit the pinned games of a set of
-configurations and seeds (``data/baseline_pins.json``, made when each player got its own random
-stream; before, by the code of commit 92394e8, the same games up to the players' draws)."""
+configurations and seeds (``data/baseline_pins.json``, made when the random streams were first
+seeded one-way; before, with each player's own stream, and before that by the code of commit
+92394e8, the same settings with other games)."""
 import hashlib
 import json
 from pathlib import Path

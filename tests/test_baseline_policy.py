@@ -37,6 +37,7 @@ from slashersim.rules import (
 from slashersim.runner.kernels import chunk_baseline
 
 P = np.zeros(0)
+P.flags.writeable = False      # as the engine hands parameters to a policy
 #: the baseline's keep priority of normal items, best first
 PRIORITY = [FIRST_AID_LARGE, FIRST_AID_SMALL, LUCKY_CHARM, WALKIE_TALKIE, BACKPACK, FLASHLIGHT]
 

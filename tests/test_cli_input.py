@@ -111,7 +111,7 @@ def test_compare_refuses_a_bad_parameter_before_playing(capsys, no_play):
 def test_api_refuses_a_nan_parameter_vector():
     from slashersim.policies import param_vector
     from slashersim.runner import simulate
-    params = param_vector("heuristic")
+    params = param_vector("heuristic").copy()
     params[0] = np.nan
     with pytest.raises(ValueError, match="parameter breach must be a number"):
         simulate(policy="heuristic", games=10, params=params)

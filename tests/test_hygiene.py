@@ -2,6 +2,7 @@
 is redrawn consistently with the deciding player's view (``slashersim.testing``), at more than
 1,000 decision points of its own games; and for each channel a test-only policy that peeks at
 exactly that channel is caught by the same test."""
+from helpers import writable
 from numba import njit
 import numpy as np
 import pytest
@@ -147,13 +148,25 @@ def exerciser_points():
     return points_of("exerciser", 400)
 
 
+@pytest.fixture(scope="module")
+def channel_points(exerciser_points):
+    """The exerciser's points, and more card plays where the partner's Flashlight marks are
+    still in the deck (rare: a few dozen in a thousand games): the cheaters peek when they
+    play a card."""
+    more = np.concatenate([Hy.decision_points("exerciser", cfg, 400, seed=11 + i,
+                                              rates={api.PLAY_CARD: 0.2}, capacity=4000)
+                           for i, cfg in enumerate(CONFIGS)])
+    marked = [p for p in more if peek_partner_flashlight(p[Hy.POINT_HEADER:], int(p[1])) >= 0]
+    return np.concatenate([exerciser_points, np.array(marked)])
+
+
 def test_every_hidden_channel_has_a_cheater():
     assert set(CHEATERS) == set(Hy.CHANNELS)
 
 
 @pytest.mark.parametrize("channel", sorted(CHEATERS))
-def test_a_policy_peeking_at_one_channel_is_caught(channel, exerciser_points):
-    bad = Hy.check_decisions(cheater(CHEATERS[channel]), exerciser_points)
+def test_a_policy_peeking_at_one_channel_is_caught(channel, channel_points):
+    bad = Hy.check_decisions(cheater(CHEATERS[channel]), channel_points)
     assert bad, channel
 
 
@@ -281,3 +294,180 @@ def test_the_redraw_keeps_the_view():
         assert hand | int(other[L.S_TRUMP_DECK]) == hand ^ int(other[L.S_TRUMP_DECK])
         changed += hand != st[L.S_HAND + 1 - me]
     assert changed > 100
+
+
+# --- channels a cheater could build, each closed -------------------------------------------------
+_MASK64 = (1 << 64) - 1
+_GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+_PCG_MULT, _PCG_INC = 6364136223846793005, 1442695040888963407
+
+
+def _splitmix64(x):
+    z = (x + _GOLDEN) & _MASK64
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK64
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
+    return z ^ (z >> 31)
+
+
+def _unshift(y, s):
+    x = y
+    for _ in range(64 // s + 1):
+        x = y ^ (x >> s)
+    return x
+
+
+def _unsplitmix64(z):
+    """SplitMix64 is a bijection: its inverse, as a cheater would write it."""
+    z = _unshift(z, 31)
+    z = (z * pow(_MIX2, -1, 1 << 64)) & _MASK64
+    z = _unshift(z, 27)
+    z = (z * pow(_MIX1, -1, 1 << 64)) & _MASK64
+    z = _unshift(z, 30)
+    return (z - _GOLDEN) & _MASK64
+
+
+def _pcg_back(state, steps):
+    """PCG32's state ``steps`` draws earlier: its step is an affine map mod 2**64."""
+    inverse = pow(_PCG_MULT, -1, 1 << 64)
+    for _ in range(steps):
+        state = ((state - _PCG_INC) * inverse) & _MASK64
+    return state
+
+
+def _chained_seed(seed, game, stream):
+    """How the streams were seeded before they were seeded one-way: SplitMix64 chained."""
+    h = _splitmix64(_splitmix64(seed & _MASK64) ^ game)
+    return _splitmix64(h ^ stream)
+
+
+def _walk_back(own_first, own_stream):
+    """The walk back from a player's own stream to the game's root, then to every stream."""
+    root = _unsplitmix64(own_first) ^ own_stream
+    return [_splitmix64(root ^ k) for k in range(L.N_STREAMS)]
+
+
+def test_the_walk_back_from_the_own_stream_finds_no_other_stream():
+    """A player may read its own stream, and PCG32 steps back to its first state exactly; under
+    the old chained seeding, inverting the seeding from there gave the game's root and every
+    other stream (the partner's hand, the decks, every future deal). Under the one-way seeding
+    the same walk finds none of them."""
+    from slashersim.engine import rng as R
+    found_old = found_new = 0
+    for seed in (0, 7, 2026, 2**40 + 3):
+        for game in range(40):
+            for p in (0, 1):
+                own = R.POLICY + p
+                old = [_chained_seed(seed, game, k) for k in range(L.N_STREAMS)]
+                found_old += _walk_back(old[own], own) == old
+                new = [int(R.stream_seed(seed, game, k)) for k in range(L.N_STREAMS)]
+                guess = _walk_back(new[own], own)
+                found_new += sum(g == t for k, (g, t) in enumerate(zip(guess, new)) if k != own)
+    assert found_old == 4 * 40 * 2
+    assert found_new == 0
+
+
+def test_a_players_stream_steps_back_to_its_first_state():
+    """The step back the cheater relies on works: so the own stream's first state is what a
+    player may learn, and the seeding above is what must keep it from the others."""
+    from slashersim.engine import rng as R
+    st = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    first = int(R.stream_seed(3, 5, R.POLICY))
+    st[L.S_RNG + R.POLICY] = np.int64(np.uint64(first))
+    for _ in range(37):
+        R.rand_below(st, R.POLICY, 20)
+    assert _pcg_back(int(np.uint64(st[L.S_RNG + R.POLICY])), 37) == first
+
+
+def test_the_seeding_is_siphash_2_4():
+    """The one-way step is SipHash-2-4: the reference test vector of a 16-byte message."""
+    from slashersim.engine import rng as R
+    k0, k1 = np.uint64(0x0706050403020100), np.uint64(0x0F0E0D0C0B0A0908)
+    assert int(R.siphash24(k0, k1, k0, k1)) == 0x3F2ACC7F57C29BDB
+
+
+def test_a_policy_that_writes_its_parameters_does_not_compile():
+    """The blackboard: both seats and every game of a block share one parameter vector, so a
+    player that wrote its hand there could read its partner's. The engine hands parameters
+    over read-only, and numba refuses the write."""
+    from numba.core.errors import TypingError
+
+    def blackboard(decision, player, arg, st, params):
+        params[player] = st[L.S_HAND + player]
+        return X.decide(decision, player, arg, st, params)
+
+    with pytest.raises(TypingError):
+        njit(api.POLICY_SIGNATURE)(blackboard)
+
+
+@njit(api.POLICY_SIGNATURE)
+def blackboard_through_a_pointer(decision, player, arg, st, params):
+    """The blackboard again, past the compiler: a writable array made from the parameters'
+    address (what native code can always do); its card play follows the partner's note."""
+    board = writable(params)
+    board[player] = st[L.S_HAND + player]
+    note = np.int64(board[1 - player])
+    if decision == api.PLAY_CARD and popcount(arg) > 1 and note > 0:
+        return nth_bit(arg, note % popcount(arg))
+    return X.decide(decision, player, arg, st, params)
+
+
+def test_a_blackboard_in_the_parameters_is_caught(exerciser_points):
+    bad = Hy.check_decisions(blackboard_through_a_pointer, exerciser_points, params=np.zeros(2))
+    assert len(bad) >= 1000
+    assert all(b[2] == "wrote params" for b in bad)
+
+
+class SharedNotes:
+    """One Python object for both seats would be a blackboard: each seat notes its hand in an
+    attribute and reads its partner's. Each seat of each game plays its own copy, so there is
+    never a partner's note to read; ``SEEN`` counts the decisions that found one."""
+
+    SEEN = []
+
+    def __init__(self):
+        self.notes = {}
+
+    def act(self, obs):
+        self.notes[obs.player] = obs.hand
+        partner = self.notes.get(1 - obs.player)
+        if partner is not None:
+            SharedNotes.SEEN.append(partner)
+        return obs.legal[len(partner or ()) % len(obs.legal)]
+
+
+def test_one_python_object_never_plays_both_seats():
+    from slashersim import simulate
+    SharedNotes.SEEN.clear()
+    r = simulate(policy=SharedNotes(), games=20, seed=3)
+    assert r.games == 20
+    assert SharedNotes.SEEN == []
+
+
+def test_a_python_player_that_writes_its_object_is_caught(exerciser_points):
+    """Within a seat, an attribute would be memory the redraws cannot reach: a decision that
+    changes the player's own object is named."""
+    bad = Hy.check_decisions(SharedNotes(), exerciser_points[:50])
+    assert bad and all(b[2] == "wrote its object" for b in bad)
+
+
+def test_the_killer_start_is_redrawn_after_a_flashlight_moved_the_killer():
+    """The position the review found: the partner's Flashlight put the Killer under the deck and
+    the top group has been drawn past; the start was left as it was. Built by hand from a
+    rulebook game's first decision: the Killer at the bottom, 5 cards drawn of a top group of
+    7 slots."""
+    st = next(p[Hy.POINT_HEADER:] for p in points_of("exerciser", 10)
+              if p[Hy.POINT_HEADER + L.C_ITEM_DECK] == 0 and p[Hy.POINT_HEADER + L.S_ROUND] == 1
+              and p[Hy.POINT_HEADER + L.S_KILLER_DRAWS] == 0).copy()
+    from slashersim import rules
+    assert st[L.C_ITEM_DECK] == rules.ITEM_DECK_KILLER_TOP_HALF
+    n = int(st[L.S_DECK_N])
+    deck = [int(c) for c in st[L.S_DECK:L.S_DECK + n] if c != rules.KILLER]
+    kept = deck[-(n - 6):]
+    st[L.S_DECK:L.S_DECK + len(kept) + 1] = [rules.KILLER, *kept]
+    st[L.S_DECK_N] = len(kept) + 1
+    st[L.S_DECK_SEEN:L.S_DECK_SEEN + len(kept) + 1] = 0
+    st[L.S_DECK_SEEN] = 1 << (1 - 0)          # the partner's Flashlight saw the bottom card
+    st[L.S_KILLER_START] = 2
+    rng = np.random.default_rng(0)
+    starts = {int(Hy.redraw_hidden(st, 0, rng)[L.S_KILLER_START]) for _ in range(40)}
+    assert len(starts) > 1 and starts <= set(range(1, 8))

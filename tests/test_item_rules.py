@@ -22,6 +22,7 @@ from helpers import (
     make_state,
     set_discard,
     set_drawn,
+    writable,
 )
 import numba
 import numpy as np
@@ -60,6 +61,7 @@ from slashersim.rules import (
 
 COL_R, COL_Y, COL_G = R.COLOUR_RED, R.COLOUR_YELLOW, R.COLOUR_GREEN
 NO_PARAMS = np.zeros(0)
+NO_PARAMS.flags.writeable = False      # as the engine hands parameters to a policy
 
 # --- a scripted, logging policy -----------------------------------------------------------
 _STRIDE = 16
@@ -80,7 +82,7 @@ def scripted(decision, player, arg, st, params):
     read from ``st[S_TRICK]`` (the engine does not pass it as ``arg``, see
     test_after_trick_window_is_told_the_trick_number).
     Each decision but card play is logged with the drawn cards, tricks played and the asked
-    player's health at that moment.
+    player's health at that moment (into the parameters, through ``helpers.writable``).
     """
     if decision == api.PLAY_CARD:
         card = 0
@@ -90,13 +92,14 @@ def scripted(decision, player, arg, st, params):
     n = np.int64(params[_LOG])
     if n < _LOG_MAX:
         e = _LOG + 1 + _ENTRY * n
-        params[e] = decision
-        params[e + 1] = player
-        params[e + 2] = arg
-        params[e + 3] = st[L.S_DRAWN_N]
-        params[e + 4] = st[L.S_TRICK]
-        params[e + 5] = st[L.S_HEALTH + player]
-        params[_LOG] = n + 1
+        tape = writable(params)
+        tape[e] = decision
+        tape[e + 1] = player
+        tape[e + 2] = arg
+        tape[e + 3] = st[L.S_DRAWN_N]
+        tape[e + 4] = st[L.S_TRICK]
+        tape[e + 5] = st[L.S_HEALTH + player]
+        tape[_LOG] = n + 1
     base = player * _STRIDE
     if decision == api.KEEP:
         return np.int64(params[base + _KEEP0 + arg])

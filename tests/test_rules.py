@@ -62,6 +62,7 @@ from slashersim.rules import (
 
 COL_R, COL_Y, COL_G = R.COLOUR_RED, R.COLOUR_YELLOW, R.COLOUR_GREEN
 NO_PARAMS = np.zeros(0)
+NO_PARAMS.flags.writeable = False      # as the engine hands parameters to a policy
 
 
 # --- a scripted policy --------------------------------------------------------------------

@@ -13,7 +13,9 @@ never the partner's hand, the trump deck below its top card, the item-deck order
 partner's stream and memory — and draws only from stream ``rng.POLICY`` (its own). It may
 write only that stream and its own memory, ``st[S_MEMORY + player * MEMORY_SIZE:]``
 (``MEMORY_SIZE`` slots, kept from one decision to the next, zero at the start of a game).
-``params`` are the policy's tunable numbers. The engine validates every answer; an illegal
+``params`` are the policy's tunable numbers, read-only to it: the engine hands them over as
+a read-only array (:func:`readonly`), so a policy that writes them does not compile, and no
+seat or game can leave a note there for another. The engine validates every answer; an illegal
 one is replaced by the default (lowest legal card, "no") and flagged as ``V_POLICY``.
 
 The engine's flow functions take the policy as an argument and call it; the runner compiles
@@ -21,7 +23,9 @@ them either for ``POLICY_TYPE``, the policy as a first-class function of ``POLIC
 (one compiled kernel for every such policy), or for one policy compiled in
 (:mod:`slashersim.runner.kernels`). The engine imports no policy.
 """
-from numba import njit, types
+from numba import config, njit, types
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic
 import numpy as np
 
 from .decisions import (  # noqa: F401 (the decisions are part of the policy interface)
@@ -44,9 +48,31 @@ from .decisions import (  # noqa: F401 (the decisions are part of the policy int
 )
 from .layout import POLICY, S_PLAYER_RNG, S_RNG
 
+#: a policy's parameters as it receives them: read-only
+PARAMS_TYPE = types.Array(types.float64, 1, "C", readonly=True)
 POLICY_SIGNATURE = types.int64(types.int64, types.int64, types.int64, types.int64[::1],
-                               types.float64[::1])
+                               PARAMS_TYPE)
 POLICY_TYPE = types.FunctionType(POLICY_SIGNATURE)
+
+
+@intrinsic
+def readonly(typingctx, array):
+    """The same array, typed read-only: compiled code given it cannot write it (numba refuses
+    ``setitem`` on a read-only array at compile time)."""
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return impl_ret_borrowed(context, builder, sig.return_type, args[0])
+    return array.copy(readonly=True)(array), codegen
+
+
+if config.DISABLE_JIT:
+    def readonly(array):   # noqa: F811 (the same in plain Python, where intrinsics do not run)
+        """The same array, as a read-only view."""
+        view = array.view()
+        view.flags.writeable = False
+        return view
 
 
 @njit(inline='always')
@@ -54,9 +80,11 @@ def ask(policy, decision, player, arg, st, params):
     """``player``'s answer to ``decision`` from ``policy``, with that player's own random
     stream in the slot policies draw from (``rng.POLICY``) while it decides, and put back in
     the player's place after: a player's draws never touch, nor show, its partner's stream.
+    The parameters go read-only (:func:`readonly`): both seats, and every game of a block,
+    share them.
     The arguments go as ``int64``, never as literals, so each player compiles once."""
     st[S_RNG + POLICY] = st[S_PLAYER_RNG + player]
-    answer = policy(np.int64(decision), np.int64(player), np.int64(arg), st, params)
+    answer = policy(np.int64(decision), np.int64(player), np.int64(arg), st, readonly(params))
     st[S_PLAYER_RNG + player] = st[S_RNG + POLICY]
     st[S_RNG + POLICY] = 0
     return answer

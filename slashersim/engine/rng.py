@@ -1,10 +1,18 @@
 """Counter-based random streams, one set per game.
 
 Game ``g`` of a run with seed ``s`` owns ``N_STREAMS`` independent PCG32 generators. Stream
-``k`` starts from a state derived only from ``(s, g, k)`` through SplitMix64, so a game's
-randomness does not depend on which thread, chunk or worker plays it, and two configurations
-played with the same seed see the same deals, deck orders and area orders (common random
-numbers) for as long as they consume their streams alike.
+``k`` starts from a state derived only from ``(s, g, k)``, so a game's randomness does not
+depend on which thread, chunk or worker plays it, and two configurations played with the same
+seed see the same deals, deck orders and area orders (common random numbers) for as long as
+they consume their streams alike.
+
+The derivation is one-way: stream ``k``'s first state is SipHash-2-4 (Aumasson and Bernstein,
+2012), keyed by the run seed, of the message ``(g, k)``. A player may read its own stream (and
+PCG32 can be stepped back to its first state), but recovering the key, or another stream's
+state, from one SipHash output is as hard as breaking the pseudo-random function, so the own
+stream says nothing about the deals, decks, area order or the partner's dice. (The seed itself
+is not a secret: a run's seed is in its command line, and this guards what a player's own
+inputs carry, not what a player could compute from a seed it was never given.)
 
 - ``DEAL``: the 20-card shuffle of every round (a fixed 19 draws per round, so round ``r``'s deal
   is the same in every configuration).
@@ -43,12 +51,48 @@ def splitmix64(x):
     return z ^ (z >> np.uint64(31))
 
 
+@njit(cache=True, inline='always')
+def _sip_round(v0, v1, v2, v3):
+    """One SipRound (the ARX permutation of SipHash's four words)."""
+    v0 += v1
+    v1 = ((v1 << np.uint64(13)) | (v1 >> np.uint64(51))) ^ v0
+    v0 = (v0 << np.uint64(32)) | (v0 >> np.uint64(32))
+    v2 += v3
+    v3 = ((v3 << np.uint64(16)) | (v3 >> np.uint64(48))) ^ v2
+    v0 += v3
+    v3 = ((v3 << np.uint64(21)) | (v3 >> np.uint64(43))) ^ v0
+    v2 += v1
+    v1 = ((v1 << np.uint64(17)) | (v1 >> np.uint64(47))) ^ v2
+    v2 = (v2 << np.uint64(32)) | (v2 >> np.uint64(32))
+    return v0, v1, v2, v3
+
+
+@njit(cache=True)
+def siphash24(k0, k1, m0, m1):
+    """SipHash-2-4 with key ``(k0, k1)`` of the 16-byte message of the little-endian words
+    ``m0, m1`` (all uint64): a keyed pseudo-random function, one-way in its key."""
+    v0 = k0 ^ np.uint64(0x736F6D6570736575)
+    v1 = k1 ^ np.uint64(0x646F72616E646F6D)
+    v2 = k0 ^ np.uint64(0x6C7967656E657261)
+    v3 = k1 ^ np.uint64(0x7465646279746573)
+    for m in (m0, m1, np.uint64(16) << np.uint64(56)):   # the two words, then the length
+        v3 ^= m
+        for _ in range(2):
+            v0, v1, v2, v3 = _sip_round(v0, v1, v2, v3)
+        v0 ^= m
+    v2 ^= np.uint64(0xFF)
+    for _ in range(4):
+        v0, v1, v2, v3 = _sip_round(v0, v1, v2, v3)
+    return v0 ^ v1 ^ v2 ^ v3
+
+
 @njit(cache=True)
 def stream_seed(seed, game, stream):
-    """Initial state of stream ``stream`` of game ``game`` under run seed ``seed``."""
-    h = splitmix64(np.uint64(seed))
-    h = splitmix64(h ^ np.uint64(game))
-    return splitmix64(h ^ np.uint64(stream))
+    """Initial state of stream ``stream`` of game ``game`` under run seed ``seed``: SipHash-2-4
+    keyed by the seed (spread by SplitMix64) of ``(game, stream)``."""
+    k0 = splitmix64(np.uint64(seed))
+    k1 = splitmix64(k0)
+    return siphash24(k0, k1, np.uint64(game), np.uint64(stream))
 
 
 @njit(cache=True)

@@ -9,9 +9,9 @@ from numba import njit, types
 import numpy as np
 
 from . import game, items, tricks
-from .api import POLICY_TYPE
+from .api import PARAMS_TYPE, POLICY_TYPE
 
-_P, _ST, _PAR, _I = POLICY_TYPE, types.int64[::1], types.float64[::1], types.int64
+_P, _ST, _PAR, _I = POLICY_TYPE, types.int64[::1], PARAMS_TYPE, types.int64
 
 
 @njit(types.int64(_P, _ST, _PAR), cache=True)

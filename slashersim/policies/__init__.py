@@ -107,7 +107,8 @@ def param_vector(name, overrides=None):
 
     ``overrides`` maps a parameter name (or its index) to a value, a number or its text; each
     value is checked against the parameter's type and range (:meth:`Param.check`), so a bad
-    value is refused before anything compiles. Returns ``ndarray(float64, (n_params,))``.
+    value is refused before anything compiles. Returns ``ndarray(float64, (n_params,))``,
+    read-only (a policy receives its parameters read-only: ``engine.api.readonly``).
     """
     specs = param_specs(name)
     names = tuple(p.name for p in specs)
@@ -125,19 +126,24 @@ def param_vector(name, overrides=None):
                              + (f"expected one of: {', '.join(names)}" if specs
                                 else "it has none"))
         params[index] = specs[index].check(value, name)
+    return _frozen(params)
+
+
+def _frozen(params):
+    params.flags.writeable = False
     return params
 
 
 def check_param_vector(name, params):
-    """``params`` as a float64 vector after checking its length and every entry's type and
-    range against policy ``name``'s specs."""
+    """``params`` as a read-only float64 vector (a copy) after checking its length and every
+    entry's type and range against policy ``name``'s specs."""
     specs = param_specs(name)
-    params = np.asarray(params, dtype=np.float64)
+    params = np.array(params, dtype=np.float64)
     if params.shape != (len(specs),):
         raise ValueError(f"policy {name!r} takes {len(specs)} parameters, got {params.size}")
     for p, v in zip(specs, params):
         p.check(float(v), name)
-    return params
+    return _frozen(params)
 
 
 def get_policy(name):

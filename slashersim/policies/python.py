@@ -12,6 +12,7 @@ may be wrapped by calling it on ``observation.state`` (its random draws come bac
 from __future__ import annotations
 
 from contextlib import contextmanager
+import copy
 import ctypes
 import operator
 import threading
@@ -28,10 +29,13 @@ from ..engine.layout import V_PLAYER as _V_PLAYER
 from ..engine.layout import VIEW_SIZE
 
 STREAM = L.S_RNG + L.POLICY
-#: length of the bridge's state: the engine's state, then the deciding player's view
-BRIDGE_STATE_SIZE = L.STATE_SIZE + VIEW_SIZE
-#: the bridge's parameter vector: [stop/illegal count, decision, player, arg, answer, n, legal...]
+#: the bridge's report: [stop/illegal count, decision, player, arg, answer, n, legal...]
 REPORT_SIZE = 6 + _MAX_LEGAL
+#: where the report starts in the bridge's state
+REPORT_AT = L.STATE_SIZE + VIEW_SIZE
+#: length of the bridge's state: the engine's state, the deciding player's view, the report
+#: (kept in the state, not in the parameters, which the engine hands to a policy read-only)
+BRIDGE_STATE_SIZE = REPORT_AT + REPORT_SIZE
 
 
 def _cards(mask):
@@ -296,9 +300,9 @@ def bridge():
         @njit(POLICY_SIGNATURE)
         def python_policy(decision, player, arg, st, params):
             prepare(decision, player, arg, st)
-            if params[0] > 0:
+            if st[REPORT_AT] > 0:
                 return st[first_legal]
-            return accept(callback(decision, player, arg), st, params)
+            return accept(callback(decision, player, arg), st, st[REPORT_AT:])
 
         _bridge.append(python_policy)
     return _bridge[0]
@@ -320,13 +324,29 @@ def keep_writes(source, view, player):
     view[mine:mine + L.MEMORY_SIZE] = source[mine:mine + L.MEMORY_SIZE]
 
 
-def asker(act, view, report, errors):
-    """The handler of a run: build the observation, ask the policy, keep its stream; an
-    exception is kept in ``errors`` (raised after the engine call) and stops the run."""
+def seats(policy):
+    """The two seats' answerers of a game: each seat plays its own copy of ``policy``
+    (``copy.deepcopy``; a function is its own copy), so nothing one seat keeps in the object
+    reaches the other, and no game sees what an earlier one left there."""
+    try:
+        return tuple(answerer(copy.deepcopy(policy)) for _ in range(2))
+    except (TypeError, copy.Error) as e:
+        raise TypeError(f"a Python player is copied for each seat of each game "
+                        f"(copy.deepcopy), and {policy_label(policy)} cannot be: {e}") from None
+
+
+def asker(acts, st, errors):
+    """The handler of a run played in the bridge's state ``st``: build the observation, ask
+    the deciding seat's answerer (``acts[player]``; replace ``acts``' items between games to
+    give each game fresh seats), keep its stream and memory; an exception is kept in
+    ``errors`` (raised after the engine call) and stops the run."""
+    view = st[L.STATE_SIZE:REPORT_AT]
+    report = st[REPORT_AT:]
+
     def handler(decision, player, arg):
         try:
             obs = Observation(view.copy())
-            answer = operator.index(act(obs))
+            answer = operator.index(acts[player](obs))
             keep_writes(obs.state, view, player)
             return answer
         except BaseException as e:          # noqa: BLE001 (re-raised after the engine call)

@@ -28,7 +28,7 @@ from ..inputs import check_count, check_seed
 from ..policies import check_param_vector, get_policy, param_vector
 from ..policies.python import (
     BRIDGE_STATE_SIZE,
-    REPORT_SIZE,
+    REPORT_AT,
     IllegalAnswer,
     answerer,
     answering,
@@ -36,6 +36,7 @@ from ..policies.python import (
     bridge,
     illegal_message,
     policy_label,
+    seats,
 )
 from .result import SimulationResult, count_fields, records_frame
 
@@ -168,10 +169,16 @@ class Player:
             raise ValueError("a Python policy plays no held streams")
         bridge, play_games = self.kernels
         st = np.zeros(BRIDGE_STATE_SIZE, dtype=np.int64)
-        report = np.zeros(REPORT_SIZE, dtype=np.float64)
+        report = st[REPORT_AT:]
+        acts = list(seats(self.policy))
         errors = []
-        with answering(asker(self.act, st[L.STATE_SIZE:], report, errors)):
-            play_games(bridge, cfg, report, seed, game0, records, st)
+        with answering(asker(acts, st, errors)):
+            for i in range(len(records)):
+                if i:
+                    acts[:] = seats(self.policy)
+                play_games(bridge, cfg, self.params, seed, game0 + i, records[i:i + 1], st)
+                if errors or report[0] > 0:
+                    break
         if errors:
             raise errors[0]
         if report[0] > 0:

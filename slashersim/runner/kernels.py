@@ -20,11 +20,11 @@ from numba import types
 
 from .. import compiling
 from ..engine import game, luck
-from ..engine.api import POLICY_SIGNATURE, POLICY_TYPE
+from ..engine.api import PARAMS_TYPE, POLICY_SIGNATURE, POLICY_TYPE
 from ..engine.lazy import lazy_njit
 from ..policies import baseline, heuristic
 
-_I, _ST, _PAR = types.int64, types.int64[::1], types.float64[::1]
+_I, _ST, _PAR = types.int64, types.int64[::1], PARAMS_TYPE
 #: cfg, params, seed, first game, records, held streams, repeats
 _CHUNK = (_ST, _PAR, _I, _I, types.int32[:, ::1], _I, _I)
 #: base state, params, position, seed, first play-out, outcomes
