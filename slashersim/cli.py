@@ -189,6 +189,9 @@ def add_run_options(parser, games_help="games to play (default 100000)", policy=
                         help="traps that lose the game, 1..4 (default 3)")
     parser.add_argument("--max-rounds", type=_int, default=200,
                         help="rounds before a game ends as a timeout (default 200)")
+    parser.add_argument("--cards", default=None, metavar="FILE",
+                        help="a card file that changes the printed area cards (docs: "
+                             "'Your own card'); every answer then names it and its hash")
     if policy:
         _add_policy_option(parser, policy_default)
         parser.add_argument("--policy-param", action="append", default=[], metavar="NAME=VALUE",
@@ -225,6 +228,8 @@ def config_from_args(args):
              "traps": args.traps}
     values = {"edition": args.edition, "max_rounds": args.max_rounds,
               **{k: v for k, v in given.items() if v is not None}}
+    if getattr(args, "cards", None) is not None:
+        values["cards"] = args.cards
     if args.difficulty is not None:
         values["difficulty"] = args.difficulty
     config = GameConfig.from_dict(values)

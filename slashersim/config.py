@@ -8,9 +8,11 @@ difference; :meth:`GameConfig.resolved` shows every value in force.
 """
 from dataclasses import dataclass, fields
 import math
+import os
 
 import numpy as np
 
+from . import cards as C
 from . import rules
 from .engine import layout as L
 from .errors import ConfigError
@@ -100,6 +102,7 @@ class GameConfig:
     first_trump: str | None = None
     first_yellows: tuple | None = None
     check_invariants: bool = False
+    cards: str | None = None
 
     def __post_init__(self):
         for name in ("red_knives", "red_greens", "lv1_areas", "removed_areas", "white_colours",
@@ -196,7 +199,23 @@ class GameConfig:
             self.check_first_yellows(out["first_yellows"])
             if out["first_trump"] is not None:
                 raise ConfigError("first_yellows and first_trump cannot both be set")
+        out["cards"] = self.check_cards(out["cards"])
         return out
+
+    @staticmethod
+    def check_cards(value):
+        """``cards``: ``None`` (or ``"printed"``) for the printed cards, or the path of a card
+        file that changes them (:mod:`slashersim.cards`); read and checked here."""
+        if value is None or value == C.PRINTED:
+            return None
+        if not isinstance(value, (str, os.PathLike)):
+            raise ConfigError(f"cards must be the path of a card file or 'printed', got "
+                              f"{value!r}")
+        try:
+            C.load(value)
+        except C.CardError as e:
+            raise ConfigError(str(e)) from None
+        return os.fspath(value)
 
     @staticmethod
     def check_first_yellows(value):
@@ -281,8 +300,6 @@ class GameConfig:
         cfg[L.C_USED_ITEMS] = _USED[v["used_items"]]
         cfg[L.C_JUNK] = v["junk"]
         cfg[L.C_CURSED_EXTRA] = v["cursed_extra_draws"]
-        cfg[L.C_LAKESIDE_REMOVE] = v["lakeside_removal"]
-        cfg[L.C_TENT_REDUCTION] = v["tent_site_reduction"]
         cfg[L.C_WHITE_RED_KNIVES] = v["white_red_knives"]
         cfg[L.C_WHITE_RED_GREENS] = v["white_red_greens"]
         cfg[L.C_WALKIE_WITHOUT_DRAW] = v["walkie_talkie_without_draw"]
@@ -315,9 +332,24 @@ class GameConfig:
         for item in rules.STANDARD_ITEMS:
             cfg[L.C_ITEM_IN + item] = 1
         cfg[L.C_ITEM_IN + rules.CURSED_OBJECT] = v["cursed_object"]
+        hooks = C.load(v["cards"]).tables({k: v[k] for k in C.PARAMETERS})
+        for offset, table in ((L.C_AREA_SAFE, "safe"), (L.C_AREA_TRICKS_BREAK, "tricks_break"),
+                              (L.C_AREA_WHITE_SHIFT, "white_shift"),
+                              (L.C_AREA_GREENS_REMOVED, "greens_removed"),
+                              (L.C_AREA_DRAW_REDUCTION, "draw_reduction"),
+                              (L.C_AREA_EXTRA_DRAW, "extra_draw"),
+                              (L.C_AREA_KILLER_ALL, "killer_all"), (L.C_AREA_GIFTS, "gifts"),
+                              (L.C_AREA_FLEX, "flex"),
+                              (L.C_AREA_HAS_TRICK_RULE, "has_trick_rule"),
+                              (L.C_AREA_PARITY, "parity"), (L.C_AREA_SWEEP, "sweep")):
+            flat = hooks[table].ravel()
+            cfg[offset:offset + flat.size] = flat
         return cfg
 
     def describe(self):
-        """The difficulty knobs and every rule value in force, JSON-ready."""
+        """The difficulty knobs and every rule value in force, JSON-ready (``cards`` only when
+        a card file changes the printed cards)."""
         v = self.resolved()
+        if v["cards"] is None:
+            del v["cards"]
         return {k: (list(x) if isinstance(x, tuple) else x) for k, x in v.items()}

@@ -8,6 +8,7 @@ command line's output and the page's tables use the same words and figures.
 import json
 
 from . import rules
+from .cards import load as load_cards
 from .config import GameConfig
 from .policies import skill_of
 
@@ -20,11 +21,23 @@ def player_line(policy):
 
 
 def config_line(c):
-    """A configuration's one-line description (``GameConfig.describe()`` in words)."""
-    return (f"{c['edition']} edition, health {c['health']}, hideaway "
+    """A configuration's one-line description (``GameConfig.describe()`` in words); a card
+    file that changes the printed cards comes first, with its hash and what it changes, so an
+    answer from changed cards is never read as the printed game's."""
+    line = (f"{c['edition']} edition, health {c['health']}, hideaway "
             f"{'in' if c['hideaway'] else 'out'}, cursed object "
             f"{'in' if c['cursed_object'] else 'out'}, {c['escapes_needed']} escapes, "
             f"{c['traps']} traps")
+    if c.get("cards"):
+        line = f"{cards_line(c['cards'])}; {line}"
+    return line
+
+
+def cards_line(path):
+    """``CHANGED CARDS my.toml (sha256 …): cabins.breaks_on_trick, …``."""
+    changed = load_cards(path)
+    what = ", ".join(changed.changed) or "no rule"
+    return f"CHANGED CARDS {changed.label}: {what}"
 
 
 def format_summary(s):

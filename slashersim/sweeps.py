@@ -21,6 +21,7 @@ import pandas as pd
 
 from .backends import Unit
 from .backends.local import LocalBackend
+from .cards import load as load_cards
 from .config import GameConfig
 from .engine import layout as L
 from .errors import ConfigError
@@ -277,8 +278,18 @@ def table_provenance(spec, grid, command=None, spec_file=None):
                       "params": {q.name: q.default for q in param_specs(p)}}
                      for p in spec.policies],
         "cells": [{"cell": i, "knobs": json.loads(json.dumps(knobs, default=str)),
-                   "config": config.describe()} for i, (knobs, config) in enumerate(grid)],
+                   "config": config.describe(), **_cards_provenance(config)}
+                  for i, (knobs, config) in enumerate(grid)],
     }
+
+
+def _cards_provenance(config):
+    """A cell's card file, its content hash and what it changes; nothing for the printed
+    cards."""
+    if config.cards is None:
+        return {}
+    cards = load_cards(config.cards)
+    return {"cards": {"file": cards.file, "sha256": cards.sha256, "changed": list(cards.changed)}}
 
 
 def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None, step=None,

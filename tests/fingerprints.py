@@ -149,9 +149,15 @@ def case_game():
 
 
 def case_hygiene(policy):
+    """The recorded decision points: each row's decision, player, argument and answer, and the
+    game's state after the rule settings (which the configuration fixes, and whose layout a
+    change of the settings' tables may move)."""
     from slashersim.config import GameConfig
-    from slashersim.testing import decision_points
-    return digest(decision_points(policy, GameConfig(health=6), 30, seed=3, capacity=300))
+    from slashersim.engine.layout import CFG_SIZE
+    from slashersim.testing import POINT_HEADER, decision_points
+    points = decision_points(policy, GameConfig(health=6), 30, seed=3, capacity=300)
+    return digest(np.concatenate([points[:, :POINT_HEADER], points[:, POINT_HEADER + CFG_SIZE:]],
+                                 axis=1))
 
 
 def case_sweep(tmp):

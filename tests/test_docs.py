@@ -97,11 +97,18 @@ def test_the_readme_is_a_short_entry_point():
         assert not re.search(r"\bissues? #?\d+", page.read_text(), re.I), page
 
 
-def test_every_sweep_spec_shown_is_valid():
-    """A ``toml`` block of the docs is a sweep spec the sweep command accepts."""
+def test_every_sweep_spec_shown_is_valid(tmp_path):
+    """A ``toml`` block of the docs is a sweep spec the sweep command accepts, or a card file
+    (its tables ``[area.NAME]``) that the cards read."""
+    from slashersim.cards import load
     from slashersim.sweeps import parse_spec
     blocks = [m.group(1) for page in DOCS.rglob("*.md")
               for m in re.finditer(r"^```toml\n(.*?)^```$", page.read_text(), re.S | re.M)]
     assert blocks
-    for block in blocks:
-        parse_spec(tomllib.loads(block))
+    for i, block in enumerate(blocks):
+        if block.lstrip().startswith("[area."):
+            card_file = tmp_path / f"cards{i}.toml"
+            card_file.write_text(block)
+            load(str(card_file))
+        else:
+            parse_spec(tomllib.loads(block))

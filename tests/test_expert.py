@@ -22,7 +22,6 @@ from slashersim.rules import (
     CABINS,
     GREEN,
     HIDEAWAY,
-    LAKESIDE,
     LODGE,
     RED,
     TENT_SITE,
@@ -259,8 +258,7 @@ def test_the_expert_counts_a_pile_as_the_heuristic_does():
             st[L.S_WON + p] = won
             packed = C.won_effects(st, p)
             greens = packed & 15
-            if area == LAKESIDE:
-                greens = max(0, greens - int(st[L.C_LAKESIDE_REMOVE]))
+            greens = max(0, greens - int(st[L.C_AREA_GREENS_REMOVED + area]))
             assert items.pile_counts(won, p, pc) == (greens, (packed >> 4) & 15, packed >> 8)
 
 

@@ -30,7 +30,7 @@ import pytest
 
 from slashersim import rules as R
 from slashersim.config import ConfigError, GameConfig
-from slashersim.engine import api, deal, game, items, steps, tricks
+from slashersim.engine import api, deal, game, items, predicates, steps, tricks
 from slashersim.engine import layout as L
 from slashersim.rules import (
     BACKPACK,
@@ -165,8 +165,24 @@ def test_trick_winner_takes_both_cards_and_leads_next():
 
 
 # --- area rules ------------------------------------------------------------------------
+def _by_tricks_won(area, tricks0, tricks1, played):
+    """The area card's rule on the tricks won, as the engine reads it from the printed cards."""
+    assert played == tricks0 + tricks1
+    return tricks.area_breached_by_tricks_won(make_state(), area, tricks0, tricks1)
+
+
+def _by_trick(area, lead, follow, won):
+    """The area card's trick rule, as the engine reads it; ``won``, the card that wins, is the
+    winner under a trump that neither card is (which only the Fire pit reads)."""
+    st = make_state()
+    st[L.S_TRUMP] = next(t for t in range(4) if t not in (lead // 5, follow // 5))
+    assert won == (follow if predicates.trick_winner(lead, follow, st[L.S_TRUMP]) else lead) \
+        or area != FIRE_PIT
+    return tricks.area_breached_by_trick(st, area, lead, follow)
+
+
 def test_tent_site_breached_by_odd_tricks_after_trick_8_only():
-    f = tricks.area_breached_by_tricks_won
+    f = _by_tricks_won
     assert f(TENT_SITE, 5, 3, 8)
     assert f(TENT_SITE, 1, 7, 8)
     assert not f(TENT_SITE, 4, 4, 8)
@@ -175,7 +191,7 @@ def test_tent_site_breached_by_odd_tricks_after_trick_8_only():
 
 
 def test_lodge_breached_by_even_tricks_after_trick_8_only():
-    f = tricks.area_breached_by_tricks_won
+    f = _by_tricks_won
     assert f(LODGE, 4, 4, 8)
     assert f(LODGE, 8, 0, 8)
     assert f(LODGE, 0, 8, 8)
@@ -184,15 +200,15 @@ def test_lodge_breached_by_even_tricks_after_trick_8_only():
 
 
 def test_lakeside_breached_by_rank_difference_over_2():
-    f = tricks.area_breached_by_trick
+    f = _by_trick
     assert f(LAKESIDE, c(GREEN, 1), c(GREEN, 4), c(GREEN, 4))
     assert f(LAKESIDE, c(RED, 5), c(WHITE, 1), c(RED, 5))
     assert not f(LAKESIDE, c(GREEN, 2), c(YELLOW, 4), c(GREEN, 2))    # difference exactly 2
-    assert not f(LAKESIDE, c(GREEN, 3), c(GREEN, 3), c(GREEN, 3))
+    assert not f(LAKESIDE, c(GREEN, 3), c(YELLOW, 3), c(GREEN, 3))
 
 
 def test_hideaway_breached_when_both_players_won_a_trick():
-    f = tricks.area_breached_by_tricks_won
+    f = _by_tricks_won
     assert f(HIDEAWAY, 1, 1, 2)
     assert f(HIDEAWAY, 7, 1, 8)
     assert not f(HIDEAWAY, 3, 0, 3)
@@ -200,7 +216,7 @@ def test_hideaway_breached_when_both_players_won_a_trick():
 
 
 def test_cabins_breached_by_rank_sum_over_7():
-    f = tricks.area_breached_by_trick
+    f = _by_trick
     assert f(CABINS, c(GREEN, 3), c(RED, 5), c(GREEN, 3))
     assert f(CABINS, c(WHITE, 4), c(WHITE, 5), c(WHITE, 5))
     assert f(CABINS, c(GREEN, 4), c(YELLOW, 4), c(GREEN, 4))
@@ -208,7 +224,7 @@ def test_cabins_breached_by_rank_sum_over_7():
 
 
 def test_woodland_breached_by_white_and_red():
-    f = tricks.area_breached_by_trick
+    f = _by_trick
     assert f(WOODLAND, c(WHITE, 1), c(RED, 2), c(WHITE, 1))
     assert f(WOODLAND, c(RED, 5), c(WHITE, 5), c(RED, 5))
     assert not f(WOODLAND, c(WHITE, 1), c(WHITE, 2), c(WHITE, 2))
@@ -217,7 +233,7 @@ def test_woodland_breached_by_white_and_red():
 
 
 def test_fire_pit_breached_when_a_4_wins():
-    f = tricks.area_breached_by_trick
+    f = _by_trick
     assert f(FIRE_PIT, c(GREEN, 4), c(GREEN, 2), c(GREEN, 4))
     assert not f(FIRE_PIT, c(GREEN, 5), c(GREEN, 4), c(GREEN, 5))     # a 4 that loses
 

@@ -7,24 +7,20 @@ import numpy as np
 from ..rules import (
     AID_EITHER,
     BACKPACK,
-    CABINS,
     COLOUR_GREEN,
     COLOUR_YELLOW,
     CURSED_OBJECT,
     DRAW_LAST_TRICK_WINNER,
     ESCAPE_MASK,
-    FIRE_PIT,
     FIRST_AID_LARGE,
     FIRST_AID_SMALL,
     FLASHLIGHT,
     GIFTS_NONE,
     GREEN,
-    HIDEAWAY,
     ITEM_TIMING_ANY_TIME,
     JUNK,
     KILLER,
     KILLER_RESHUFFLE_AT_ONCE,
-    LAKESIDE,
     LOSS_HEALTH,
     LUCKY_CHARM,
     RED,
@@ -40,6 +36,9 @@ from .api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, ask, keepable
 from .bits import popcount
 from .layout import (
     C_AID_TARGET,
+    C_AREA_EXTRA_DRAW,
+    C_AREA_GIFTS,
+    C_AREA_KILLER_ALL,
     C_CURSED_EXTRA,
     C_DRAW_ORDER,
     C_ESCAPES_NEEDED,
@@ -96,7 +95,7 @@ from .layout import (
     S_YELLOWS,
     V_POLICY,
 )
-from .predicates import draw_count, lakeside_removal, white_colour  # noqa: F401
+from .predicates import draw_count, greens_left, white_colour  # noqa: F401
 from .rng import ITEMS, shuffle_slice
 
 #: most items one phase may use or trade before the engine stops asking (guards bad policies)
@@ -160,8 +159,7 @@ def sort_won_cards(st, player):
         yellows += whites
     else:
         red_whites = whites
-    if area == LAKESIDE:
-        greens = lakeside_removal(st, greens)
+    greens = greens_left(st, area, greens)
     st[S_GREENS + player] = greens
     st[S_YELLOWS + player] = yellows
     st[S_KNIVES + player] = nullify(st, won & SUIT_MASK[RED], red_whites, greens)
@@ -410,12 +408,13 @@ def draw_cards(st, count):
 
 @njit(inline='always')
 def draw_items(policy, player, st, params):
-    """The player's draw (docs/rules.md, "Drawing"), with Cabins' optional extra card. True on
+    """The player's draw (docs/rules.md, "Drawing"), with the optional extra card of an area
+    whose card gives one (the Cabins). True on
     the Killer."""
     st[S_DRAWN_N] = 0
     if draw_cards(st, st[S_DRAWS + player]):
         return True
-    if st[S_AREA] == CABINS and st[S_DECK_N] > 0:
+    if st[C_AREA_EXTRA_DRAW + st[S_AREA]] and st[S_DECK_N] > 0:
         if ask(policy, api.CABINS_EXTRA, player, 0, st, params) == 1:
             st[S_CABINS_EXTRA] += 1
             return draw_cards(st, 1)
@@ -425,8 +424,9 @@ def draw_items(policy, player, st, params):
 # --- step 7: the Killer ---------------------------------------------------------------------
 @njit(cache=True, inline='always')
 def killer_damage(st, player):
-    """Health the Killer takes: 1 + knives left, or everything in the Hideaway."""
-    if st[S_AREA] == HIDEAWAY:
+    """Health the Killer takes: 1 + knives left, or everything in an area whose card says so
+    (the Hideaway)."""
+    if st[C_AREA_KILLER_ALL + st[S_AREA]]:
         return st[S_HEALTH + player]
     return 1 + st[S_KNIVES + player]
 
@@ -557,20 +557,21 @@ def item_phase_start(policy, st, params):
 
 @njit
 def item_phase_part(policy, st, params, start, stop):
-    """Turns ``start .. stop - 1`` of the item phase, each after its Fire pit gift window, and
-    the last gift window after turn 2; ``(0, 2)`` is the whole phase, and so are ``(0, 1)``
-    then ``(1, 2)`` while the game goes on in between. Stops on a finished game."""
+    """Turns ``start .. stop - 1`` of the item phase, each after its gift window where the area
+    card allows gifts (the Fire pit), and the last gift window after turn 2; ``(0, 2)`` is the
+    whole phase, and so are ``(0, 1)`` then ``(1, 2)`` while the game goes on in between.
+    Stops on a finished game."""
     first = item_first_player(st)
-    fire_pit = st[S_AREA] == FIRE_PIT
+    gifts = st[C_AREA_GIFTS + st[S_AREA]] != 0
     if start == 0:
         item_phase_start(policy, st, params)
     for i in range(start, stop):
-        if fire_pit:
+        if gifts:
             fire_pit_gifts(policy, st, params)
         item_turn(policy, first ^ i, st, params)
         if st[S_OUTCOME]:
             return
-    if stop == 2 and fire_pit:
+    if stop == 2 and gifts:
         fire_pit_gifts(policy, st, params)
 
 

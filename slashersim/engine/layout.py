@@ -41,8 +41,6 @@ C_KILLER_RESHUFFLE = _c.field("killer_reshuffle")    #: rules.KILLER_RESHUFFLE_*
 C_USED_ITEMS = _c.field("used_items")                #: rules.USED_*
 C_JUNK = _c.field("junk")                            #: Junk cards set aside
 C_CURSED_EXTRA = _c.field("cursed_extra")            #: draws the Cursed Object adds
-C_LAKESIDE_REMOVE = _c.field("lakeside_remove")      #: greens Lakeside removes
-C_TENT_REDUCTION = _c.field("tent_reduction")        #: draws Tent site removes
 C_WHITE_RED_KNIVES = _c.field("white_red_knives")
 C_WHITE_RED_GREENS = _c.field("white_red_greens")
 C_WALKIE_WITHOUT_DRAW = _c.field("walkie_without_draw")
@@ -64,6 +62,25 @@ C_RED_KNIVES = _c.field("red_knives", 5)
 C_RED_GREENS = _c.field("red_greens", 5)
 C_WHITE_COLOUR = _c.field("white_colour", 8)         #: colour of a white at health h
 C_ITEM_IN = _c.field("item_in", 12)                  #: 1 if the item card is in the game
+# the area cards' hooks, one table per hook (slashersim.cards builds them from the card file)
+#: ``[(area * 4 + trump) * 20 + lead]``: bitmask of the follow cards whose trick keeps the rule
+C_AREA_SAFE = _c.field("area_safe", 7 * 4 * 20)
+#: ``[area * 9 + t0]``: bitmask over ``t1`` of the tricks won (t0, t1) that break the rule
+C_AREA_TRICKS_BREAK = _c.field("area_tricks_break", 7 * 9)
+C_AREA_WHITE_SHIFT = _c.field("area_white_shift", 7)  #: whites' colour steps up (+) or down
+C_AREA_GREENS_REMOVED = _c.field("area_greens_removed", 7)
+C_AREA_DRAW_REDUCTION = _c.field("area_draw_reduction", 7)
+C_AREA_EXTRA_DRAW = _c.field("area_extra_draw", 7)    #: 1: one more card may be drawn
+C_AREA_KILLER_ALL = _c.field("area_killer_all", 7)    #: 1: the Killer takes all health
+C_AREA_GIFTS = _c.field("area_gifts", 7)              #: 1: items may be given
+# what the players read of the cards (derived from the tables above)
+#: ``[(area * 4 + trump) * 20 + card]``: how many of the 38 (lead, follow) pairs with ``card``
+#: keep the trick rule
+C_AREA_FLEX = _c.field("area_flex", 7 * 4 * 20)
+C_AREA_HAS_TRICK_RULE = _c.field("area_has_trick_rule", 7)  #: 1: a single trick can break it
+#: 0: each player must end the round with an even trick count, 1: odd, -1: no such rule
+C_AREA_PARITY = _c.field("area_parity", 7)
+C_AREA_SWEEP = _c.field("area_sweep", 7)              #: 1: one player must win every trick
 CFG_SIZE = _c.size
 
 # --- st: one game's state -----------------------------------------------------------------

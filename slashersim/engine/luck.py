@@ -16,8 +16,6 @@ import numpy as np
 
 from ..rules import (
     AREA_DECK_LEVELS,
-    CABINS,
-    FIRE_PIT,
     KILLER,
     LEADER_ARROW,
     N_AREAS,
@@ -46,6 +44,8 @@ from .items import (
 )
 from .layout import (
     C_AREA_DECK,
+    C_AREA_EXTRA_DRAW,
+    C_AREA_GIFTS,
     C_AREA_IN,
     C_AREA_LEVEL,
     C_ARROWS,
@@ -258,7 +258,7 @@ def draw_step(policy, player, st, params, turn):
         if turn[1]:
             return False
         turn[1] = 1
-        if st[S_AREA] == CABINS and st[S_DECK_N] > 0:
+        if st[C_AREA_EXTRA_DRAW + st[S_AREA]] and st[S_DECK_N] > 0:
             if ask(policy, api.CABINS_EXTRA, player, 0, st, params) == 1:
                 turn[0] = 1
 
@@ -379,7 +379,7 @@ def record_game(policy, cfg, params, seed, game, snaps, info):
         st[S_ROUNDS_AREA + st[S_AREA]] += 1
         k = _snap(st, snaps, info, k, SNAP_DEALT, 0, 0, 0)
         play_phase(policy, st, params)
-        area = st[S_AREA]
+        gifts = st[C_AREA_GIFTS + st[S_AREA]] != 0
         first = item_first_player(st)
         for i in range(2):
             if st[S_OUTCOME] != RUNNING:
@@ -388,7 +388,7 @@ def record_game(policy, cfg, params, seed, game, snaps, info):
             # item_phase_part(policy, st, params, i, i + 1), the turn card by card
             if i == 0:
                 item_phase_start(policy, st, params)
-            if area == FIRE_PIT:
+            if gifts:
                 fire_pit_gifts(policy, st, params)
             player = first ^ i
             turn[0] = begin_turn(policy, player, st, params)
@@ -398,7 +398,7 @@ def record_game(policy, cfg, params, seed, game, snaps, info):
             finish_turn(policy, player, st, params, turn)
             if st[S_OUTCOME]:
                 break
-            if i == 1 and area == FIRE_PIT:
+            if i == 1 and gifts:
                 fire_pit_gifts(policy, st, params)
         if st[S_OUTCOME] == RUNNING:
             k = _snap(st, snaps, info, k, SNAP_ITEMS, 2, 0, 0)

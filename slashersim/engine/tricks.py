@@ -81,8 +81,8 @@ def resolve_trick(st, lead, follow):
     st[S_TRICK_LEADER] = winner
     if not st[S_TRAP_ROUND]:
         area = st[S_AREA]
-        if area_breached_by_trick(area, lead, follow, follow if w else lead) or \
-                area_breached_by_tricks_won(area, st[S_TRICKS], st[S_TRICKS + 1], st[S_TRICK]):
+        if area_breached_by_trick(st, area, lead, follow) or \
+                area_breached_by_tricks_won(st, area, st[S_TRICKS], st[S_TRICKS + 1]):
             set_off_trap(st)
     return winner
 

@@ -13,7 +13,12 @@ import numpy as np
 from ..engine.api import keepable
 from ..engine.bits import lowest_bit, popcount
 from ..engine.layout import (
-    C_LAKESIDE_REMOVE,
+    C_AREA_FLEX,
+    C_AREA_HAS_TRICK_RULE,
+    C_AREA_KILLER_ALL,
+    C_AREA_PARITY,
+    C_AREA_SAFE,
+    C_AREA_SWEEP,
     C_RED_KNIVES,
     C_WHITE_RED_KNIVES,
     S_AREA,
@@ -37,9 +42,9 @@ from ..engine.layout import (
 )
 from ..engine.playout import team_escapes
 from ..engine.predicates import (
-    area_breached_by_trick,
     area_breached_by_tricks_won,
     draw_count,
+    greens_left,
     trick_winner,
     white_colour,
 )
@@ -47,30 +52,23 @@ from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32
 from ..rules import (
     ALL_CARDS,
     BACKPACK,
-    CABINS,
     COLOUR_GREEN,
     COLOUR_YELLOW,
     ESCAPE_MASK,
-    FIRE_PIT,
     FIRST_AID_LARGE,
     FIRST_AID_SMALL,
     FLASHLIGHT,
     GREEN,
-    HIDEAWAY,
-    LAKESIDE,
-    LODGE,
     LOSS_HEALTH,
     LOSS_TRAPS,
     LUCKY_CHARM,
     N_ESCAPES,
     RED,
     SUIT_MASK,
-    TENT_SITE,
     TRICKS_PER_ROUND,
     WALKIE_TALKIE,
     WHITE,
     WIN,
-    WOODLAND,
     YELLOW,
 )
 from .baseline import first_aid_below
@@ -89,39 +87,57 @@ AID_LARGE_BELOW = index_of(HEURISTIC, "aid_large_below")
 AID_SMALL_BELOW = index_of(HEURISTIC, "aid_small_below")
 
 # --- the trick tables ------------------------------------------------------------------------
-#: ``SAFE_ANSWERS[area, trump, lead]``: bitmask of follow cards whose trick keeps the area's
-#: trick rule (every card for Tent site, Lodge and Hideaway)
-SAFE_ANSWERS = np.zeros((7, 4, 20), dtype=np.int64)
 #: ``BEATS[trump, lead]``: bitmask of follow cards that win the trick against ``lead``
 BEATS = np.zeros((4, 20), dtype=np.int64)
 
 
 def _build_tables():
     winner = getattr(trick_winner, "py_func", trick_winner)
-    breached = getattr(area_breached_by_trick, "py_func", area_breached_by_trick)
     for trump in range(4):
         for lead in range(20):
             for follow in range(20):
-                if follow == lead:
-                    continue
-                w = winner(lead, follow, trump)
-                if w:
+                if follow != lead and winner(lead, follow, trump):
                     BEATS[trump, lead] |= 1 << follow
-                for area in range(7):
-                    if not breached(area, lead, follow, follow if w else lead):
-                        SAFE_ANSWERS[area, trump, lead] |= 1 << follow
 
 
 _build_tables()
-#: ``FLEXIBLE[area, trump, card]``: share of the other cards that ``card`` meets without a breach
-#: of the trick rule, as leader or follower (1 for every card of Tent site, Lodge, Hideaway)
-FLEXIBLE = np.zeros((7, 4, 20), dtype=np.float64)
-for _a in range(7):
-    for _t in range(4):
-        for _c in range(20):
-            _n = bin(int(SAFE_ANSWERS[_a, _t, _c])).count("1")
-            _n += sum(1 for _o in range(20) if _o != _c and (SAFE_ANSWERS[_a, _t, _o] >> _c) & 1)
-            FLEXIBLE[_a, _t, _c] = _n / 38.0
+
+
+# --- the area card, through its hooks (engine.layout.C_AREA_*) ------------------------------------
+@njit(cache=True, inline='always')
+def safe_answers(st, area, trump, lead):
+    """Bitmask of the follow cards whose trick with ``lead`` keeps the area card's trick rule
+    under ``trump`` (every card where the card has none)."""
+    return st[C_AREA_SAFE + (area * 4 + trump) * 20 + lead]
+
+
+@njit(cache=True, inline='always')
+def flexible(st, area, trump, card):
+    """Share of the other cards that ``card`` meets without a breach of the trick rule, as
+    leader or follower (1 where the card has no trick rule)."""
+    return st[C_AREA_FLEX + (area * 4 + trump) * 20 + card] / 38.0
+
+
+@njit(cache=True, inline='always')
+def has_trick_rule(st, area):
+    """Whether a single trick can break the area card's rule (Lakeside, Cabins, Woodland,
+    Fire pit)."""
+    return st[C_AREA_HAS_TRICK_RULE + area] != 0
+
+
+@njit(cache=True, inline='always')
+def final_parity(st, area):
+    """0 when the area card wants each player to end the round with an even trick count (Tent
+    site), 1 odd (Lodge), -1 when its rule is not of that kind."""
+    return st[C_AREA_PARITY + area]
+
+
+@njit(cache=True, inline='always')
+def sweep_rule(st, area):
+    """Whether the area card breaks as soon as both players have won a trick (Hideaway)."""
+    return st[C_AREA_SWEEP + area] != 0
+
+
 #: ``CHOOSE[n, k + 24]`` = n choose k for 0 <= n < 24 and -24 <= k <= 3 (0 for k < 0)
 CHOOSE = np.zeros((24, 28), dtype=np.float64)
 for _n in range(24):
@@ -136,12 +152,6 @@ INVERSE_CHOOSE = np.where(CHOOSE > 0, 1.0 / np.maximum(CHOOSE, 1.0), 0.0)
 def choose(n, k):
     """n choose k for the small counts of :func:`no_answer_probability` (0 when k < 0)."""
     return CHOOSE[n, k + 24]
-
-
-@njit(cache=True, inline='always')
-def has_trick_rule(area):
-    """Whether the area is breached by single tricks (Lakeside, Cabins, Woodland, Fire pit)."""
-    return area == LAKESIDE or area == CABINS or area == WOODLAND or area == FIRE_PIT
 
 
 # --- what the player knows about the partner's hand ----------------------------------------
@@ -258,11 +268,10 @@ def effects_cost_at(st, packed, health, params):
     yellows = (packed >> 4) & 15
     knives = packed >> 8
     area = st[S_AREA]
-    if area == LAKESIDE:
-        greens = max(0, greens - st[C_LAKESIDE_REMOVE])
+    greens = greens_left(st, area, greens)
     draws = draw_count(st, yellows, area)
     off = draws - params[TARGET_DRAWS]
-    hit = health if area == HIDEAWAY else 1 + max(0, knives - greens)
+    hit = health if st[C_AREA_KILLER_ALL + area] else 1 + max(0, knives - greens)
     p_hit = HIT_CHANCE[min(draws, 15), st[S_DECK_N]]
     # branch-free: these comparisons go either way from one card to the next
     return max(off, 0.0) * params[DRAW_OVER] + max(-off, 0.0) * params[DRAW_UNDER] \
@@ -289,23 +298,21 @@ def last_two_tricks_breach(st, leader, lead, follow, leader_last, follower_last)
     and follower) meet in trick 8, led by trick 7's winner."""
     area = st[S_AREA]
     trump = st[S_TRUMP]
-    if not (SAFE_ANSWERS[area, trump, lead] >> follow) & 1:
+    if not (safe_answers(st, area, trump, lead) >> follow) & 1:
         return True
     w = (BEATS[trump, lead] >> follow) & 1
     if w:
         lead8, follow8 = follower_last, leader_last
     else:
         lead8, follow8 = leader_last, follower_last
-    if not (SAFE_ANSWERS[area, trump, lead8] >> follow8) & 1:
+    if not (safe_answers(st, area, trump, lead8) >> follow8) & 1:
         return True
-    if area != TENT_SITE and area != LODGE and area != HIDEAWAY:
-        return False
     w8 = (BEATS[trump, lead8] >> follow8) & 1
     winner7 = leader ^ w
     winner8 = winner7 ^ w8
     t0 = st[S_TRICKS] + (winner7 == 0) + (winner8 == 0)
     t1 = st[S_TRICKS + 1] + (winner7 == 1) + (winner8 == 1)
-    return area_breached_by_tricks_won(area, t0, t1, TRICKS_PER_ROUND)
+    return area_breached_by_tricks_won(st, area, t0, t1)
 
 
 @njit(cache=True)

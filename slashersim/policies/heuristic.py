@@ -58,13 +58,10 @@ from ..rules import (
     FIRST_AID_LARGE,
     FIRST_AID_SMALL,
     FLASHLIGHT,
-    HIDEAWAY,
     KILLER,
-    LODGE,
     MAX_HEALTH,
     N_ESCAPES,
     SUIT_MASK,
-    TENT_SITE,
     TRICKS_PER_ROUND,
 )
 from .baseline import lucky_charm_now
@@ -73,9 +70,7 @@ from .common import (
     AID_SMALL_BELOW,
     BEATS,
     BREACH,
-    FLEXIBLE,
     KEEP_FLEXIBLE,
-    SAFE_ANSWERS,
     WRONG_WINNER,
     card_effect,
     colour_of_whites,
@@ -83,13 +78,17 @@ from .common import (
     effects_cost_at,
     endgame_follow,
     endgame_lead,
+    final_parity,
     fire_pit_gift,
     first_aid_now,
+    flexible,
     has_trick_rule,
     item_value,
     missing_escapes,
     no_answer_probability,
     partner_candidates,
+    safe_answers,
+    sweep_rule,
     won_effects,
     won_effects_coloured,
 )
@@ -117,11 +116,11 @@ def sweep_winner(st, leader):
     area = st[S_AREA]
     if st[S_TRAP_ROUND]:
         return -1
-    if area == HIDEAWAY:
+    if sweep_rule(st, area):
         return 0
-    if area != TENT_SITE and area != LODGE:
+    parity = final_parity(st, area)
+    if parity < 0:
         return -1
-    parity = 0 if area == TENT_SITE else 1
     t_lead = st[S_TRICKS + leader]
     t_follow = st[S_TRICKS + 1 - leader]
     lose_ok = t_follow % 2 == parity
@@ -140,7 +139,7 @@ def flexibility(st, card, params):
     """
     if st[S_TRAP_ROUND]:
         return 0.0
-    return FLEXIBLE[st[S_AREA], st[S_TRUMP], card] * params[KEEP_FLEXIBLE]
+    return flexible(st, st[S_AREA], st[S_TRUMP], card) * params[KEEP_FLEXIBLE]
 
 
 # --- trick play -----------------------------------------------------------------------------
@@ -152,9 +151,9 @@ def choose_follow(st, player, legal, params):
     leader = 1 - player
     area = st[S_AREA]
     trump = st[S_TRUMP]
-    rule = has_trick_rule(area) and not st[S_TRAP_ROUND]
+    rule = has_trick_rule(st, area) and not st[S_TRAP_ROUND]
     want = sweep_winner(st, leader)
-    safe = SAFE_ANSWERS[area, trump, lead] if rule else ALL_CARDS
+    safe = safe_answers(st, area, trump, lead) if rule else ALL_CARDS
     beats = BEATS[trump, lead]
     base_leader = won_effects(st, leader)
     base_mine = won_effects(st, player)
@@ -173,7 +172,7 @@ def choose_follow(st, player, legal, params):
         cost = 0.0
         if rule:
             cost += (1 - ((safe >> card) & 1)) * params[BREACH] \
-                + FLEXIBLE[area, trump, card] * params[KEEP_FLEXIBLE]
+                + flexible(st, area, trump, card) * params[KEEP_FLEXIBLE]
         w = (beats >> card) & 1
         cost += (want >= 0) * (w != want) * params[WRONG_WINNER]
         # both outcomes are costed and one kept: a branch on the winner would mispredict
@@ -194,7 +193,7 @@ def choose_lead(st, player, legal, params):
     wanted player win, then the expected cost of the cards taken and the flexibility spent."""
     area = st[S_AREA]
     trump = st[S_TRUMP]
-    rule = has_trick_rule(area) and not st[S_TRAP_ROUND]
+    rule = has_trick_rule(st, area) and not st[S_TRAP_ROUND]
     want = sweep_winner(st, player)
     cand, hidden = partner_candidates(st, player)
     partner = 1 - player
@@ -215,9 +214,9 @@ def choose_lead(st, player, legal, params):
         good = ALL_CARDS
         cost = 0.0
         if rule:
-            good = SAFE_ANSWERS[area, trump, card]
+            good = safe_answers(st, area, trump, card)
             cost += params[BREACH] * no_answer_probability(good, follow, cand, hidden) \
-                + FLEXIBLE[area, trump, card] * params[KEEP_FLEXIBLE]
+                + flexible(st, area, trump, card) * params[KEEP_FLEXIBLE]
         if want == 0:
             cost += params[WRONG_WINNER] * no_answer_probability(good & ~beats, follow, cand,
                                                                  hidden)

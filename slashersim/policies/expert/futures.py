@@ -43,14 +43,14 @@ from ..common import (
     DEATH,
     DRAW_OVER,
     DRAW_UNDER,
-    FLEXIBLE,
     KEEP_FLEXIBLE,
-    SAFE_ANSWERS,
     TARGET_DRAWS,
     WRONG_WINNER,
     colour_of_whites,
+    flexible,
     has_trick_rule,
     partner_candidates,
+    safe_answers,
 )
 from .items import cost_constants, first_drawer, item_cell, item_prepare, pile_counts
 from .layout import (
@@ -82,11 +82,11 @@ from .layout import (
     MOST_HANDS,
     NDIST,
     PC_COLOUR,
+    PC_DRAW_REDUCTION,
     PC_HEALTH,
-    PC_HIDEAWAY,
+    PC_KILLER_ALL,
     PC_SIZE,
     PC_STRIDE,
-    PC_TENT,
     T_G,
     T_HF,
     T_HS,
@@ -204,7 +204,7 @@ def expected_joint(st, a, ji, first, pc, params):
         add_y = ji[J_ADD_Y + p]
         yo = ji[J_YO + p]
         for j in range(ji[J_YLO + p], ji[J_YHI + p] + 1):
-            n = max(0.0, max(1, yellows + add_y + j - YOFF) - pc[o + PC_TENT])
+            n = max(0.0, max(1, yellows + add_y + j - YOFF) - pc[o + PC_DRAW_REDUCTION])
             off = n - params[TARGET_DRAWS]
             q = a[yo + j]
             a[F_PN + p * ITEM_N + min(int(n), ITEM_N - 1)] += q
@@ -215,7 +215,7 @@ def expected_joint(st, a, ji, first, pc, params):
         do = ji[J_DO + p]
         for j in range(ji[J_DLO + p], ji[J_DHI + p] + 1):
             hit = 1.0 + max(0.0, base + j)
-            hit = hit + pc[o + PC_HIDEAWAY] * (health - hit)
+            hit = hit + pc[o + PC_KILLER_ALL] * (health - hit)
             d += a[do + j] * (min(hit, health) * params[DAMAGE]
                               + (hit >= health) * params[DEATH])
         a[F_EDMG + p] = d
@@ -316,7 +316,7 @@ def follow_card(st, player, legal, params):
     leader = 1 - player
     area = st[S_AREA]
     trump = st[S_TRUMP]
-    rule = has_trick_rule(area) and not st[S_TRAP_ROUND]
+    rule = has_trick_rule(st, area) and not st[S_TRAP_ROUND]
     want = sole_sweep_winner(st, leader)
     out = fl[F_OUT:F_OUT + 20]
     pc = fl[F_PC:F_PC + PC_SIZE]
@@ -325,7 +325,7 @@ def follow_card(st, player, legal, params):
         parity_failures(st, player, legal, np.bool_(False), int(params[DD_HANDS]),
                         np.empty(MOST_HANDS, dtype=np.int64), out,
                         lcg_seed(st), params[BREACH])
-    safe = SAFE_ANSWERS[area, trump, lead]
+    safe = safe_answers(st, area, trump, lead)
     beats = BEATS[trump, lead]
     breach = params[BREACH]
     wrong = params[WRONG_WINNER]
@@ -347,7 +347,7 @@ def follow_card(st, player, legal, params):
         cost = out[card]
         if rule:
             cost += (1 - ((safe >> card) & 1)) * breach \
-                + FLEXIBLE[area, trump, card] * params[KEEP_FLEXIBLE]
+                + flexible(st, area, trump, card) * params[KEEP_FLEXIBLE]
         w = (beats >> card) & 1
         cost += (want >= 0) * (w != want) * wrong
         taker = player if w else leader

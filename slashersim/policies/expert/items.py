@@ -15,12 +15,13 @@ import numpy as np
 from ...engine import api
 from ...engine.bits import popcount
 from ...engine.layout import (
+    C_AREA_DRAW_REDUCTION,
+    C_AREA_GREENS_REMOVED,
+    C_AREA_KILLER_ALL,
     C_DRAW_ORDER,
     C_ESCAPES_NEEDED,
     C_KILLER_RESHUFFLE,
-    C_LAKESIDE_REMOVE,
     C_RED_KNIVES,
-    C_TENT_REDUCTION,
     C_WHITE_RED_KNIVES,
     DECK_CAPACITY,
     S_AREA,
@@ -39,13 +40,10 @@ from ...rules import (
     DRAW_LAST_TRICK_WINNER,
     ESCAPE_MASK,
     GREEN,
-    HIDEAWAY,
     KILLER,
     KILLER_RESHUFFLE_AT_ONCE,
-    LAKESIDE,
     RED,
     SUIT_MASK,
-    TENT_SITE,
     WHITE,
     YELLOW,
 )
@@ -65,13 +63,13 @@ from .layout import (
     ITEM_N,
     KNIVES_MAX,
     PC_COLOUR,
+    PC_DRAW_REDUCTION,
+    PC_GREENS_REMOVED,
     PC_HEALTH,
-    PC_HIDEAWAY,
-    PC_LAKESIDE,
+    PC_KILLER_ALL,
     PC_RED,
     PC_REDS,
     PC_STRIDE,
-    PC_TENT,
     PC_WHITE_KNIVES,
     PT_GREEN,
     PT_LAKESIDE,
@@ -103,9 +101,9 @@ def cost_constants(st, pc):
         o = PC_STRIDE * p
         pc[o + PC_HEALTH] = st[S_HEALTH + p]
         pc[o + PC_COLOUR] = colour_of_whites(st, p)
-        pc[o + PC_LAKESIDE] = st[C_LAKESIDE_REMOVE] if area == LAKESIDE else 0
-        pc[o + PC_HIDEAWAY] = 1.0 if area == HIDEAWAY else 0.0
-        pc[o + PC_TENT] = st[C_TENT_REDUCTION] if area == TENT_SITE else 0
+        pc[o + PC_GREENS_REMOVED] = st[C_AREA_GREENS_REMOVED + area]
+        pc[o + PC_KILLER_ALL] = 1.0 if st[C_AREA_KILLER_ALL + area] else 0.0
+        pc[o + PC_DRAW_REDUCTION] = st[C_AREA_DRAW_REDUCTION + area]
         pc[o + PC_WHITE_KNIVES] = st[C_WHITE_RED_KNIVES]
     for r in range(5):
         pc[PC_RED + r] = st[C_RED_KNIVES + r]
@@ -128,7 +126,7 @@ def pile_counts(won, p, pc):
     greens += whites * (colour == COLOUR_GREEN)
     yellows += whites * (colour == COLOUR_YELLOW)
     knives += whites * (colour < COLOUR_YELLOW) * pc[o + PC_WHITE_KNIVES]
-    return max(0.0, greens - pc[o + PC_LAKESIDE]), yellows, knives
+    return max(0.0, greens - pc[o + PC_GREENS_REMOVED]), yellows, knives
 
 
 # --- the item phase ahead -------------------------------------------------------------------------
@@ -287,10 +285,10 @@ def draws_and_damage(won, p, pc, params):
     Killer's damage if it comes."""
     o = PC_STRIDE * p
     greens, yellows, knives = pile_counts(won, p, pc)
-    n = max(0.0, max(1, yellows) - pc[o + PC_TENT])
+    n = max(0.0, max(1, yellows) - pc[o + PC_DRAW_REDUCTION])
     health = pc[o + PC_HEALTH]
     hit = 1.0 + max(0.0, knives - greens)
-    hit = hit + pc[o + PC_HIDEAWAY] * (health - hit)
+    hit = hit + pc[o + PC_KILLER_ALL] * (health - hit)
     return min(int(n), ITEM_N - 1), \
         min(hit, health) * params[DAMAGE] + (hit >= health) * params[DEATH]
 
@@ -322,17 +320,17 @@ def pile_tables(pc, params, pt, dt):
         pt[b + PT_YELLOW] = SUIT_MASK[YELLOW] | (SUIT_MASK[WHITE] if colour == COLOUR_YELLOW else 0)
         pt[b + PT_GREEN] = SUIT_MASK[GREEN] | (SUIT_MASK[WHITE] if colour == COLOUR_GREEN else 0)
         pt[b + PT_WHITE] = SUIT_MASK[WHITE] if colour < COLOUR_YELLOW else 0
-        pt[b + PT_LAKESIDE] = int(pc[o + PC_LAKESIDE])
+        pt[b + PT_LAKESIDE] = int(pc[o + PC_GREENS_REMOVED])
         pt[b + PT_WHITE_KNIVES] = int(pc[o + PC_WHITE_KNIVES])
         for y in range(21):
-            n = max(0.0, max(1, y) - pc[o + PC_TENT])
+            n = max(0.0, max(1, y) - pc[o + PC_DRAW_REDUCTION])
             pt[b + PT_N + y] = min(int(n), ITEM_N - 1)
         for m in range(32):
             pt[b + PT_RED + m] = int(pc[PC_REDS + m])
         health = pc[o + PC_HEALTH]
         for k in range(KNIVES_MAX + 1):
             hit = 1.0 + max(0.0, float(k))
-            hit = hit + pc[o + PC_HIDEAWAY] * (health - hit)
+            hit = hit + pc[o + PC_KILLER_ALL] * (health - hit)
             dt[DT_STRIDE * p + k] = min(hit, health) * params[DAMAGE] \
                 + (hit >= health) * params[DEATH]
 

@@ -25,13 +25,13 @@ from ...rules import ALL_CARDS, RED, SUIT_MASK
 from ..common import (
     BEATS,
     BREACH,
-    FLEXIBLE,
     KEEP_FLEXIBLE,
-    SAFE_ANSWERS,
     WRONG_WINNER,
+    flexible,
     has_trick_rule,
     no_answer_probability,
     partner_candidates,
+    safe_answers,
 )
 from .layout import (
     DD_HANDS,
@@ -85,7 +85,7 @@ def lead_costs(st, player, legal, params, out):
     over), and the flexibility spent."""
     area = st[S_AREA]
     trump = st[S_TRUMP]
-    rule = has_trick_rule(area) and not st[S_TRAP_ROUND]
+    rule = has_trick_rule(st, area) and not st[S_TRAP_ROUND]
     want = -1 if planned_area(st, params) else sole_sweep_winner(st, player)
     cand, hidden = partner_candidates(st, player)
     breach = params[BREACH]
@@ -99,9 +99,9 @@ def lead_costs(st, player, legal, params, out):
         good = ALL_CARDS
         cost = 0.0
         if rule:
-            good = SAFE_ANSWERS[area, trump, card]
+            good = safe_answers(st, area, trump, card)
             cost += breach * no_answer_probability(good, follow, cand, hidden) \
-                + FLEXIBLE[area, trump, card] * params[KEEP_FLEXIBLE]
+                + flexible(st, area, trump, card) * params[KEEP_FLEXIBLE]
         if want == 0:
             cost += wrong * no_answer_probability(good & ~beats, follow, cand, hidden)
         elif want == 1:

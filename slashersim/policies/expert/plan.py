@@ -13,8 +13,7 @@ from ...engine import api
 from ...engine.bits import lowest_bit, nth_bit, popcount
 from ...engine.layout import S_AREA, S_HAND, S_LED, S_TRAP_ROUND, S_TRICK, S_TRICKS, S_TRUMP
 from ...engine.predicates import legal_cards, trick_winner
-from ...rules import LODGE, TENT_SITE
-from ..common import partner_candidates
+from ..common import final_parity, partner_candidates
 from .layout import DD_FROM
 from .lcg import lcg_below, lcg_next
 
@@ -32,12 +31,11 @@ def sole_sweep_winner(st, leader):
     then, which in the "neither" case ends wrong). No wish elsewhere (the Hideaway, whose
     Killer kills, is not played to be kept) or once a trap went off.
     """
-    area = st[S_AREA]
     if st[S_TRAP_ROUND]:
         return -1
-    if area != TENT_SITE and area != LODGE:
+    parity = final_parity(st, st[S_AREA])
+    if parity < 0:
         return -1
-    parity = 0 if area == TENT_SITE else 1
     lead_rest = st[S_TRICKS + 1 - leader] % 2 == parity
     follow_rest = st[S_TRICKS + leader] % 2 == parity
     if lead_rest and not follow_rest:
@@ -51,8 +49,7 @@ def sole_sweep_winner(st, leader):
 def planned_area(st, params):
     """Whether the exact check of :func:`parity_failures` runs: Tent site or Lodge, no trap yet
     this round, from trick ``dd_from`` on."""
-    area = st[S_AREA]
-    return (area == TENT_SITE or area == LODGE) and not st[S_TRAP_ROUND] and \
+    return final_parity(st, st[S_AREA]) >= 0 and not st[S_TRAP_ROUND] and \
         st[S_TRICK] >= params[DD_FROM]
 
 
@@ -202,7 +199,7 @@ def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
     share one count, and so do equivalent answers within the search."""
     cand, hidden = partner_candidates(st, player)
     n, x = partner_hands(cand, hidden, hands, min(most, hands.shape[0]), x)
-    parity = 0 if st[S_AREA] == TENT_SITE else 1
+    parity = final_parity(st, st[S_AREA])
     trump = st[S_TRUMP]
     mine = st[S_HAND + player]
     tp = st[S_TRICKS + player]

@@ -1,0 +1,268 @@
+"""Cards as the unit of the rules: every area card declared once, in a card file.
+
+The package's own card file, ``printed.toml``, states the seven area cards of the printed game in
+the card language (:mod:`.language`); a designer's card file changes any of them by name, and a
+configuration names it (``GameConfig(cards="my_cards.toml")``, ``--cards``). :func:`load`
+reads and checks a file (every refusal one line naming the file, the line and a did-you-mean),
+and :meth:`CardSet.tables` turns the cards into the tables the engine reads through its hooks
+(``engine.layout.C_AREA_*``): no rule of the engine's flow branches on an area's identity.
+
+An area card's keys (a key left out keeps the printed card's value, or for a card's rule,
+breaks never):
+
+- ``title``, ``level`` (1 or 2: the rulebook's area-deck group), ``source`` (the text it comes
+  from), ``rule`` (the card's words);
+- ``breaks_on_trick``: an expression over one trick; ``breaks_on_tricks_won``: over the tricks
+  each player has won, asked after every trick (the first breach of a round sets off its trap);
+- ``white_shift`` (-1, 0, 1: the whites' colour one step down or up), ``greens_removed`` and
+  ``draw_reduction`` (0..20), ``extra_draw`` (true: one more card may be drawn after the draws),
+  ``killer`` (``"damage"``, or ``"all_health"``: the Killer takes all health), ``gifts`` (true:
+  items may be given in the item phase). A number may also be the name of the rule parameter
+  that sets it (``greens_removed = "lakeside_removal"``), which is how the printed cards keep
+  their [choice] points as parameters.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+import functools
+import hashlib
+from pathlib import Path
+import tomllib
+
+import numpy as np
+
+from .. import rules
+from .language import (
+    TRICK_NAMES,
+    TRICKS_WON_NAMES,
+    CardError,
+    Expression,
+    did_you_mean,
+    trick_env,
+    tricks_won_env,
+)
+
+PRINTED_FILE = Path(__file__).with_name("printed.toml")
+#: the name a configuration gives the printed cards
+PRINTED = "printed"
+#: the keys of an area card, with the printed game's neutral value
+AREA_KEYS = {"title": "", "level": 2, "source": "", "rule": "", "breaks_on_trick": "false",
+             "breaks_on_tricks_won": "false", "white_shift": 0, "greens_removed": 0,
+             "draw_reduction": 0, "extra_draw": False, "killer": "damage", "gifts": False}
+#: the rule parameters a card's number may name
+PARAMETERS = ("lakeside_removal", "tent_site_reduction")
+_RANGES = {"white_shift": (-1, 1), "greens_removed": (0, 20), "draw_reduction": (0, 20),
+           "level": (1, 2)}
+_KILLER = ("damage", "all_health")
+
+__all__ = ["CardError", "CardSet", "load", "PRINTED", "AREA_KEYS"]
+
+
+@dataclass(frozen=True, eq=False)
+class CardSet:
+    """The area cards in force (``areas``: name -> keys, in the printed order), the file that
+    changed them (``None``: the printed cards) and its content's SHA-256."""
+
+    areas: dict = field(repr=False)
+    file: str | None = None
+    sha256: str | None = None
+    changed: tuple = ()
+
+    @property
+    def label(self):
+        """``printed``, or the card file and the head of its hash: how answers name them."""
+        if self.file is None:
+            return PRINTED
+        return f"{Path(self.file).name} (sha256 {self.sha256[:12]})"
+
+    def tables(self, knobs=None):
+        """The engine's per-area tables (``engine.layout.C_AREA_*``) with the rule parameters
+        ``knobs`` (name -> value) filled in where a card names one."""
+        return _tables(self, tuple(sorted((knobs or {}).items())))
+
+
+def _line_of(text, needle):
+    for i, line in enumerate(text.splitlines(), start=1):
+        if needle in line:
+            return i
+    return 1
+
+
+def _read(path):
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CardError(f"card file {str(path)!r} does not exist") from None
+    except IsADirectoryError:
+        raise CardError(f"card file {str(path)!r} is a folder, not a file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CardError(f"card file {str(path)!r} cannot be read ({e})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise CardError(f"{path}: not a TOML file ({e})") from None
+    return text, data
+
+
+def _check_area(name, card, text, where, printed):
+    for key, value in card.items():
+        at = f"{where}, line {_line_of(text, key)}"
+        if key not in AREA_KEYS:
+            raise CardError(f"{at}: area {name!r} has no key {key!r}"
+                            + did_you_mean(key, AREA_KEYS))
+        neutral = AREA_KEYS[key]
+        if key.startswith("breaks_"):
+            if not isinstance(value, str):
+                raise CardError(f"{at}: {key} of {name!r} must be an expression in quotes")
+            names = TRICK_NAMES if key == "breaks_on_trick" else TRICKS_WON_NAMES
+            Expression(value, names, f"{at}, {key} of {name!r}")
+        elif key == "killer":
+            if value not in _KILLER:
+                raise CardError(f"{at}: killer of {name!r} is {value!r}"
+                                + did_you_mean(value, _KILLER))
+        elif isinstance(neutral, bool):
+            if not isinstance(value, bool):
+                raise CardError(f"{at}: {key} of {name!r} must be true or false, got {value!r}")
+        elif isinstance(neutral, int):
+            if isinstance(value, str):
+                if value not in PARAMETERS:
+                    raise CardError(f"{at}: {key} of {name!r} names no rule parameter {value!r}"
+                                    + did_you_mean(value, PARAMETERS))
+            elif not isinstance(value, int) or isinstance(value, bool) \
+                    or not _RANGES[key][0] <= value <= _RANGES[key][1]:
+                lo, hi = _RANGES[key]
+                raise CardError(f"{at}: {key} of {name!r} must be a whole number {lo}..{hi} or a "
+                                f"rule parameter ({', '.join(PARAMETERS)}), got {value!r}")
+        elif not isinstance(value, str):
+            raise CardError(f"{at}: {key} of {name!r} must be text, got {value!r}")
+
+
+def _parse(text, data, where, printed):
+    unknown = [k for k in data if k != "area"]
+    if unknown:
+        raise CardError(f"{where}, line {_line_of(text, unknown[0])}: no card kind "
+                        f"{unknown[0]!r}" + did_you_mean(unknown[0], ("area",)))
+    areas = data.get("area", {})
+    if not isinstance(areas, dict):
+        raise CardError(f"{where}: 'area' must be a table of cards ([area.NAME])")
+    for name, card in areas.items():
+        at = f"{where}, line {_line_of(text, name)}"
+        if printed is not None and name not in printed:
+            raise CardError(f"{at}: {name!r} is not an area of the game"
+                            + did_you_mean(name, rules.AREA_NAMES)
+                            + " (a card file changes the printed areas; new areas are not "
+                            "supported yet)")
+        if not isinstance(card, dict):
+            raise CardError(f"{at}: area {name!r} must be a table of keys")
+        _check_area(name, card, text, where, printed)
+    return areas
+
+
+@functools.lru_cache(maxsize=1)
+def printed():
+    """The printed cards (``printed.toml``)."""
+    text, data = _read(PRINTED_FILE)
+    areas = _parse(text, data, PRINTED_FILE.name, None)
+    full = {name: {**AREA_KEYS, **areas[name]} for name in rules.AREA_NAMES}
+    return CardSet(full)
+
+
+@functools.lru_cache(maxsize=32)
+def _load(path, sha256):
+    text, data = _read(path)
+    base = printed()
+    changes = _parse(text, data, str(path), base.areas)
+    areas = {name: {**card, **changes.get(name, {})} for name, card in base.areas.items()}
+    changed = tuple(f"{name}.{key}" for name, keys in changes.items() for key in keys
+                    if keys[key] != base.areas[name][key])
+    return CardSet(areas, str(path), sha256, changed)
+
+
+def load(cards=None):
+    """The :class:`CardSet` of ``cards``: ``None`` or ``"printed"`` for the printed cards, or
+    the path of a card file (read again whenever its content changes)."""
+    if cards is None or cards == PRINTED:
+        return printed()
+    if isinstance(cards, CardSet):
+        return cards
+    path = Path(cards)
+    try:
+        content = path.read_bytes()
+    except FileNotFoundError:
+        raise CardError(f"card file {str(path)!r} does not exist") from None
+    except IsADirectoryError:
+        raise CardError(f"card file {str(path)!r} is a folder, not a file") from None
+    except OSError as e:
+        raise CardError(f"card file {str(path)!r} cannot be read ({e.strerror})") from None
+    return _load(str(path), hashlib.sha256(content).hexdigest())
+
+
+def _number(value, knobs):
+    return int(knobs[value]) if isinstance(value, str) else int(value)
+
+
+@functools.lru_cache(maxsize=64)
+def _tables(cards, knobs):
+    knobs = dict(knobs)
+    n = rules.N_AREAS
+    safe = np.zeros((n, rules.N_SUITS, rules.N_NUMBER_CARDS), dtype=np.int64)
+    tricks_break = np.zeros((n, rules.TRICKS_PER_ROUND + 1), dtype=np.int64)
+    out = {key: np.zeros(n, dtype=np.int64) for key in
+           ("white_shift", "greens_removed", "draw_reduction", "extra_draw", "killer_all",
+            "gifts")}
+    for a, name in enumerate(rules.AREA_NAMES):
+        card = cards.areas[name]
+        where = cards.file or PRINTED_FILE.name
+        on_trick = Expression(card["breaks_on_trick"], TRICK_NAMES, where)
+        on_won = Expression(card["breaks_on_tricks_won"], TRICKS_WON_NAMES, where)
+        for trump in range(rules.N_SUITS):
+            for lead in range(rules.N_NUMBER_CARDS):
+                for follow in range(rules.N_NUMBER_CARDS):
+                    if follow != lead and not on_trick(trick_env(lead, follow, trump)):
+                        safe[a, trump, lead] |= 1 << follow
+        for t0 in range(rules.TRICKS_PER_ROUND + 1):
+            for t1 in range(rules.TRICKS_PER_ROUND + 1 - t0):
+                if on_won(tricks_won_env(t0, t1)):
+                    tricks_break[a, t0] |= 1 << t1
+        out["white_shift"][a] = _number(card["white_shift"], knobs)
+        out["greens_removed"][a] = _number(card["greens_removed"], knobs)
+        out["draw_reduction"][a] = _number(card["draw_reduction"], knobs)
+        out["extra_draw"][a] = bool(card["extra_draw"])
+        out["killer_all"][a] = card["killer"] == "all_health"
+        out["gifts"][a] = bool(card["gifts"])
+    flex = np.zeros_like(safe)
+    for a in range(n):
+        for trump in range(rules.N_SUITS):
+            row = safe[a, trump]
+            for c in range(rules.N_NUMBER_CARDS):
+                flex[a, trump, c] = bin(int(row[c])).count("1") + sum(
+                    1 for o in range(rules.N_NUMBER_CARDS) if o != c and (row[o] >> c) & 1)
+    facts = _tricks_won_facts(tricks_break)
+    full = (1 << rules.N_NUMBER_CARDS) - 1
+    out["has_trick_rule"] = np.array(
+        [any(int(safe[a, t, c]) | (1 << c) != full for t in range(rules.N_SUITS)
+             for c in range(rules.N_NUMBER_CARDS)) for a in range(n)], dtype=np.int64)
+    tables = {"safe": safe, "flex": flex, "tricks_break": tricks_break, **out, **facts}
+    for array in tables.values():
+        array.flags.writeable = False
+    return tables
+
+
+def _tricks_won_facts(tricks_break):
+    """What the players plan for, read from each card's rule on the tricks won: ``parity``
+    (0: each player must end with an even count, 1: odd, -1: no such rule) and ``sweep`` (1:
+    broken as soon as both players have won a trick, so one player must win every trick)."""
+    last = rules.TRICKS_PER_ROUND
+    n = tricks_break.shape[0]
+    parity = np.full(n, -1, dtype=np.int64)
+    sweep = np.zeros(n, dtype=np.int64)
+    for a in range(n):
+        breaks = {(t0, t1) for t0 in range(last + 1) for t1 in range(last + 1 - t0)
+                  if (int(tricks_break[a, t0]) >> t1) & 1}
+        for p in (0, 1):
+            if breaks == {(t0, last - t0) for t0 in range(last + 1) if t0 % 2 != p}:
+                parity[a] = p
+        if breaks == {(t0, t1) for t0 in range(1, last + 1) for t1 in range(1, last + 1 - t0)}:
+            sweep[a] = 1
+    return {"parity": parity, "sweep": sweep}

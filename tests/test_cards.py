@@ -1,0 +1,179 @@
+"""The area cards as data: the printed card file states each printed rule (checked against the
+rules page, exhaustively), a card file changes a card by name and every answer then says so,
+and everything outside the card language is refused with one line naming the file and line."""
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from slashersim import cards as C
+from slashersim import rules
+from slashersim.config import ConfigError, GameConfig
+from slashersim.engine import layout as L
+from slashersim.present import format_summary
+from slashersim.runner import simulate
+
+KNOBS = {"lakeside_removal": 2, "tent_site_reduction": 1}
+
+
+def _rank(c):
+    return c % 5 + 1
+
+
+def _suit(c):
+    return c // 5
+
+
+def plain_trick_rule(area, lead, follow, trump):
+    """docs/rules.md, "The areas and their traps", stated once more in plain Python."""
+    same = _suit(follow) == _suit(lead)
+    won = follow if (same and follow > lead) or (not same and _suit(follow) == trump) else lead
+    if area == "lakeside":
+        return abs(_rank(lead) - _rank(follow)) > 2
+    if area == "cabins":
+        return _rank(lead) + _rank(follow) > 7
+    if area == "woodland":
+        return {_suit(lead), _suit(follow)} == {rules.WHITE, rules.RED}
+    if area == "fire_pit":
+        return _rank(won) == 4
+    return False
+
+
+def plain_tricks_won_rule(area, t0, t1):
+    if area == "hideaway":
+        return t0 > 0 and t1 > 0
+    if t0 + t1 < 8:
+        return False
+    return {"tent_site": t0 % 2 == 1, "lodge": t0 % 2 == 0}.get(area, False)
+
+
+def test_the_printed_card_file_states_every_printed_rule():
+    t = C.load().tables(KNOBS)
+    for a, area in enumerate(rules.AREA_NAMES):
+        for trump in range(4):
+            for lead in range(20):
+                for follow in range(20):
+                    if follow != lead:
+                        safe = bool((int(t["safe"][a, trump, lead]) >> follow) & 1)
+                        assert safe != plain_trick_rule(area, lead, follow, trump)
+        for t0 in range(9):
+            for t1 in range(9 - t0):
+                assert bool((int(t["tricks_break"][a, t0]) >> t1) & 1) == \
+                    plain_tricks_won_rule(area, t0, t1)
+    assert list(t["white_shift"]) == [0, -1, 0, 0, 0, 1, 0]
+    assert list(t["greens_removed"]) == [0, 0, 2, 0, 0, 0, 0]
+    assert list(t["draw_reduction"]) == [1, 0, 0, 0, 0, 0, 0]
+    assert list(t["extra_draw"]) == [0, 0, 0, 0, 1, 0, 0]
+    assert list(t["killer_all"]) == [0, 0, 0, 1, 0, 0, 0]
+    assert list(t["gifts"]) == [0, 0, 0, 0, 0, 0, 1]
+    assert list(t["parity"]) == [0, 1, -1, -1, -1, -1, -1]
+    assert list(t["sweep"]) == [0, 0, 0, 1, 0, 0, 0]
+    assert list(t["has_trick_rule"]) == [0, 0, 1, 0, 1, 1, 1]
+
+
+def test_a_card_names_the_rule_parameter_that_sets_it():
+    t = C.load().tables({"lakeside_removal": 5, "tent_site_reduction": 0})
+    assert t["greens_removed"][rules.LAKESIDE] == 5 and t["draw_reduction"][rules.TENT_SITE] == 0
+    cfg = GameConfig(lakeside_removal=5).to_array()
+    assert cfg[L.C_AREA_GREENS_REMOVED + rules.LAKESIDE] == 5
+
+
+def write(tmp_path, text, name="cards.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_a_card_file_changes_a_card_and_the_answer_says_so(tmp_path):
+    path = write(tmp_path, '[area.cabins]\nbreaks_on_trick = "lead.rank + follow.rank > 8"\n')
+    config = GameConfig(cards=path)
+    cfg, printed = config.to_array(), GameConfig().to_array()
+    cabins = (rules.CABINS * 4 + 0) * 20 + rules.card_id(rules.GREEN, 4)
+    four = rules.card_id(rules.RED, 4)                # 4 + 4 = 8 keeps the new rule only
+    assert (cfg[L.C_AREA_SAFE + cabins] >> four) & 1
+    assert not (printed[L.C_AREA_SAFE + cabins] >> four) & 1
+    mine = simulate(config, "baseline", games=3000, seed=5)
+    theirs = simulate(GameConfig(), "baseline", games=3000, seed=5)
+    assert mine.summary()["traps_by_area"]["cabins"] < theirs.summary()["traps_by_area"]["cabins"]
+    first = format_summary(mine.summary()).splitlines()[0]
+    assert "CHANGED CARDS cards.toml (sha256 " in first and "cabins.breaks_on_trick" in first
+    assert "CHANGED" not in format_summary(theirs.summary()).splitlines()[0]
+
+
+def test_the_printed_file_as_a_card_file_plays_the_printed_games(tmp_path):
+    path = shutil.copy(C.PRINTED_FILE, tmp_path / "copy.toml")
+    mine = simulate(GameConfig(cards=str(path)), "heuristic", games=400, seed=2,
+                    keep_records=True)
+    theirs = simulate(GameConfig(), "heuristic", games=400, seed=2, keep_records=True)
+    assert mine.records.equals(theirs.records)
+    assert "CHANGED CARDS copy.toml" in format_summary(mine.summary()).splitlines()[0]
+    assert ": no rule;" in format_summary(mine.summary()).splitlines()[0]
+
+
+@pytest.mark.parametrize("text,message", [
+    ('[area.cabins]\nbreaks_on_trik = "false"\n',
+     "line 2: area 'cabins' has no key 'breaks_on_trik'; did you mean 'breaks_on_trick'?"),
+    ('[area.cabins]\nbreaks_on_trick = "lead.rnak > 3"\n',
+     "line 2, breaks_on_trick of 'cabins': a card has no 'rnak'; did you mean 'rank'?"),
+    ('[area.cabins]\nbreaks_on_trick = "folow.rank > 3"\n',
+     "unknown name 'folow'; did you mean 'follow'?"),
+    ('[area.cabins]\nbreaks_on_trick = "__import__(\'os\').system(\'true\')"\n',
+     "unknown function"),
+    ('[area.cabins]\nbreaks_on_trick = "lead.__class__"\n', "a card has no '__class__'"),
+    ('[area.cabins]\nbreaks_on_trick = "[c for c in ranks]"\n', "listcomp"),
+    ('[area.cabins]\nbreaks_on_trick = "lead.rank >"\n', "is not an expression"),
+    ('[area.cabins]\nbreaks_on_tricks_won = "lead.rank > 3"\n', "unknown name 'lead'"),
+    ('[area.cabins]\nwhite_shift = 2\n', "white_shift of 'cabins' must be a whole number -1..1"),
+    ('[area.cabins]\ngreens_removed = "lakeside_removel"\n',
+     "names no rule parameter 'lakeside_removel'; did you mean 'lakeside_removal'?"),
+    ('[area.cabins]\nkiller = "everything"\n', "killer of 'cabins' is 'everything'"),
+    ('[area.cabins]\nextra_draw = 1\n', "extra_draw of 'cabins' must be true or false"),
+    ('[area.cabin]\nrule = "x"\n', "'cabin' is not an area of the game; did you mean 'cabins'?"),
+    ('[item.map]\nrule = "x"\n', "no card kind 'item'"),
+    ('[area.cabins\n', "not a TOML file"),
+])
+def test_text_outside_the_language_is_refused_with_its_line(tmp_path, text, message):
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError, match=None) as e:
+        GameConfig(cards=path)
+    assert message in str(e.value) and str(e.value).startswith(path)
+
+
+def test_a_missing_card_file_is_refused(tmp_path):
+    with pytest.raises(ConfigError, match="card file '.*nope.toml' does not exist"):
+        GameConfig(cards=str(tmp_path / "nope.toml"))
+    with pytest.raises(ConfigError, match="is a folder"):
+        GameConfig(cards=str(tmp_path))
+
+
+def test_the_command_line_refuses_a_bad_card_file_in_one_line(tmp_path):
+    path = write(tmp_path, '[area.cabins]\nbreaks_on_trick = "lead.rnak > 3"\n')
+    p = subprocess.run([sys.executable, "-m", "slashersim", "simulate", "--cards", path],
+                       capture_output=True, text=True)
+    assert p.returncode == 2
+    assert p.stderr.strip().count("\n") == 0 and "did you mean 'rank'?" in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_a_card_file_can_be_a_sweep_axis(tmp_path):
+    import slashersim
+    path = write(tmp_path, '[area.fire_pit]\nbreaks_on_trick = "false"\n')
+    df = slashersim.sweep({"sweep": {"games": 300, "seed": 1, "policies": ["novice"]},
+                           "axes": {"cards": ["printed", path]}})
+    assert len(df) == 2
+    assert df["traps_fire_pit"].iloc[1] == 0 < df["traps_fire_pit"].iloc[0]
+
+
+def test_nothing_in_a_card_file_runs_as_python(tmp_path):
+    """The interpreter evaluates only its own nodes: a name that Python would resolve (a
+    builtin, a module) is unknown to the language."""
+    for text in ("open('x')", "globals()", "lead.rank.__add__(1)", "(lambda: 1)()"):
+        with pytest.raises(C.CardError):
+            C.language.Expression(text, C.language.TRICK_NAMES, "here")
+    expr = C.language.Expression("max(ranks) - min(ranks) > 2 if leader_won else trump == 'red'",
+                                 C.language.TRICK_NAMES, "here")
+    env = C.language.trick_env(rules.card_id(rules.GREEN, 1), rules.card_id(rules.GREEN, 5), 0)
+    assert expr(env) is False        # the 5 wins: not leader_won; trump white
+    assert np.isscalar(len(C.AREA_KEYS))
