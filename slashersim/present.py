@@ -33,6 +33,14 @@ def config_line(c):
     return line
 
 
+def area_names(c):
+    """Each printed area's name in answers: the card in its place under the configuration
+    ``c`` (a ``describe()`` dict), which is the printed card's unless a card file replaced it
+    (JSON keeps the printed names as keys)."""
+    names = load_cards(c.get("cards")).names
+    return dict(zip(rules.AREA_NAMES, names))
+
+
 def cards_line(path):
     """``CHANGED CARDS my.toml (sha256 …): cabins.breaks_on_trick, …``."""
     changed = load_cards(path)
@@ -60,9 +68,10 @@ def format_summary(s):
         "",
         "  area         rounds played   traps per round",
     ]
+    names = area_names(s["config"])
     for area, rate in s["trap_rate_by_area"].items():
         played = s["rounds_by_area"][area]
-        lines.append(f"  {area:<12} {played:>13,}   "
+        lines.append(f"  {names[area]:<12} {played:>13,}   "
                      f"{'-' if rate is None else format(rate, '.3f'):>15}")
     lines.append("")
     lines.append("  killer start   games      win rate")
@@ -151,8 +160,9 @@ def format_comparison(r, config_line):
                          f"      {p['difference']:+.4f}   {format_ci(p['difference_ci'], True)}"
                          f"   {format_ci(p['unpaired_ci'], True)}")
     areas = played_areas(r)
+    names = area_names(r["config"])
     lines += ["", "  traps set off per round played, by area",
-              f"  {'policy':<{width}} " + " ".join(f"{a:>9}" for a in areas)]
+              f"  {'policy':<{width}} " + " ".join(f"{names[a]:>9}" for a in areas)]
     for row in r["policies"]:
         rates = row["trap_rate_by_area"]
         lines.append(f"  {row['label']:<{width}} " + " ".join(

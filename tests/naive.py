@@ -56,7 +56,8 @@ KEEP_PRIORITY.update({"first_aid_large": 1, "first_aid_small": 2, "lucky_charm":
 COLOUR_STEPS = ("red", "yellow", "green")  # one step "down" = towards red
 
 DEFAULTS = {"edition": "rulebook", "health": 7, "hideaway": None, "cursed_object": True,
-            "escapes_needed": 4, "traps": 3, "max_rounds": 200, "removed_areas": ()}
+            "escapes_needed": 4, "traps": 3, "max_rounds": 200, "removed_areas": (),
+            "cards": None}
 
 POLICIES = ("baseline", "exerciser")
 CURSED_EXTRA_DRAWS = 3
@@ -80,7 +81,103 @@ def normalise_config(config):
         raise ValueError(f"unknown edition {cfg['edition']!r}")
     if cfg["hideaway"] is None:
         cfg["hideaway"] = cfg["edition"] == "instructions"
+    cfg["changed"] = read_cards(cfg["cards"]) if cfg["cards"] else {}
     return cfg
+
+
+# --------------------------------------------------------------------------
+# Card files: a changed area card, read by this model's own small interpreter
+# --------------------------------------------------------------------------
+
+def read_cards(path):
+    """``{area: {key: value}}`` of a card file (docs/cards.md); the expressions become
+    functions of an environment dict, built here from Python's parse tree alone."""
+    import ast
+    import tomllib
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+    changed = {}
+    for area, keys in data.get("area", {}).items():
+        if "replaces" in keys:           # a new card in a printed one's place starts blank
+            area = keys["replaces"]
+            keys = {**NEW_CARD, **keys}
+        changed[area] = {k: (_compile(ast.parse(v, mode="eval").body)
+                             if k.startswith("breaks_") else v) for k, v in keys.items()}
+    return changed
+
+
+#: a new area card's rules and effects before its file states them: none
+NEW_CARD = {"breaks_on_trick": "false", "breaks_on_tricks_won": "false", "white_shift": 0,
+            "greens_removed": 0, "draw_reduction": 0, "extra_draw": False, "killer": "damage",
+            "gifts": False}
+
+
+def _compile(node):
+    """A function ``env -> value`` for one node of an expression."""
+    import ast
+    import operator as op
+    if isinstance(node, ast.Constant):
+        return lambda env: node.value
+    if isinstance(node, ast.Name):
+        fixed = {"true": True, "false": False, "True": True, "False": False}
+        return (lambda env: fixed[node.id]) if node.id in fixed else (lambda env: env[node.id])
+    if isinstance(node, ast.Attribute):
+        inner = _compile(node.value)
+        return lambda env: inner(env)[node.attr]
+    if isinstance(node, ast.Call):
+        fn = {"abs": abs, "min": min, "max": max, "len": len}[node.func.id]
+        args = [_compile(a) for a in node.args]
+        return lambda env: fn(*(a(env) for a in args))
+    if isinstance(node, ast.BinOp):
+        fn = {ast.Add: op.add, ast.Sub: op.sub, ast.Mult: op.mul, ast.FloorDiv: op.floordiv,
+              ast.Mod: op.mod}[type(node.op)]
+        left, right = _compile(node.left), _compile(node.right)
+        return lambda env: fn(left(env), right(env))
+    if isinstance(node, ast.BoolOp):
+        parts = [_compile(v) for v in node.values]
+        if isinstance(node.op, ast.And):
+            return lambda env: all(p(env) for p in parts)
+        return lambda env: any(p(env) for p in parts)
+    if isinstance(node, ast.UnaryOp):
+        inner = _compile(node.operand)
+        if isinstance(node.op, ast.Not):
+            return lambda env: not inner(env)
+        return lambda env: -inner(env)
+    if isinstance(node, ast.Compare):
+        fns = {ast.Eq: op.eq, ast.NotEq: op.ne, ast.Lt: op.lt, ast.LtE: op.le, ast.Gt: op.gt,
+               ast.GtE: op.ge, ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
+        terms = [_compile(node.left)] + [_compile(c) for c in node.comparators]
+        ops = [fns[type(o)] for o in node.ops]
+
+        def compare(env):
+            values = [t(env) for t in terms]
+            return all(o(a, b) for o, a, b in zip(ops, values, values[1:]))
+        return compare
+    if isinstance(node, ast.IfExp):
+        test, body, other = _compile(node.test), _compile(node.body), _compile(node.orelse)
+        return lambda env: body(env) if test(env) else other(env)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        parts = [_compile(e) for e in node.elts]
+        return lambda env: tuple(p(env) for p in parts)
+    raise ValueError(f"not in the card language: {ast.dump(node)}")
+
+
+def changed(cfg, area, key, default):
+    """The value of ``key`` on ``area``'s card: the card file's when it changes it."""
+    return cfg["changed"].get(area, {}).get(key, default)
+
+
+def _card_view(card, trump):
+    return {"rank": card[1], "suit": card[0], "trump": card[0] == trump}
+
+
+def trick_view(lead, follow, winning, trump):
+    """What a card's trick rule sees (docs/cards.md)."""
+    losing = follow if winning == lead else lead
+    return {"lead": _card_view(lead, trump), "follow": _card_view(follow, trump),
+            "won": _card_view(winning, trump), "lost": _card_view(losing, trump),
+            "leader_won": winning == lead, "trump": trump, "ranks": (lead[1], follow[1]),
+            "suits": (lead[0], follow[0])}
 
 
 class Game:
@@ -208,8 +305,25 @@ def trick_winning_card(lead, follow, trump):
     return lead
 
 
-def breached_in_trick(area, lead, follow, winning_card, tricks_won):
-    """Area rules checked after every trick."""
+def breached_in_trick(area, lead, follow, winning_card, tricks_won, cfg=None, trump=None):
+    """Area rules checked after every trick: the trick's own rule, and the Hideaway's on the
+    tricks won (a card file's changed rule in place of either)."""
+    mine = (cfg or {}).get("changed", {}).get(area, {})
+    if "breaks_on_trick" in mine:
+        by_trick = mine["breaks_on_trick"](trick_view(lead, follow, winning_card, trump))
+    else:
+        by_trick = printed_trick_rule(area, lead, follow, winning_card)
+    t0, t1 = tricks_won
+    if "breaks_on_tricks_won" in mine:
+        by_count = mine["breaks_on_tricks_won"]({"tricks0": t0, "tricks1": t1, "played": t0 + t1,
+                                                 "last": t0 + t1 == TRICKS_PER_ROUND})
+    else:
+        by_count = area == "hideaway" and t0 > 0 and t1 > 0
+    return bool(by_trick or by_count)
+
+
+def printed_trick_rule(area, lead, follow, winning_card):
+    """The printed cards' rules on one trick."""
     if area == "lakeside":
         return abs(lead[1] - follow[1]) > 2
     if area == "cabins":
@@ -218,13 +332,13 @@ def breached_in_trick(area, lead, follow, winning_card, tricks_won):
         return {lead[0], follow[0]} == {"white", "red"}
     if area == "fire_pit":
         return winning_card[1] == 4
-    if area == "hideaway":
-        return tricks_won[0] > 0 and tricks_won[1] > 0
     return False
 
 
-def breached_after_round(area, tricks_won):
+def breached_after_round(area, tricks_won, cfg=None):
     """Tent site / Lodge, checked after trick 8 (both counts share parity)."""
+    if "breaks_on_tricks_won" in (cfg or {}).get("changed", {}).get(area, {}):
+        return False                       # a changed rule is asked after every trick
     if area == "tent_site":
         return tricks_won[0] % 2 == 1
     if area == "lodge":
@@ -256,13 +370,14 @@ def play_phase(game, area, leader):
         winner = leader if winning == lead else follower
         won[winner] += [lead, follow]
         tricks_won[winner] += 1
-        if not breached and breached_in_trick(area, lead, follow, winning, tricks_won):
+        if not breached and breached_in_trick(area, lead, follow, winning, tricks_won,
+                                              game.cfg, trump):
             breached = True
             if set_off_trap(game, area):
                 return won, True
         leader = winner
     game.last_trick_winner = leader
-    if not breached and breached_after_round(area, tricks_won):
+    if not breached and breached_after_round(area, tricks_won, game.cfg):
         if set_off_trap(game, area):
             return won, True
     return won, False
@@ -272,25 +387,23 @@ def play_phase(game, area, leader):
 # Item phase: sorting the won cards
 # --------------------------------------------------------------------------
 
-def white_colour(health, edition, area):
+def white_colour(health, edition, area, cfg=None):
     """Colour a won white card takes, from health at the start of the item phase."""
     if edition == "rulebook":
         colour = "green" if health >= 6 else "yellow" if health >= 3 else "red"
     else:
         colour = "green" if health >= 7 else "yellow" if health >= 4 else "red"
     step = COLOUR_STEPS.index(colour)
-    if area == "lodge":
-        step = max(0, step - 1)
-    elif area == "woodland":
-        step = min(2, step + 1)
-    return COLOUR_STEPS[step]
+    shift = {"lodge": -1, "woodland": 1}.get(area, 0)
+    shift = changed(cfg, area, "white_shift", shift) if cfg else shift
+    return COLOUR_STEPS[min(2, max(0, step + shift))]
 
 
-def sort_won_cards(won, health, edition, area):
+def sort_won_cards(won, health, edition, area, cfg=None):
     """Return (greens, yellows, reds) where reds is a list of (knives, needed)."""
     greens, yellows, reds = 0, 0, []
     for suit, rank in won:
-        colour = white_colour(health, edition, area) if suit == "white" else suit
+        colour = white_colour(health, edition, area, cfg) if suit == "white" else suit
         if colour == "green":
             greens += 1
         elif colour == "yellow":
@@ -302,9 +415,10 @@ def sort_won_cards(won, health, edition, area):
     return greens, yellows, reds
 
 
-def lakeside_removal(greens, area):
-    """Lakeside: remove 2 greens (1 if only 1)."""
-    return max(0, greens - 2) if area == "lakeside" else greens
+def lakeside_removal(greens, area, cfg=None):
+    """Lakeside: remove 2 greens (1 if only 1); a card file may change any area's count."""
+    removed = 2 if area == "lakeside" else 0
+    return max(0, greens - (changed(cfg, area, "greens_removed", removed) if cfg else removed))
 
 
 def remaining_knives(greens, reds):
@@ -316,11 +430,11 @@ def remaining_knives(greens, reds):
     return sum(k for k, _ in reds) - best[greens]
 
 
-def draw_count(yellows, area):
+def draw_count(yellows, area, cfg=None):
     """n = yellows (1 with none); Tent site: yellows - 1, 0 when yellows <= 1."""
-    if area == "tent_site":
-        return max(0, yellows - 1)
-    return yellows if yellows > 0 else 1
+    cut = 1 if area == "tent_site" else 0
+    cut = changed(cfg, area, "draw_reduction", cut) if cfg else cut
+    return max(0, (yellows if yellows > 0 else 1) - cut)
 
 
 # --------------------------------------------------------------------------
@@ -380,7 +494,8 @@ def draw_items(game, n):
 
 def killer_attack(game, player, knives, area):
     """Damage 1 + remaining knives (Hideaway: health to 0), floored at 0."""
-    if area == "hideaway":
+    killer = changed(game.cfg, area, "killer", "all_health" if area == "hideaway" else "damage")
+    if killer == "all_health":
         game.health[player] = 0
     else:
         game.health[player] = max(0, game.health[player] - 1 - knives)
@@ -486,7 +601,8 @@ def use_flashlight(game, player, n):
 def cabins_extra_draw(game, area):
     """Exerciser: Cabins' optional card, always taken when the deck has one; it is a draw
     like any other (a Cursed Object adds its 3). Returns (drawn cards, killer_drawn)."""
-    if not game.exerciser or area != "cabins" or not game.deck:
+    extra = changed(game.cfg, area, "extra_draw", area == "cabins")
+    if not game.exerciser or not extra or not game.deck:
         return [], False
     game.cabins_extra_draws += 1
     return draw_items(game, 1)
@@ -507,10 +623,10 @@ def fire_pit_gifts(game, order):
 def item_turn(game, player, area, won, start_health):
     """One player's item-phase turn. Returns 'win', 'loss_health' or None."""
     edition = game.cfg["edition"]
-    greens, yellows, reds = sort_won_cards(won, start_health, edition, area)
-    greens = lakeside_removal(greens, area)
+    greens, yellows, reds = sort_won_cards(won, start_health, edition, area, game.cfg)
+    greens = lakeside_removal(greens, area, game.cfg)
     knives = remaining_knives(greens, reds)
-    n = draw_count(yellows, area)
+    n = draw_count(yellows, area, game.cfg)
     use_first_aid(game, player)
     if game.exerciser:
         use_flashlight(game, player, n)
@@ -537,7 +653,7 @@ def item_phase(game, area, leader, won):
     order = [leader, 1 - leader]
     start_health = list(game.health)
     use_lucky_charms(game, order)
-    gifts = game.exerciser and area == "fire_pit"
+    gifts = game.exerciser and changed(game.cfg, area, "gifts", area == "fire_pit")
     for p in order:
         if gifts:
             fire_pit_gifts(game, order)

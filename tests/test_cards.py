@@ -177,3 +177,61 @@ def test_nothing_in_a_card_file_runs_as_python(tmp_path):
     env = C.language.trick_env(rules.card_id(rules.GREEN, 1), rules.card_id(rules.GREEN, 5), 0)
     assert expr(env) is False        # the 5 wins: not leader_won; trump white
     assert np.isscalar(len(C.AREA_KEYS))
+
+
+# --- a new card in a printed one's place ---------------------------------------------------------
+def _copy_of(area, name):
+    """A card file holding ``area``'s printed card under the new ``name``, in its place."""
+    import tomllib
+    printed = tomllib.loads(C.PRINTED_FILE.read_text())["area"][area]
+    lines = [f"[area.{name}]", f'replaces = "{area}"']
+    for key, value in printed.items():
+        lines.append(f"{key} = {value!r}".replace("True", "true").replace("False", "false")
+                     .replace("'", '"') if not isinstance(value, str)
+                     else f"{key} = {value!r}".replace("'", '"') if "'" not in value
+                     else f"{key} = \"{value}\"")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("area", rules.AREA_NAMES)
+def test_a_printed_card_copied_under_a_new_name_plays_as_the_original(tmp_path, area):
+    """Every printed area, written anew under a name of its own in the original's place: the
+    same games as the printed game (the tables are the card's, not its name's), and answers
+    that name the new card."""
+    path = write(tmp_path, _copy_of(area, "my_" + area))
+    knobs = {"hideaway": True} if area == "hideaway" else {}
+    mine = simulate(GameConfig(cards=path, **knobs), "heuristic", games=300, seed=4,
+                    keep_records=True)
+    theirs = simulate(GameConfig(**knobs), "heuristic", games=300, seed=4, keep_records=True)
+    assert mine.records.equals(theirs.records)
+    text = format_summary(mine.summary())
+    assert f"my_{area} in place of {area}" in text.splitlines()[0]
+    assert f"  my_{area} " in text
+
+
+def test_a_new_card_starts_blank_where_its_file_is_silent(tmp_path):
+    path = write(tmp_path, '[area.bog]\nreplaces = "cabins"\nbreaks_on_trick = '
+                           '"lead.rank % 2 == 1 and follow.rank % 2 == 1"\n')
+    t = C.load(path).tables(KNOBS)
+    assert t["extra_draw"][rules.CABINS] == 0 and t["has_trick_rule"][rules.CABINS] == 1
+    three, five = rules.card_id(rules.GREEN, 3), rules.card_id(rules.RED, 5)
+    assert not (int(t["safe"][rules.CABINS, 0, three]) >> five) & 1
+    assert C.load(path).names[rules.CABINS] == "bog"
+
+
+@pytest.mark.parametrize("text,message", [
+    ('[area.bog]\nrule = "x"\n', "; a new area card takes a printed one's place: "
+                                 "replaces = \"NAME\""),
+    ('[area.bog]\nreplaces = "cabin"\n', "'bog' replaces 'cabin', which is not a printed area; "
+                                         "did you mean 'cabins'?"),
+    ('[area.bog]\nreplaces = "cabins"\n[area.fen]\nreplaces = "cabins"\n',
+     "'fen' replaces 'cabins', which the file already replaces with 'bog'"),
+    ('[area.bog]\nreplaces = "cabins"\n[area.cabins]\nrule = "x"\n',
+     "'bog' replaces 'cabins', which the file already changes"),
+    ('[area.cabins]\nreplaces = "lodge"\n', "'cabins' is a printed area"),
+    ('[area.Bog-1]\nreplaces = "cabins"\n', "a new area's name must be lower-case letters"),
+])
+def test_a_new_card_names_the_place_it_takes(tmp_path, text, message):
+    with pytest.raises(ConfigError) as e:
+        GameConfig(cards=write(tmp_path, text))
+    assert message in str(e.value)

@@ -2,6 +2,8 @@
 is redrawn consistently with the deciding player's view (``slashersim.testing``), at more than
 1,000 decision points of its own games; and for each channel a test-only policy that peeks at
 exactly that channel is caught by the same test."""
+from pathlib import Path
+
 from helpers import writable
 from numba import njit
 import numpy as np
@@ -471,3 +473,16 @@ def test_the_killer_start_is_redrawn_after_a_flashlight_moved_the_killer():
     rng = np.random.default_rng(0)
     starts = {int(Hy.redraw_hidden(st, 0, rng)[L.S_KILLER_START]) for _ in range(40)}
     assert len(starts) > 1 and starts <= set(range(1, 8))
+
+
+# --- fair under a changed card -------------------------------------------------------------------
+HOWTO_CARD = str(Path(__file__).resolve().parents[1] / "examples" / "cabins_eight.toml")
+
+
+@pytest.mark.parametrize("policy", [p for p in FAIR if p != "search"])
+def test_fair_policies_are_fair_under_the_how_tos_card(policy):
+    """A card file changes what the players read (the hooks), never what they may see."""
+    config = GameConfig(cards=HOWTO_CARD, removed_areas=("tent_site", "lodge", "woodland"))
+    points = Hy.decision_points(policy, config, 120, seed=5)
+    assert len(points) >= 300
+    assert Hy.check_decisions(policy, points) == []

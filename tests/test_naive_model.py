@@ -5,6 +5,7 @@ outcome rate must agree within 4.5 standard errors of the difference, and so mus
 per game (rounds, item statistics), with standard errors from the per-game values.
 """
 import math
+from pathlib import Path
 import statistics
 
 import naive
@@ -14,12 +15,22 @@ from slashersim.config import GameConfig
 from slashersim.engine import layout as L
 from slashersim.runner import simulate
 
+DATA = Path(__file__).parent / "data"
+#: card files, read by the engine through slashersim.cards and by the model through its own
+#: interpreter: the how-to's changed Cabins and new Bog, and a file that changes every hook
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+HOWTO_CARD = str(EXAMPLES / "cabins_eight.toml")
+NEW_CARD = str(EXAMPLES / "bog.toml")
+MIXED_CARDS = str(DATA / "cards_mixed.toml")
 CASES = [
     {"edition": "rulebook"},
     {"edition": "instructions"},
     {"edition": "rulebook", "hideaway": True, "health": 4},
     {"edition": "instructions", "hideaway": False, "cursed_object": False},
     {"edition": "rulebook", "escapes_needed": 2, "traps": 2},
+    {"edition": "rulebook", "cards": HOWTO_CARD},
+    {"edition": "rulebook", "cards": NEW_CARD},
+    {"edition": "instructions", "cards": MIXED_CARDS},
 ]
 
 
@@ -28,7 +39,11 @@ def _close(p1, n1, p2, n2, z=4.5):
     return abs(p1 - p2) <= z * se + 1e-12
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
+def _id(case):
+    return "-".join(f"{k}={Path(v).name if k == 'cards' else v}" for k, v in case.items())
+
+
+@pytest.mark.parametrize("case", CASES, ids=_id)
 def test_engine_matches_naive_model(case):
     n_naive, n_fast = 3000, 100_000
     ref = naive.simulate(case, games=n_naive, seed=1)
@@ -54,6 +69,7 @@ EXERCISER_CASES = [
      "traps": 4, "health": 5},
     {"edition": "instructions", "hideaway": False,
      "removed_areas": ("tent_site", "lodge", "lakeside", "woodland"), "traps": 4},
+    {"edition": "instructions", "traps": 4, "cards": MIXED_CARDS},
 ]
 #: per-game means compared; the engine's records name them alike (``simulate(...).records``)
 EXERCISER_MEANS = {"rounds": "rounds", "flashlight_used": "used_flashlight",
@@ -72,8 +88,7 @@ def _close_mean(a, b, z=4.5):
     return abs(statistics.fmean(a) - statistics.fmean(b)) <= z * se + 1e-12
 
 
-@pytest.mark.parametrize("case", EXERCISER_CASES,
-                         ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
+@pytest.mark.parametrize("case", EXERCISER_CASES, ids=_id)
 def test_engine_exerciser_matches_naive_model(case):
     n_naive, n_fast = 25_000, 100_000
     ref = naive.simulate(case, games=n_naive, seed=2, policy="exerciser")

@@ -46,7 +46,8 @@ PRINTED_FILE = Path(__file__).with_name("printed.toml")
 #: the name a configuration gives the printed cards
 PRINTED = "printed"
 #: the keys of an area card, with the printed game's neutral value
-AREA_KEYS = {"title": "", "level": 2, "source": "", "rule": "", "breaks_on_trick": "false",
+AREA_KEYS = {"replaces": "", "title": "", "level": 2, "source": "", "rule": "",
+             "breaks_on_trick": "false",
              "breaks_on_tricks_won": "false", "white_shift": 0, "greens_removed": 0,
              "draw_reduction": 0, "extra_draw": False, "killer": "damage", "gifts": False}
 #: the rule parameters a card's number may name
@@ -67,6 +68,8 @@ class CardSet:
     file: str | None = None
     sha256: str | None = None
     changed: tuple = ()
+    #: the card in each printed area's place (its own name, or a new card's)
+    names: tuple = rules.AREA_NAMES
 
     @property
     def label(self):
@@ -146,17 +149,39 @@ def _parse(text, data, where, printed):
     areas = data.get("area", {})
     if not isinstance(areas, dict):
         raise CardError(f"{where}: 'area' must be a table of cards ([area.NAME])")
+    taken = {}
     for name, card in areas.items():
         at = f"{where}, line {_line_of(text, name)}"
-        if printed is not None and name not in printed:
-            raise CardError(f"{at}: {name!r} is not an area of the game"
-                            + did_you_mean(name, rules.AREA_NAMES)
-                            + " (a card file changes the printed areas; new areas are not "
-                            "supported yet)")
         if not isinstance(card, dict):
             raise CardError(f"{at}: area {name!r} must be a table of keys")
         _check_area(name, card, text, where, printed)
+        if printed is None:
+            continue
+        if name in printed and "replaces" in card:
+            raise CardError(f"{at}: {name!r} is a printed area: change it by its keys, or give "
+                            f"your new card a name of its own")
+        if name not in printed:
+            if not _valid_name(name):
+                raise CardError(f"{at}: a new area's name must be lower-case letters, digits and "
+                                f"_, got {name!r}")
+            slot = card.get("replaces")
+            if slot is None:
+                raise CardError(f"{at}: {name!r} is not an area of the game"
+                                + did_you_mean(name, rules.AREA_NAMES)
+                                + "; a new area card takes a printed one's place: replaces = "
+                                  "\"NAME\"")
+            if slot not in printed:
+                raise CardError(f"{at}: {name!r} replaces {slot!r}, which is not a printed area"
+                                + did_you_mean(slot, rules.AREA_NAMES))
+            if slot in taken or slot in areas:
+                how = f"replaces with {taken[slot]!r}" if slot in taken else "changes"
+                raise CardError(f"{at}: {name!r} replaces {slot!r}, which the file already {how}")
+            taken[slot] = name
     return areas
+
+
+def _valid_name(name):
+    return name.replace("_", "").isalnum() and name == name.lower() and name[:1].isalpha()
 
 
 @functools.lru_cache(maxsize=1)
@@ -174,9 +199,17 @@ def _load(path, sha256):
     base = printed()
     changes = _parse(text, data, str(path), base.areas)
     areas = {name: {**card, **changes.get(name, {})} for name, card in base.areas.items()}
-    changed = tuple(f"{name}.{key}" for name, keys in changes.items() for key in keys
-                    if keys[key] != base.areas[name][key])
-    return CardSet(areas, str(path), sha256, changed)
+    names = list(rules.AREA_NAMES)
+    changed = [f"{name}.{key}" for name, keys in changes.items() if name in base.areas
+               for key in keys if keys[key] != base.areas[name][key]]
+    for name, card in changes.items():
+        if name not in base.areas:
+            slot = card["replaces"]
+            new = {**AREA_KEYS, "level": base.areas[slot]["level"], **card}
+            areas[slot] = new
+            names[rules.AREA_NAMES.index(slot)] = name
+            changed.append(f"{name} in place of {slot}")
+    return CardSet(areas, str(path), sha256, tuple(changed), tuple(names))
 
 
 def load(cards=None):
