@@ -299,7 +299,6 @@ class GameConfig:
         cfg[L.C_KILLER_RESHUFFLE] = _RESHUFFLES[v["killer_reshuffle"]]
         cfg[L.C_USED_ITEMS] = _USED[v["used_items"]]
         cfg[L.C_JUNK] = v["junk"]
-        cfg[L.C_CURSED_EXTRA] = v["cursed_extra_draws"]
         cfg[L.C_WHITE_RED_KNIVES] = v["white_red_knives"]
         cfg[L.C_WHITE_RED_GREENS] = v["white_red_greens"]
         cfg[L.C_WALKIE_WITHOUT_DRAW] = v["walkie_talkie_without_draw"]
@@ -341,7 +340,8 @@ class GameConfig:
                               (L.C_AREA_KILLER_ALL, "killer_all"), (L.C_AREA_GIFTS, "gifts"),
                               (L.C_AREA_FLEX, "flex"),
                               (L.C_AREA_HAS_TRICK_RULE, "has_trick_rule"),
-                              (L.C_AREA_PARITY, "parity"), (L.C_AREA_SWEEP, "sweep")):
+                              (L.C_AREA_PARITY, "parity"), (L.C_AREA_SWEEP, "sweep"),
+                              (L.C_ITEM_HEAL, "item_heal"), (L.C_CURSED_EXTRA, "cursed_extra")):
             flat = hooks[table].ravel()
             cfg[offset:offset + flat.size] = flat
         return cfg

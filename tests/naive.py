@@ -81,7 +81,7 @@ def normalise_config(config):
         raise ValueError(f"unknown edition {cfg['edition']!r}")
     if cfg["hideaway"] is None:
         cfg["hideaway"] = cfg["edition"] == "instructions"
-    cfg["changed"] = read_cards(cfg["cards"]) if cfg["cards"] else {}
+    cfg["changed"], cfg["changed_items"] = read_cards(cfg["cards"]) if cfg["cards"] else ({}, {})
     return cfg
 
 
@@ -90,8 +90,9 @@ def normalise_config(config):
 # --------------------------------------------------------------------------
 
 def read_cards(path):
-    """``{area: {key: value}}`` of a card file (docs/cards.md); the expressions become
-    functions of an environment dict, built here from Python's parse tree alone."""
+    """``({area: {key: value}}, {item: {key: value}})`` of a card file (docs/cards.md); the
+    expressions become functions of an environment dict, built here from Python's parse tree
+    alone."""
     import ast
     import tomllib
     with open(path, "rb") as f:
@@ -103,7 +104,12 @@ def read_cards(path):
             keys = {**NEW_CARD, **keys}
         changed[area] = {k: (_compile(ast.parse(v, mode="eval").body)
                              if k.startswith("breaks_") else v) for k, v in keys.items()}
-    return changed
+    return changed, data.get("item", {})
+
+
+def item_number(game, item, key, printed):
+    """An item card's number: the card file's when it changes it."""
+    return game.cfg["changed_items"].get(item, {}).get(key, printed)
 
 
 #: a new area card's rules and effects before its file states them: none
@@ -465,10 +471,12 @@ def use_first_aid(game, player):
     """Baseline: Large while health <= 5, then Small while health <= 6."""
     while game.health[player] <= 5 and "first_aid_large" in game.held[player]:
         use_item(game, player, "first_aid_large")
-        game.health[player] = min(MAX_HEALTH, game.health[player] + 2)
+        heal = item_number(game, "first_aid_large", "heal", 2)
+        game.health[player] = min(MAX_HEALTH, game.health[player] + heal)
     while game.health[player] <= 6 and "first_aid_small" in game.held[player]:
         use_item(game, player, "first_aid_small")
-        game.health[player] = min(MAX_HEALTH, game.health[player] + 1)
+        heal = item_number(game, "first_aid_small", "heal", 1)
+        game.health[player] = min(MAX_HEALTH, game.health[player] + heal)
 
 
 def draw_items(game, n):
@@ -486,7 +494,7 @@ def draw_items(game, n):
             return drawn, True
         if card == "cursed_object":
             count(game.used, card)
-            remaining += CURSED_EXTRA_DRAWS
+            remaining += item_number(game, "cursed_object", "extra_draws", CURSED_EXTRA_DRAWS)
             continue
         drawn.append(card)
     return drawn, False

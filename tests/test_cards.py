@@ -15,7 +15,7 @@ from slashersim.engine import layout as L
 from slashersim.present import format_summary
 from slashersim.runner import simulate
 
-KNOBS = {"lakeside_removal": 2, "tent_site_reduction": 1}
+KNOBS = {"lakeside_removal": 2, "tent_site_reduction": 1, "cursed_extra_draws": 3}
 
 
 def _rank(c):
@@ -74,7 +74,8 @@ def test_the_printed_card_file_states_every_printed_rule():
 
 
 def test_a_card_names_the_rule_parameter_that_sets_it():
-    t = C.load().tables({"lakeside_removal": 5, "tent_site_reduction": 0})
+    t = C.load().tables({"lakeside_removal": 5, "tent_site_reduction": 0,
+                         "cursed_extra_draws": 3})
     assert t["greens_removed"][rules.LAKESIDE] == 5 and t["draw_reduction"][rules.TENT_SITE] == 0
     cfg = GameConfig(lakeside_removal=5).to_array()
     assert cfg[L.C_AREA_GREENS_REMOVED + rules.LAKESIDE] == 5
@@ -131,7 +132,11 @@ def test_the_printed_file_as_a_card_file_plays_the_printed_games(tmp_path):
     ('[area.cabins]\nkiller = "everything"\n', "killer of 'cabins' is 'everything'"),
     ('[area.cabins]\nextra_draw = 1\n', "extra_draw of 'cabins' must be true or false"),
     ('[area.cabin]\nrule = "x"\n', "'cabin' is not an area of the game; did you mean 'cabins'?"),
-    ('[item.map]\nrule = "x"\n', "no card kind 'item'"),
+    ('[junk.one]\nrule = "x"\n', "no card kind 'junk'"),
+    ('[item.knife]\nrule = "x"\n', "'knife' is not an item card of the game"),
+    ('[item.map]\nheal = 1\n', "heal is a key of first_aid_small and first_aid_large only"),
+    ('[item.first_aid_small]\nheal = 0\n', "heal of 'first_aid_small' must be a whole number 1..7"),
+    ('[item.first_aid_small]\nheel = 2\n', "has no key 'heel'; did you mean 'heal'?"),
     ('[area.cabins\n', "not a TOML file"),
 ])
 def test_text_outside_the_language_is_refused_with_its_line(tmp_path, text, message):
@@ -235,3 +240,32 @@ def test_a_new_card_names_the_place_it_takes(tmp_path, text, message):
     with pytest.raises(ConfigError) as e:
         GameConfig(cards=write(tmp_path, text))
     assert message in str(e.value)
+
+
+def test_a_changed_item_heals_as_its_card_says(tmp_path):
+    """The First Aid cards' ``heal`` is a hook: the engine heals by it, the casual player
+    judges a kit by it."""
+    path = write(tmp_path, "[item.first_aid_small]\nheal = 3\n")
+    cfg = GameConfig(cards=path).to_array()
+    assert cfg[L.C_ITEM_HEAL + rules.FIRST_AID_SMALL] == 3
+    assert cfg[L.C_ITEM_HEAL + rules.FIRST_AID_LARGE] == 2
+    from slashersim.engine import items
+    st = L.new_state(cfg)
+    st[L.S_HEALTH] = 2
+    st[L.S_HELD] = 1 << rules.FIRST_AID_SMALL
+    assert items.use_item(st, 0, rules.FIRST_AID_SMALL, 0)
+    assert st[L.S_HEALTH] == 5
+    from slashersim.policies import heuristic
+    st[L.S_HEALTH] = 2
+    assert heuristic.healed(st, 0, rules.FIRST_AID_SMALL) == 5
+    mine = simulate(GameConfig(cards=path), "heuristic", games=3000, seed=1)
+    theirs = simulate(GameConfig(), "heuristic", games=3000, seed=1)
+    assert mine.summary()["mean_damage"] != theirs.summary()["mean_damage"]
+    first = format_summary(mine.summary()).splitlines()[0]
+    assert "first_aid_small.heal" in first
+
+
+def test_the_cursed_objects_draws_are_its_cards(tmp_path):
+    path = write(tmp_path, "[item.cursed_object]\nextra_draws = 1\n")
+    assert GameConfig(cards=path).to_array()[L.C_CURSED_EXTRA] == 1
+    assert GameConfig(cursed_extra_draws=2).to_array()[L.C_CURSED_EXTRA] == 2

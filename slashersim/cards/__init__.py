@@ -50,10 +50,16 @@ AREA_KEYS = {"replaces": "", "title": "", "level": 2, "source": "", "rule": "",
              "breaks_on_trick": "false",
              "breaks_on_tricks_won": "false", "white_shift": 0, "greens_removed": 0,
              "draw_reduction": 0, "extra_draw": False, "killer": "damage", "gifts": False}
+#: the keys of an item card (a key left out keeps the printed value); ``heal`` only on the First
+#: Aid cards, ``extra_draws`` only on the Cursed Object
+ITEM_KEYS = {"title": "", "source": "", "rule": "", "heal": 0, "extra_draws": 0}
+_ITEM_ONLY = {"heal": ("first_aid_small", "first_aid_large"), "extra_draws": ("cursed_object",)}
+#: the items a card file may name: the twelve item cards
+ITEM_CARDS = rules.ITEM_NAMES[:rules.CURSED_OBJECT + 1]
 #: the rule parameters a card's number may name
-PARAMETERS = ("lakeside_removal", "tent_site_reduction")
+PARAMETERS = ("lakeside_removal", "tent_site_reduction", "cursed_extra_draws")
 _RANGES = {"white_shift": (-1, 1), "greens_removed": (0, 20), "draw_reduction": (0, 20),
-           "level": (1, 2)}
+           "level": (1, 2), "heal": (1, rules.MAX_HEALTH), "extra_draws": (0, 12)}
 _KILLER = ("damage", "all_health")
 
 __all__ = ["CardError", "CardSet", "load", "PRINTED", "AREA_KEYS"]
@@ -65,6 +71,7 @@ class CardSet:
     changed them (``None``: the printed cards) and its content's SHA-256."""
 
     areas: dict = field(repr=False)
+    items: dict = field(repr=False, default_factory=dict)
     file: str | None = None
     sha256: str | None = None
     changed: tuple = ()
@@ -108,13 +115,16 @@ def _read(path):
     return text, data
 
 
-def _check_area(name, card, text, where, printed):
+def _check_area(name, card, text, where, printed, keys=AREA_KEYS, kind="area"):
     for key, value in card.items():
         at = f"{where}, line {_line_of(text, key)}"
-        if key not in AREA_KEYS:
-            raise CardError(f"{at}: area {name!r} has no key {key!r}"
-                            + did_you_mean(key, AREA_KEYS))
-        neutral = AREA_KEYS[key]
+        if key not in keys:
+            raise CardError(f"{at}: {kind} {name!r} has no key {key!r}"
+                            + did_you_mean(key, keys))
+        if name not in _ITEM_ONLY.get(key, (name,)):
+            raise CardError(f"{at}: {key} is a key of {' and '.join(_ITEM_ONLY[key])} only "
+                            f"(another item's effect cannot change yet)")
+        neutral = keys[key]
         if key.startswith("breaks_"):
             if not isinstance(value, str):
                 raise CardError(f"{at}: {key} of {name!r} must be an expression in quotes")
@@ -141,11 +151,27 @@ def _check_area(name, card, text, where, printed):
             raise CardError(f"{at}: {key} of {name!r} must be text, got {value!r}")
 
 
+def _parse_items(text, data, where):
+    items = data.get("item", {})
+    if not isinstance(items, dict):
+        raise CardError(f"{where}: 'item' must be a table of cards ([item.NAME])")
+    for name, card in items.items():
+        at = f"{where}, line {_line_of(text, name)}"
+        if name not in ITEM_CARDS:
+            raise CardError(f"{at}: {name!r} is not an item card of the game"
+                            + did_you_mean(name, ITEM_CARDS) + " (new items are not supported "
+                            "yet)")
+        if not isinstance(card, dict):
+            raise CardError(f"{at}: item {name!r} must be a table of keys")
+        _check_area(name, card, text, where, None, ITEM_KEYS, "item")
+    return items
+
+
 def _parse(text, data, where, printed):
-    unknown = [k for k in data if k != "area"]
+    unknown = [k for k in data if k not in ("area", "item")]
     if unknown:
         raise CardError(f"{where}, line {_line_of(text, unknown[0])}: no card kind "
-                        f"{unknown[0]!r}" + did_you_mean(unknown[0], ("area",)))
+                        f"{unknown[0]!r}" + did_you_mean(unknown[0], ("area", "item")))
     areas = data.get("area", {})
     if not isinstance(areas, dict):
         raise CardError(f"{where}: 'area' must be a table of cards ([area.NAME])")
@@ -189,8 +215,9 @@ def printed():
     """The printed cards (``printed.toml``)."""
     text, data = _read(PRINTED_FILE)
     areas = _parse(text, data, PRINTED_FILE.name, None)
+    items = _parse_items(text, data, PRINTED_FILE.name)
     full = {name: {**AREA_KEYS, **areas[name]} for name in rules.AREA_NAMES}
-    return CardSet(full)
+    return CardSet(full, {name: {**ITEM_KEYS, **items[name]} for name in ITEM_CARDS})
 
 
 @functools.lru_cache(maxsize=32)
@@ -198,10 +225,14 @@ def _load(path, sha256):
     text, data = _read(path)
     base = printed()
     changes = _parse(text, data, str(path), base.areas)
+    item_changes = _parse_items(text, data, str(path))
+    items = {name: {**card, **item_changes.get(name, {})} for name, card in base.items.items()}
     areas = {name: {**card, **changes.get(name, {})} for name, card in base.areas.items()}
     names = list(rules.AREA_NAMES)
     changed = [f"{name}.{key}" for name, keys in changes.items() if name in base.areas
                for key in keys if keys[key] != base.areas[name][key]]
+    changed += [f"{name}.{key}" for name, keys in item_changes.items() for key in keys
+                if keys[key] != base.items[name][key]]
     for name, card in changes.items():
         if name not in base.areas:
             slot = card["replaces"]
@@ -209,7 +240,7 @@ def _load(path, sha256):
             areas[slot] = new
             names[rules.AREA_NAMES.index(slot)] = name
             changed.append(f"{name} in place of {slot}")
-    return CardSet(areas, str(path), sha256, tuple(changed), tuple(names))
+    return CardSet(areas, items, str(path), sha256, tuple(changed), tuple(names))
 
 
 def load(cards=None):
@@ -272,6 +303,10 @@ def _tables(cards, knobs):
                 flex[a, trump, c] = bin(int(row[c])).count("1") + sum(
                     1 for o in range(rules.N_NUMBER_CARDS) if o != c and (row[o] >> c) & 1)
     facts = _tricks_won_facts(tricks_break)
+    out["item_heal"] = np.array([_number(cards.items[name]["heal"], knobs)
+                                 for name in ITEM_CARDS], dtype=np.int64)
+    out["cursed_extra"] = np.array([_number(cards.items["cursed_object"]["extra_draws"], knobs)],
+                                   dtype=np.int64)
     full = (1 << rules.N_NUMBER_CARDS) - 1
     out["has_trick_rule"] = np.array(
         [any(int(safe[a, t, c]) | (1 << c) != full for t in range(rules.N_SUITS)

@@ -43,6 +43,7 @@ from .layout import (
     C_DRAW_ORDER,
     C_ESCAPES_NEEDED,
     C_GIFTS,
+    C_ITEM_HEAL,
     C_ITEM_TIMING,
     C_JUNK,
     C_KEEP_OPTIONAL,
@@ -264,23 +265,24 @@ def use_item(st, player, answer, flashlight_answer):
     """Use ``player``'s held item ``answer`` (First Aid, Lucky Charm or Flashlight); False if
     it can't.
 
-    First Aid heals its holder (+1 / +2, never above the maximum), or the partner when the
+    First Aid heals its holder (its card's ``heal``: +1 / +2 printed, never above the maximum),
+    or the partner when the
     answer carries ``api.ON_PARTNER`` and ``C_AID_TARGET`` allows it; a Lucky Charm removes a
     set-off trap; the Flashlight reorders the seen top cards by ``flashlight_answer`` (see
     :func:`reorder_top`).
     """
     item = answer % api.ON_PARTNER
     target = player if answer < api.ON_PARTNER else 1 - player
-    aid = item == FIRST_AID_SMALL or item == FIRST_AID_LARGE
     ok = 0 <= answer < 2 * api.ON_PARTNER and item < 12 and (st[S_HELD + player] >> item) & 1 == 1
+    aid = ok and st[C_ITEM_HEAL + item] > 0
     if target == player:
         ok = ok and (aid or item == FLASHLIGHT or (item == LUCKY_CHARM and st[S_TRAPS] > 0))
     else:
         ok = ok and aid and st[C_AID_TARGET] == AID_EITHER
     if ok:
         if aid:
-            heal = 1 if item == FIRST_AID_SMALL else 2
-            st[S_HEALTH + target] = min(st[C_MAX_HEALTH], st[S_HEALTH + target] + heal)
+            st[S_HEALTH + target] = min(st[C_MAX_HEALTH], st[S_HEALTH + target] +
+                                        st[C_ITEM_HEAL + item])
         elif item == LUCKY_CHARM:
             st[S_TRAPS] -= 1
             st[S_CHARMS_ROUND] += 1

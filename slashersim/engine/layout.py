@@ -81,6 +81,8 @@ C_AREA_HAS_TRICK_RULE = _c.field("area_has_trick_rule", 7)  #: 1: a single trick
 #: 0: each player must end the round with an even trick count, 1: odd, -1: no such rule
 C_AREA_PARITY = _c.field("area_parity", 7)
 C_AREA_SWEEP = _c.field("area_sweep", 7)              #: 1: one player must win every trick
+#: health each First Aid card heals, by item id (0 for the other items)
+C_ITEM_HEAL = _c.field("item_heal", 12)
 CFG_SIZE = _c.size
 
 # --- st: one game's state -----------------------------------------------------------------

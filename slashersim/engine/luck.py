@@ -317,10 +317,10 @@ def rollouts(policy, base, params, pos, seed, first, out):
     n = out.shape[0]
     size = block_size(n)
     for b in prange((n + size - 1) // size):
-        st = np.empty(STATE_SIZE, dtype=np.int64)
+        st = base.copy()
         turn = np.zeros(2, dtype=np.int64)
         for i in range(b * size, min(n, (b + 1) * size)):
-            st[:] = base
+            st[CFG_SIZE:] = base[CFG_SIZE:]     # the rules never change in play
             seed_streams(st, seed, first + i, np.int64(0), np.int64(0))
             resample_hidden(st, pos)
             continue_game(policy, st, params, pos, turn)

@@ -34,6 +34,7 @@ from .layout import (
     C_AID_TARGET,
     C_AREA_DECK,
     C_ARROWS,
+    C_ITEM_HEAL,
     C_KEEP_OPTIONAL,
     DECK_CAPACITY,
     MEMORY_SIZE,
@@ -143,7 +144,7 @@ def legal_answers(decision, player, arg, st, out):
         for item in range(12):
             if not (held >> item) & 1:
                 continue
-            aid = item == FIRST_AID_SMALL or item == FIRST_AID_LARGE
+            aid = st[C_ITEM_HEAL + item] > 0
             if aid or item == FLASHLIGHT or st[S_TRAPS] > 0:
                 out[n] = item
                 n += 1

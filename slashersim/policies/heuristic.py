@@ -29,6 +29,7 @@ from ..engine.bits import lowest_bit, popcount
 from ..engine.layout import (
     C_AID_TARGET,
     C_CURSED_EXTRA,
+    C_ITEM_HEAL,
     C_ITEM_IN,
     C_KEEP_OPTIONAL,
     S_AREA,
@@ -305,7 +306,7 @@ def flashlight_now(st, player, params):
 @njit(cache=True, inline='always')
 def healed(st, player, kit):
     """``player``'s health after using First Aid ``kit`` (or -1: none)."""
-    heal = 2 if kit == FIRST_AID_LARGE else (1 if kit == FIRST_AID_SMALL else 0)
+    heal = st[C_ITEM_HEAL + kit] if 0 <= kit < 12 else 0
     return min(MAX_HEALTH, st[S_HEALTH + player] + heal)
 
 

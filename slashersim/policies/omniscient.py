@@ -17,7 +17,7 @@ import numpy as np
 from ..engine import api
 from ..engine.api import keepable
 from ..engine.bits import lowest_bit
-from ..engine.layout import S_DECK, S_DECK_N, S_DRAWS, S_HAND, S_HELD, S_LED
+from ..engine.layout import CFG_SIZE, S_DECK, S_DECK_N, S_DRAWS, S_HAND, S_HELD, S_LED
 from ..engine.playout import finish_round, legal_cards, play_given_card
 from ..rules import CURSED_OBJECT, FLASHLIGHT, KILLER
 from . import heuristic as H
@@ -62,7 +62,7 @@ def best_card(st, player, legal, params):
         card = lowest_bit(m)
         m &= m - 1
         if leading:
-            after_lead[:] = st
+            after_lead[CFG_SIZE:] = st[CFG_SIZE:]
             play_given_card(after_lead, player, card)
             answers = legal_cards(st[S_HAND + 1 - player], card)
             cost = 1e300
@@ -70,11 +70,11 @@ def best_card(st, player, legal, params):
             while a:
                 answer = lowest_bit(a)
                 a &= a - 1
-                trial[:] = after_lead
+                trial[CFG_SIZE:] = after_lead[CFG_SIZE:]
                 play_given_card(trial, 1 - player, answer)
                 cost = min(cost, line_cost(st, trial, params))
         else:
-            trial[:] = st
+            trial[CFG_SIZE:] = st[CFG_SIZE:]
             play_given_card(trial, player, card)
             cost = line_cost(st, trial, params)
         if cost < best_cost:

@@ -20,6 +20,7 @@ import numpy as np
 from ..engine import api
 from ..engine.bits import lowest_bit, nth_bit, popcount
 from ..engine.layout import (
+    CFG_SIZE,
     S_DECK,
     S_DECK_N,
     S_DECK_SEEN,
@@ -138,7 +139,7 @@ def search_card(st, player, legal, params):
         while m:
             card = lowest_bit(m)
             m &= m - 1
-            trial[:] = work
+            trial[CFG_SIZE:] = work[CFG_SIZE:]
             play_given_card(trial, player, card)
             if whole:
                 finish_round(H.decide, trial, params)
