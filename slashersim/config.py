@@ -340,6 +340,7 @@ class GameConfig:
                               (L.C_AREA_KILLER_ALL, "killer_all"), (L.C_AREA_GIFTS, "gifts"),
                               (L.C_AREA_FLEX, "flex"),
                               (L.C_AREA_HAS_TRICK_RULE, "has_trick_rule"),
+                              (L.C_AREA_HAS_TRICKS_WON_RULE, "has_tricks_won_rule"),
                               (L.C_AREA_PARITY, "parity"), (L.C_AREA_SWEEP, "sweep"),
                               (L.C_ITEM_HEAL, "item_heal"), (L.C_CURSED_EXTRA, "cursed_extra")):
             flat = hooks[table].ravel()

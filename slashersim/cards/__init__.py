@@ -308,6 +308,8 @@ def _tables(cards, knobs):
     out["cursed_extra"] = np.array([_number(cards.items["cursed_object"]["extra_draws"], knobs)],
                                    dtype=np.int64)
     full = (1 << rules.N_NUMBER_CARDS) - 1
+    out["has_tricks_won_rule"] = np.array([int(tricks_break[a].any()) for a in range(n)],
+                                          dtype=np.int64)
     out["has_trick_rule"] = np.array(
         [any(int(safe[a, t, c]) | (1 << c) != full for t in range(rules.N_SUITS)
              for c in range(rules.N_NUMBER_CARDS)) for a in range(n)], dtype=np.int64)

@@ -78,6 +78,8 @@ C_AREA_GIFTS = _c.field("area_gifts", 7)              #: 1: items may be given
 #: keep the trick rule
 C_AREA_FLEX = _c.field("area_flex", 7 * 4 * 20)
 C_AREA_HAS_TRICK_RULE = _c.field("area_has_trick_rule", 7)  #: 1: a single trick can break it
+#: 1: the tricks won can break it
+C_AREA_HAS_TRICKS_WON_RULE = _c.field("area_has_tricks_won_rule", 7)
 #: 0: each player must end the round with an even trick count, 1: odd, -1: no such rule
 C_AREA_PARITY = _c.field("area_parity", 7)
 C_AREA_SWEEP = _c.field("area_sweep", 7)              #: 1: one player must win every trick

@@ -15,6 +15,7 @@ from ..engine.bits import lowest_bit, popcount
 from ..engine.layout import (
     C_AREA_FLEX,
     C_AREA_HAS_TRICK_RULE,
+    C_AREA_HAS_TRICKS_WON_RULE,
     C_AREA_KILLER_ALL,
     C_AREA_PARITY,
     C_AREA_SAFE,
@@ -307,6 +308,8 @@ def last_two_tricks_breach(st, leader, lead, follow, leader_last, follower_last)
         lead8, follow8 = leader_last, follower_last
     if not (safe_answers(st, area, trump, lead8) >> follow8) & 1:
         return True
+    if not st[C_AREA_HAS_TRICKS_WON_RULE + area]:
+        return False
     w8 = (BEATS[trump, lead8] >> follow8) & 1
     winner7 = leader ^ w
     winner8 = winner7 ^ w8
