@@ -17,7 +17,16 @@ import numpy as np
 from ..engine import api
 from ..engine.api import keepable
 from ..engine.bits import lowest_bit
-from ..engine.layout import CFG_SIZE, S_DECK, S_DECK_N, S_DRAWS, S_HAND, S_HELD, S_LED
+from ..engine.layout import (
+    C_CURSED_EXTRA,
+    CFG_SIZE,
+    S_DECK,
+    S_DECK_N,
+    S_DRAWS,
+    S_HAND,
+    S_HELD,
+    S_LED,
+)
 from ..engine.playout import finish_round, legal_cards, play_given_card
 from ..rules import CURSED_OBJECT, FLASHLIGHT, KILLER
 from . import heuristic as H
@@ -102,7 +111,7 @@ def killer_in_next_draws(st, player):
         if card == KILLER:
             return True
         if card == CURSED_OBJECT:
-            pending += 3
+            pending += st[C_CURSED_EXTRA]
         pending -= 1
         depth += 1
     return False
