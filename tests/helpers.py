@@ -3,15 +3,12 @@
 The item deck is ``st[S_DECK : S_DECK + st[S_DECK_N]]`` with index 0 the BOTTOM; these helpers
 take and return decks TOP FIRST.
 """
-import ctypes
 import os
 from pathlib import Path
 import subprocess
 import sys
 
-from numba import carray, config, njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import carray, njit
 import numpy as np
 
 from slashersim import rules as R
@@ -19,21 +16,7 @@ from slashersim.config import GameConfig
 from slashersim.engine import deal, rng
 from slashersim.engine import layout as L
 from slashersim.rules import CABINS
-
-
-@intrinsic
-def _pointer(typingctx, address):
-    if not isinstance(address, types.Integer):
-        return None
-
-    def codegen(context, builder, sig, args):
-        return builder.inttoptr(args[0], cgutils.voidptr_t)
-    return types.voidptr(address), codegen
-
-
-if config.DISABLE_JIT:
-    def _pointer(address):  # noqa: F811 (the same in plain Python, where intrinsics do not run)
-        return ctypes.c_void_p(int(address))
+from slashersim.testing import _pointer
 
 
 @njit
