@@ -62,13 +62,15 @@ _RANGES = {"white_shift": (-1, 1), "greens_removed": (0, 20), "draw_reduction": 
            "level": (1, 2), "heal": (1, rules.MAX_HEALTH), "extra_draws": (0, 12)}
 _KILLER = ("damage", "all_health")
 
-__all__ = ["CardError", "CardSet", "load", "PRINTED", "AREA_KEYS"]
+__all__ = ["CardError", "CardSet", "load", "PRINTED", "AREA_KEYS", "ITEM_KEYS"]
 
 
 @dataclass(frozen=True, eq=False)
 class CardSet:
-    """The area cards in force (``areas``: name -> keys, in the printed order), the file that
-    changed them (``None``: the printed cards) and its content's SHA-256."""
+    """The cards in force: ``areas`` (each printed area's place -> the keys of the card in
+    it), ``items`` (item -> keys), the file that changed them (``None``: the printed cards),
+    its content's SHA-256, what it changed (``changed``, as answers list it) and the card in
+    each printed area's place (``names``)."""
 
     areas: dict = field(repr=False)
     items: dict = field(repr=False, default_factory=dict)
@@ -86,8 +88,9 @@ class CardSet:
         return f"{Path(self.file).name} (sha256 {self.sha256[:12]})"
 
     def tables(self, knobs=None):
-        """The engine's per-area tables (``engine.layout.C_AREA_*``) with the rule parameters
-        ``knobs`` (name -> value) filled in where a card names one."""
+        """The engine's tables of hooks (``engine.layout.C_AREA_*``, ``C_ITEM_HEAL``,
+        ``C_CURSED_EXTRA``) with the rule parameters ``knobs`` (name -> value) filled in where
+        a card names one."""
         return _tables(self, tuple(sorted((knobs or {}).items())))
 
 
