@@ -118,7 +118,9 @@ def _read(path):
     return text, data
 
 
-def _check_area(name, card, text, where, printed, keys=AREA_KEYS, kind="area"):
+def _check_keys(name, card, text, where, keys=AREA_KEYS, kind="area"):
+    """Refuse, in one line, any key of card ``name`` that is not one of ``keys`` or whose value
+    is not of its kind."""
     for key, value in card.items():
         at = f"{where}, line {_line_of(text, key)}"
         if key not in keys:
@@ -166,7 +168,7 @@ def _parse_items(text, data, where):
                             "yet)")
         if not isinstance(card, dict):
             raise CardError(f"{at}: item {name!r} must be a table of keys")
-        _check_area(name, card, text, where, None, ITEM_KEYS, "item")
+        _check_keys(name, card, text, where, ITEM_KEYS, "item")
     return items
 
 
@@ -183,7 +185,7 @@ def _parse(text, data, where, printed):
         at = f"{where}, line {_line_of(text, name)}"
         if not isinstance(card, dict):
             raise CardError(f"{at}: area {name!r} must be a table of keys")
-        _check_area(name, card, text, where, printed)
+        _check_keys(name, card, text, where)
         if printed is None:
             continue
         if name in printed and "replaces" in card:
