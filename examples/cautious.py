@@ -74,6 +74,6 @@ def decide(decision, player, arg, st, params):
         return 1
     if decision == api.KEEP:
         return card_to_keep(st, arg)
-    if decision == api.CABINS_EXTRA:
+    if decision == api.EXTRA_DRAW:
         return 0
     return -1

@@ -104,7 +104,7 @@ class SafeFollower:
             return (missing or picks or [-1])[0]
         if obs.kind == "use_backpack":
             return 1
-        return 0 if obs.kind in ("cabins_extra", "flashlight") else -1
+        return 0 if obs.kind in ("extra_draw", "peek_order") else -1
 
 
 mine = SafeFollower()

@@ -7,7 +7,6 @@ take their edition's value (docs/rules.md, "The two editions side by side"), so
 difference; :meth:`GameConfig.resolved` shows every value in force.
 """
 from dataclasses import dataclass, fields
-import math
 import os
 
 import numpy as np
@@ -34,6 +33,9 @@ _DRAW_ORDERS = {"round_leader": rules.DRAW_ROUND_LEADER,
                 "last_trick_winner": rules.DRAW_LAST_TRICK_WINNER}
 _GIFTS = {"one_way": rules.GIFTS_ONE_WAY, "none": rules.GIFTS_NONE}
 _AID_TARGETS = {"holder": rules.AID_HOLDER, "either": rules.AID_EITHER}
+_CURSED_KEEPS = {"as_keeping": rules.CURSED_KEEP_AS_KEEPING,
+                 "optional": rules.CURSED_KEEP_OPTIONAL}
+_NO_YELLOW_DRAWS = {"must": rules.NO_YELLOW_DRAW_MUST, "may": rules.NO_YELLOW_DRAW_MAY}
 
 def _choice(name, value, allowed):
     if value not in allowed:
@@ -81,6 +83,7 @@ class GameConfig:
     leader: str | None = None
     first_leader: int = 0
     item_deck: str | None = None
+    top_group: str = "half_up"
     killer_reshuffle: str | None = None
     used_items: str | None = None
     junk: int | None = None
@@ -93,6 +96,8 @@ class GameConfig:
     walkie_talkie_without_draw: bool = True
     item_timing: str | None = None
     keep_optional: bool | None = None
+    cursed_keep: str = "as_keeping"
+    no_yellow_draw: str = "must"
     draw_order: str = "round_leader"
     fire_pit_gifts: str = "one_way"
     first_aid_target: str = "holder"
@@ -162,6 +167,7 @@ class GameConfig:
         _choice("area_deck", out["area_deck"], tuple(_AREA_DECKS))
         _choice("leader", out["leader"], tuple(_LEADERS))
         _choice("item_deck", out["item_deck"], tuple(_ITEM_DECKS))
+        _choice("top_group", out["top_group"], rules.TOP_GROUP_CHOICES)
         _choice("killer_reshuffle", out["killer_reshuffle"], tuple(_RESHUFFLES))
         _choice("used_items", out["used_items"], tuple(_USED))
         _int_range("junk", out["junk"], 0, rules.N_JUNK)
@@ -180,6 +186,8 @@ class GameConfig:
         _bool("walkie_talkie_without_draw", out["walkie_talkie_without_draw"])
         _choice("item_timing", out["item_timing"], tuple(_TIMINGS))
         _bool("keep_optional", out["keep_optional"])
+        _choice("cursed_keep", out["cursed_keep"], tuple(_CURSED_KEEPS))
+        _choice("no_yellow_draw", out["no_yellow_draw"], tuple(_NO_YELLOW_DRAWS))
         _choice("draw_order", out["draw_order"], tuple(_DRAW_ORDERS))
         _choice("fire_pit_gifts", out["fire_pit_gifts"], tuple(_GIFTS))
         _choice("first_aid_target", out["first_aid_target"], tuple(_AID_TARGETS))
@@ -253,7 +261,7 @@ class GameConfig:
         """Positions (1 = top) the Killer can start at in the first item deck."""
         n = len(rules.STANDARD_ITEMS) - (0 if values["cursed_object"] else 1)
         if values["item_deck"] == "killer_top_half":
-            return math.ceil(n / 2) + 1
+            return rules.top_group_size(n, values["top_group"]) + 1
         return n + 1
 
     @staticmethod
@@ -312,6 +320,8 @@ class GameConfig:
         cfg[L.C_CHECK] = v["check_invariants"]
         cfg[L.C_ITEM_TIMING] = _TIMINGS[v["item_timing"]]
         cfg[L.C_KEEP_OPTIONAL] = v["keep_optional"]
+        cfg[L.C_CURSED_KEEP] = _CURSED_KEEPS[v["cursed_keep"]]
+        cfg[L.C_NO_YELLOW_DRAW] = _NO_YELLOW_DRAWS[v["no_yellow_draw"]]
         cfg[L.C_DRAW_ORDER] = _DRAW_ORDERS[v["draw_order"]]
         cfg[L.C_GIFTS] = _GIFTS[v["fire_pit_gifts"]]
         cfg[L.C_AID_TARGET] = _AID_TARGETS[v["first_aid_target"]]
@@ -331,6 +341,8 @@ class GameConfig:
         for item in rules.STANDARD_ITEMS:
             cfg[L.C_ITEM_IN + item] = 1
         cfg[L.C_ITEM_IN + rules.CURSED_OBJECT] = v["cursed_object"]
+        cfg[L.C_TOP_GROUP] = rules.top_group_size(
+            int(cfg[L.C_ITEM_IN:L.C_ITEM_IN + len(rules.STANDARD_ITEMS)].sum()), v["top_group"])
         hooks = C.load(v["cards"]).tables({k: v[k] for k in C.PARAMETERS})
         for offset, table in ((L.C_AREA_SAFE, "safe"), (L.C_AREA_TRICKS_BREAK, "tricks_break"),
                               (L.C_AREA_WHITE_SHIFT, "white_shift"),

@@ -124,6 +124,16 @@ AREA_DECK_LEVELS, AREA_DECK_CYCLE = 0, 1
 LEADER_ARROW, LEADER_LAST_TRICK = 0, 1
 #: item-deck set-up modes
 ITEM_DECK_KILLER_TOP_HALF, ITEM_DECK_SHUFFLED = 0, 1
+#: the rulebook's top item group with an odd number of items in play (``top_group``)
+TOP_GROUP_CHOICES = ("half_up", "half_down")
+
+
+def top_group_size(n_items, top_group="half_up"):
+    """Item cards (the Killer not counted) in the top group of the rulebook's first item deck
+    when ``n_items`` are in play (docs/rules.md, "The item deck"): the text splits the twelve
+    into "two groups of six"; with an odd count the top group takes half rounded up
+    (``"half_up"``) or down (``"half_down"``)."""
+    return (n_items + (top_group == "half_up")) // 2
 #: what happens after the Killer is drawn
 KILLER_RESHUFFLE_AT_CLEANUP, KILLER_RESHUFFLE_AT_ONCE = 0, 1
 #: where a used item goes
@@ -136,6 +146,12 @@ DRAW_ROUND_LEADER, DRAW_LAST_TRICK_WINNER = 0, 1
 GIFTS_ONE_WAY, GIFTS_NONE = 0, 1
 #: whom First Aid heals (docs/rules.md, "The items"): its holder, or either player
 AID_HOLDER, AID_EITHER = 0, 1
+#: the keep of a draw that held the Cursed Object (docs/rules.md, "Keeping"): as any keep, or
+#: optional even where keeping is mandatory
+CURSED_KEEP_AS_KEEPING, CURSED_KEEP_OPTIONAL = 0, 1
+#: the one card of a player who won no yellow (docs/rules.md, "The draw count"): drawn, or
+#: drawn only if the player chooses
+NO_YELLOW_DRAW_MUST, NO_YELLOW_DRAW_MAY = 0, 1
 
 #: per-edition values of the rule settings that differ; ``GameConfig`` fills the fields left at
 #: ``None`` from here (docs/rules.md, "The two editions side by side")

@@ -151,7 +151,7 @@ def _redraw_killer_start(st, out, rng):
         return
     n0 = int(sum(st[L.C_ITEM_IN:L.C_ITEM_IN + rules.CURSED_OBJECT + 1])) + 1
     top_group = st[L.C_ITEM_DECK] == rules.ITEM_DECK_KILLER_TOP_HALF
-    slots = n0 // 2 + 1 if top_group else n0
+    slots = int(st[L.C_TOP_GROUP]) + 1 if top_group else n0
     out[L.S_KILLER_START] = int(rng.integers(1, slots + 1))
 
 

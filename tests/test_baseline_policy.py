@@ -117,7 +117,7 @@ def test_walkie_talkie_takes_earliest_missing_escape_from_discard():
     set_discard(st, [FLASHLIGHT, GASOLINE, MAP])
     set_drawn(st, [FIRST_AID_LARGE])
     st[L.S_PICK] = 0
-    assert baseline(api.WALKIE_TALKIE, 0, 0, st, P) == 1
+    assert baseline(api.TAKE_DISCARD, 0, 0, st, P) == 1
     set_drawn(st, [FIRST_AID_LARGE])
     steps.keep_items(baseline, 0, st, P)
     assert held(st, 0) == {GASOLINE}             # replaces the First Aid pick
@@ -220,7 +220,7 @@ def test_never_uses_flashlight():
 
 def test_never_takes_cabins_extra_draw():
     st = make_state(area=CABINS)
-    assert baseline(api.CABINS_EXTRA, 0, 0, st, P) != 1
+    assert baseline(api.EXTRA_DRAW, 0, 0, st, P) != 1
 
 
 def test_never_trades():

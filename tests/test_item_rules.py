@@ -66,7 +66,7 @@ NO_PARAMS.flags.writeable = False      # as the engine hands parameters to a pol
 # --- a scripted, logging policy -----------------------------------------------------------
 _STRIDE = 16
 #: per player: slot d answers decision d (1..10); the keep picks; the trick of window (d)
-_KEEP0, _KEEP1, _AT_TRICK = 11, 12, 13
+_KEEP0, _KEEP1, _AT_TRICK = 12, 13, 14
 _LOG = 2 * _STRIDE          #: params[_LOG] = entries logged; then _ENTRY values per entry
 _ENTRY = 6                  #: decision, player, arg, drawn cards, tricks played, health
 _LOG_MAX = 64
@@ -122,11 +122,13 @@ item_phase, item_phase_start, item_turn, keep_items, use_items, draw_items, play
 
 
 _DEFAULTS = dict(phase_start=-1, before_draw=-1, flashlight=0, cabins=0, backpack=0,
-                 keep=(0, 1), walkie=-1, trade=-1, play_start=-1, after_trick=-1, at_trick=0)
+                 keep=(0, 1), walkie=-1, trade=-1, play_start=-1, after_trick=-1, at_trick=0,
+                 optional_draw=0)
 _SLOTS = dict(phase_start=api.PHASE_START, before_draw=api.BEFORE_DRAW,
-              flashlight=api.FLASHLIGHT, cabins=api.CABINS_EXTRA, backpack=api.USE_BACKPACK,
-              walkie=api.WALKIE_TALKIE, trade=api.TRADE, play_start=api.PLAY_START,
-              after_trick=api.AFTER_TRICK, at_trick=_AT_TRICK)
+              flashlight=api.PEEK_ORDER, cabins=api.EXTRA_DRAW, backpack=api.USE_BACKPACK,
+              walkie=api.TAKE_DISCARD, trade=api.TRADE, play_start=api.PLAY_START,
+              after_trick=api.AFTER_TRICK, at_trick=_AT_TRICK,
+              optional_draw=api.OPTIONAL_DRAW)
 
 
 def script(p0=None, p1=None, **both):
@@ -140,6 +142,13 @@ def script(p0=None, p1=None, **both):
             p[b + slot] = answers[name]
         p[b + _KEEP0], p[b + _KEEP1] = answers["keep"]
     return p
+
+
+def draw_cards(st, count):
+    """Player 0 draws ``count`` cards through the engine's draw, taking no extra card: True on
+    the Killer."""
+    st[L.S_DRAWS] = count
+    return steps.draw_items(scripted, 0, st, script())
 
 
 def log(params, *decisions):
@@ -226,7 +235,7 @@ def test_cursed_object_drawn_mid_way_adds_three_after_the_remaining_draws():
     st = make_state()
     put_deck(st, [MAP, CURSED_OBJECT, FLASHLIGHT, CAR_KEY, GASOLINE, BACKPACK, LUCKY_CHARM])
     st[L.S_DRAWN_N] = 0
-    assert not items.draw_cards(st, 3)
+    assert not draw_cards(st, 3)
     assert drawn(st) == [MAP, FLASHLIGHT, CAR_KEY, GASOLINE, BACKPACK]
     assert deck(st) == [LUCKY_CHARM]
     assert is_out(st, CURSED_OBJECT)
@@ -237,7 +246,7 @@ def test_cursed_object_drawn_last_adds_three_draws():
     st = make_state()
     put_deck(st, [MAP, CURSED_OBJECT, CAR_KEY, GASOLINE, FLASHLIGHT, BACKPACK])
     st[L.S_DRAWN_N] = 0
-    assert not items.draw_cards(st, 2)
+    assert not draw_cards(st, 2)
     assert drawn(st) == [MAP, CAR_KEY, GASOLINE, FLASHLIGHT]
     assert deck(st) == [BACKPACK]
     assert is_out(st, CURSED_OBJECT)
@@ -255,7 +264,7 @@ def test_cursed_object_stays_out_when_the_killer_comes_among_its_extra_draws():
     item_turn(scripted, 0, st, p)
     assert st[L.S_HEALTH] == 6 and st[L.S_DAMAGE] == 1
     assert held(st, 0) == set()
-    assert asked(p, api.CABINS_EXTRA, api.KEEP) == []
+    assert asked(p, api.EXTRA_DRAW, api.KEEP) == []
     assert sorted(deck(st)) == sorted([MAP, KILLER, CAR_KEY, JUNK])
     assert discard(st) == []
     assert is_out(st, CURSED_OBJECT)
@@ -373,7 +382,7 @@ def test_walkie_talkie_with_backpack_and_one_keepable_card():
     set_drawn(st, [FLASHLIGHT])
     p = script(backpack=1, keep=(0, 1), walkie=0)
     keep_items(scripted, 0, st, p)
-    assert asked(p) == [(api.KEEP, 0), (api.WALKIE_TALKIE, 0)]
+    assert asked(p) == [(api.KEEP, 0), (api.TAKE_DISCARD, 0)]
     assert held(st, 0) == {BACKPACK, GASOLINE}
     assert sorted(discard(st)) == sorted([WALKIE_TALKIE, FLASHLIGHT])
     assert kept(st) == {GASOLINE: 1} and used(st) == {WALKIE_TALKIE: 1}
@@ -397,7 +406,7 @@ def test_walkie_talkie_after_a_zero_card_tent_site_draw(allowed):
     if allowed:
         assert held(st, 0) == {CAR_KEY} and discard(st) == [WALKIE_TALKIE]
     else:
-        assert asked(p, api.WALKIE_TALKIE) == []
+        assert asked(p, api.TAKE_DISCARD) == []
         assert held(st, 0) == {WALKIE_TALKIE} and discard(st) == [CAR_KEY]
 
 
@@ -410,6 +419,45 @@ def test_mandatory_keep_turns_a_declined_pick_into_the_first_keepable_card():
     assert held(st, 0) == {FLASHLIGHT}
     assert violated(st)
     assert discard(st) == [JUNK, MAP]
+
+
+@pytest.mark.parametrize("answer", [0, 1])
+def test_a_player_with_no_yellow_may_decline_its_card(answer):
+    # no_yellow_draw = may: player 0 won no yellow (n = 1) and is asked once its window (b) is
+    # past; 0 draws nothing (no extra card offered either, in the Cabins), 1 draws the Map.
+    # Player 1 won a yellow and is never asked. Under "must" (default) nobody is asked.
+    for rule, asks in (("may", True), ("must", False)):
+        st = phase_state(area=CABINS, no_yellow_draw=rule)
+        st[L.S_WON + 1] = yellows(1)
+        put_deck(st, [MAP, CAR_KEY, GASOLINE, BACKPACK])
+        p = script(optional_draw=answer)
+        item_phase(scripted, st, p)
+        assert asked(p, api.OPTIONAL_DRAW) == ([(api.OPTIONAL_DRAW, 0)] if asks else [])
+        drew = not asks or answer == 1
+        assert held(st, 0) == ({MAP} if drew else set())
+        assert asked(p, api.EXTRA_DRAW).count((api.EXTRA_DRAW, 0)) == drew
+        assert held(st, 1) == ({CAR_KEY} if drew else {MAP})
+
+
+@pytest.mark.parametrize("cursed_keep", ["as_keeping", "optional"])
+def test_the_keep_after_the_cursed_object_may_be_declined_when_it_is_optional(cursed_keep):
+    # instructions (keep mandatory), n = 1: the Cursed Object, then its three: Flashlight, Map,
+    # Car Key; the pick declined (-1). "can acquire one" read as optional keeps nothing, flags
+    # nothing; read as any keep, the Flashlight is kept and the answer flagged. A later draw
+    # without the Cursed Object is mandatory again.
+    st = make_state("instructions", cursed_keep=cursed_keep)
+    put_deck(st, [CURSED_OBJECT, FLASHLIGHT, MAP, CAR_KEY, BACKPACK, LUCKY_CHARM])
+    st[L.S_DRAWS] = 1
+    p = script(keep=(-1, -1))
+    assert not draw_items(scripted, 0, st, p)
+    keep_items(scripted, 0, st, p)
+    optional = cursed_keep == "optional"
+    assert held(st, 0) == (set() if optional else {FLASHLIGHT})
+    assert violated(st) == (not optional)
+    st[L.S_VIOLATIONS] = 0
+    assert not draw_items(scripted, 0, st, p)
+    keep_items(scripted, 0, st, p)
+    assert BACKPACK in held(st, 0) and violated(st)
 
 
 def test_keep_is_optional_under_the_rulebook():
@@ -453,7 +501,7 @@ def test_flashlight_sends_a_block_with_the_killer_under_the_deck():
     st[L.S_WHITE_COLOUR] = COL_G
     p = script(before_draw=FLASHLIGHT, flashlight=6)
     item_turn(scripted, 0, st, p)
-    assert log(p, api.FLASHLIGHT)[0][2] == 3
+    assert log(p, api.PEEK_ORDER)[0][2] == 3
     assert st[L.S_HEALTH] == 7 and st[L.S_KILLER_DRAWS] == 0
     assert held(st, 0) == {GASOLINE}
     assert deck(st) == [MAP, KILLER, CAR_KEY]
@@ -470,7 +518,7 @@ def test_flashlight_with_one_card_left_sees_only_that_card():
     hold(st, 0, FLASHLIGHT)
     p = script(before_draw=FLASHLIGHT, flashlight=6)
     use_items(scripted, api.BEFORE_DRAW, 0, st, p)
-    assert log(p, api.FLASHLIGHT)[0][2] == 1
+    assert log(p, api.PEEK_ORDER)[0][2] == 1
     assert deck(st) == [MAP]
     assert seen(st) == [1]
     assert discard(st) == [FLASHLIGHT] and held(st, 0) == set()
@@ -500,7 +548,7 @@ def test_flashlight_block_at_the_bottom_is_drawn_last_former_top_card_first():
     use_items(scripted, api.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=6))
     assert deck(st) == [BACKPACK, LUCKY_CHARM, MAP, CAR_KEY, GASOLINE]
     st[L.S_DRAWN_N] = 0
-    assert not items.draw_cards(st, 5)
+    assert not draw_cards(st, 5)
     assert drawn(st) == [BACKPACK, LUCKY_CHARM, MAP, CAR_KEY, GASOLINE]
 
 
@@ -533,7 +581,7 @@ def test_flashlight_sightings_cleared_when_the_cards_are_drawn():
     use_items(scripted, api.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=0))
     assert seen(st) == [1, 1, 1, 0, 0]
     st[L.S_DRAWN_N] = 0
-    items.draw_cards(st, 2)
+    draw_cards(st, 2)
     assert deck(st) == [GASOLINE, BACKPACK, LUCKY_CHARM]
     assert seen(st) == [1, 0, 0]
     assert list(st[L.S_DECK_SEEN + 3:L.S_DECK_SEEN + 5]) == [0, 0]
@@ -582,7 +630,7 @@ def test_cabins_extra_card_offered_after_the_cursed_objects_extras():
     st[L.S_DRAWS] = 1
     p = script(cabins=1)
     assert not draw_items(scripted, 0, st, p)
-    assert log(p) == [(api.CABINS_EXTRA, 0, 0, 3, 0, 7)]
+    assert log(p) == [(api.EXTRA_DRAW, 0, 0, 3, 0, 7)]
     assert drawn(st) == [MAP, CAR_KEY, GASOLINE, BACKPACK]
     assert deck(st) == [LUCKY_CHARM]
     assert st[L.S_CABINS_EXTRA] == 1
@@ -1055,7 +1103,7 @@ def _flashlight_answer(peek, team=()):
     st = make_state()
     hold(st, 1, *team)
     st[L.S_PEEK:L.S_PEEK + len(peek)] = peek
-    return exerciser(api.FLASHLIGHT, 0, len(peek), st, NO_PARAMS)
+    return exerciser(api.PEEK_ORDER, 0, len(peek), st, NO_PARAMS)
 
 
 @pytest.mark.parametrize("peek", [[MAP, KILLER, CAR_KEY], [KILLER, BACKPACK], [KILLER],

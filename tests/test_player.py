@@ -22,9 +22,10 @@ from slashersim.runner import simulate
 CONFIGS = {
     "rulebook": GameConfig(),
     "instructions": GameConfig(edition="instructions"),
-    "any_time, gifts, either": GameConfig(item_timing="any_time", keep_optional=False,
-                                          first_aid_target="either", hideaway=True,
-                                          health=4, escapes_needed=5),
+    "any_time, gifts, either, may": GameConfig(item_timing="any_time", keep_optional=False,
+                                               first_aid_target="either", hideaway=True,
+                                               health=4, escapes_needed=5,
+                                               no_yellow_draw="may", cursed_keep="optional"),
 }
 
 
@@ -231,7 +232,7 @@ class CautiousInPython:
             return -1
         if kind == "use_backpack":
             return 1
-        if kind == "cabins_extra":
+        if kind == "extra_draw":
             return 0
         if kind == "keep":
             team = set(obs.held[0]) | set(obs.held[1])

@@ -206,9 +206,9 @@ def test_cabins_extra_card_only_without_an_escape_drawn():
     st = item_state(CABINS)
     set_deck(st, [FIRST_AID_SMALL, GASOLINE, BACKPACK])
     set_drawn(st, [MAP])
-    assert H.cabins_extra(st, 0, HP) == 0
+    assert H.one_more_card(st, 0, HP) == 0
     set_drawn(st, [FIRST_AID_LARGE])
-    assert H.cabins_extra(st, 0, HP) == 1
+    assert H.one_more_card(st, 0, HP) == 1
 
 
 def test_flashlight_keeps_the_killer_out_of_ones_draws():

@@ -102,13 +102,20 @@ def script(players=(0, 1), phase_start=-1, before_draw=-1, flashlight=0, cabins=
         mine = pl in players
         p[b + api.PHASE_START] = phase_start if mine else -1
         p[b + api.BEFORE_DRAW] = before_draw if mine else -1
-        p[b + api.FLASHLIGHT] = flashlight if mine else 0
-        p[b + api.CABINS_EXTRA] = cabins if mine else 0
+        p[b + api.PEEK_ORDER] = flashlight if mine else 0
+        p[b + api.EXTRA_DRAW] = cabins if mine else 0
         p[b + api.USE_BACKPACK] = backpack if mine else 0
         p[b + _KEEP0], p[b + _KEEP1] = keep if mine else (0, 1)
-        p[b + api.WALKIE_TALKIE] = walkie if mine else -1
+        p[b + api.TAKE_DISCARD] = walkie if mine else -1
         p[b + api.TRADE] = trade if mine else -1
     return p
+
+
+def draw_cards(st, count):
+    """Player 0 draws ``count`` cards through the engine's draw, taking no extra card: True on
+    the Killer."""
+    st[L.S_DRAWS] = count
+    return steps.draw_items(scripted, 0, st, script())
 
 
 # ==========================================================================================
@@ -470,7 +477,7 @@ def test_draw_stops_at_the_killer():
     st = make_state()
     set_deck(st, [FLASHLIGHT, KILLER, MAP])
     st[L.S_DRAWN_N] = 0
-    assert items.draw_cards(st, 3)
+    assert draw_cards(st, 3)
     assert drawn(st) == [FLASHLIGHT, KILLER]
     assert deck(st) == [MAP]
 
@@ -479,7 +486,7 @@ def test_draw_stops_on_empty_deck():
     st = make_state()
     set_deck(st, [MAP])
     st[L.S_DRAWN_N] = 0
-    assert not items.draw_cards(st, 3)
+    assert not draw_cards(st, 3)
     assert drawn(st) == [MAP]
     assert deck(st) == []
 
@@ -488,7 +495,7 @@ def test_cursed_object_counts_as_a_draw_leaves_game_and_adds_three():
     st = make_state()
     set_deck(st, [CURSED_OBJECT, FLASHLIGHT, BASEBALL_BAT, BOLT_CUTTERS, GASOLINE, CAR_KEY, MAP])
     st[L.S_DRAWN_N] = 0
-    assert not items.draw_cards(st, 2)          # cursed + 1 more, then 3 extra
+    assert not draw_cards(st, 2)          # cursed + 1 more, then 3 extra
     assert drawn(st) == [FLASHLIGHT, BASEBALL_BAT, BOLT_CUTTERS, GASOLINE]
     assert deck(st) == [CAR_KEY, MAP]
     assert is_out(st, CURSED_OBJECT)
@@ -498,7 +505,7 @@ def test_cursed_object_extra_draws_stop_at_the_killer():
     st = make_state()
     set_deck(st, [MAP, CURSED_OBJECT, FLASHLIGHT, KILLER, CAR_KEY])
     st[L.S_DRAWN_N] = 0
-    assert items.draw_cards(st, 2)
+    assert draw_cards(st, 2)
     assert drawn(st) == [MAP, FLASHLIGHT, KILLER]
     assert deck(st) == [CAR_KEY]
 
@@ -507,7 +514,7 @@ def test_junk_is_drawn_but_not_keepable():
     st = make_state("instructions")
     set_deck(st, [JUNK, MAP])
     st[L.S_DRAWN_N] = 0
-    items.draw_cards(st, 1)
+    draw_cards(st, 1)
     assert drawn(st) == [JUNK]
     assert not items.keepable(JUNK) and not items.keepable(JUNK + 4)
     steps.keep_items(scripted, 0, st, script(keep=(0, 1)))   # nothing keepable: not even asked
@@ -914,6 +921,29 @@ def test_rulebook_item_deck_without_cursed_object_killer_in_top_7():
         assert is_out(st, CURSED_OBJECT)
         seen.add(_killer_pos(st))
     assert seen == set(range(1, 8))           # ceil(11 / 2) + 1 = 7
+
+
+def test_top_group_half_down_puts_the_killer_in_the_top_6_of_eleven():
+    # "two groups of six" (rulebook, setup 3) with eleven items: the top group of five, the
+    # Killer among the top six; with all twelve the two readings are the same deck
+    assert GameConfig(cursed_object=False, top_group="half_down").killer_positions == 6
+    assert GameConfig(top_group="half_down").killer_positions == 7
+    seen = set()
+    for seed in range(300):
+        st = make_state(seed=seed, cursed_object=False, top_group="half_down")
+        seen.add(_killer_pos(st))
+        marks = [int(st[L.S_DECK_SEEN + st[L.S_DECK_N] - 1 - i]) for i in range(12)]
+        assert marks == [L.SLOT_TOP_GROUP] * 6 + [0] * 6
+    assert seen == set(range(1, 7))
+    same = [deck(make_state(seed=s, top_group=g)) for s in range(20)
+            for g in ("half_up", "half_down")]
+    assert same[0::2] == same[1::2]
+
+
+def test_top_group_refuses_an_unknown_reading():
+    with pytest.raises(ConfigError, match="unknown top_group 'half'; expected one of: "
+                                          "half_up, half_down"):
+        GameConfig(top_group="half")
 
 
 @pytest.mark.parametrize("k", [1, 4, 7])

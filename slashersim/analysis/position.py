@@ -245,7 +245,7 @@ def _items(data, v, cfg, st, known, killer_draws, rnd=2):
     span = 0
     if v["item_deck"] == "killer_top_half" and killer_draws == 0:
         n = len(in_game)
-        slots = (n + 1) // 2 + 1
+        slots = rules.top_group_size(n, v["top_group"]) + 1
         span = slots - (n + 1 - n_deck)
         where = in_top or kpos
         if span < 1 or (where is None and span <= len(top)):
@@ -702,7 +702,7 @@ def snapshot_position(rec, i):
     if st[L.C_ITEM_DECK] == rules.ITEM_DECK_KILLER_TOP_HALF and st[L.S_KILLER_DRAWS] == 0 \
             and rules.KILLER in deck:
         n = int(sum(st[L.C_ITEM_IN:L.C_ITEM_IN + 12]))
-        known[K.P_KILLER_SPAN] = (n + 1) // 2 + 1 - (n + 1 - len(deck))
+        known[K.P_KILLER_SPAN] = int(st[L.C_TOP_GROUP]) + 1 - (n + 1 - len(deck))
     pos, n_used = int(st[L.S_AREA_POS]), int(st[L.S_AREA_N])
     first_pass = st[L.S_ROUND] == pos
     known[K.P_AREA_FIXED] = (1 << (pos if first_pass else n_used)) - 1 \

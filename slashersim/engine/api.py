@@ -31,22 +31,23 @@ import numpy as np
 from .decisions import (  # noqa: F401 (the decisions are part of the policy interface)
     AFTER_TRICK,
     BEFORE_DRAW,
-    CABINS_EXTRA,
     DECISION_NAMES,
-    FLASHLIGHT,
+    EXTRA_DRAW,
     FLASHLIGHT_ORDERS,
     KEEP,
     N_DECISIONS,
     N_FLASHLIGHT_ORDERS,
     ON_PARTNER,
+    OPTIONAL_DRAW,
+    PEEK_ORDER,
     PHASE_START,
     PLAY_CARD,
     PLAY_START,
+    TAKE_DISCARD,
     TRADE,
     USE_BACKPACK,
-    WALKIE_TALKIE,
 )
-from .layout import POLICY, S_PLAYER_RNG, S_RNG
+from .layout import C_CURSED_KEEP, C_KEEP_OPTIONAL, POLICY, S_CURSED_DRAWN, S_PLAYER_RNG, S_RNG
 
 #: a policy's parameters as it receives them: read-only
 PARAMS_TYPE = types.Array(types.float64, 1, "C", readonly=True)
@@ -94,6 +95,14 @@ def ask(policy, decision, player, arg, st, params):
 def keepable(card):
     """Whether a drawn or discarded card may be kept (not Junk, the Killer or Cursed Object)."""
     return card < 11
+
+
+@njit(cache=True, inline='always')
+def may_keep_none(st):
+    """Whether the first pick of the current draw may be declined (-1): where keeping is
+    optional (``keep_optional``), or after a draw that held the Cursed Object when its keep is
+    optional (``cursed_keep = "optional"``); a second pick may always be declined."""
+    return st[C_KEEP_OPTIONAL] != 0 or (st[C_CURSED_KEEP] != 0 and st[S_CURSED_DRAWN] != 0)
 
 
 #: the decorator of a policy's compiled helpers that neither allocate nor keep an array: numba

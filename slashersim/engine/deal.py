@@ -32,6 +32,7 @@ from .layout import (
     C_KILLER_POSITION,
     C_LEADER,
     C_START_HEALTH,
+    C_TOP_GROUP,
     S_AREA,
     S_AREA_DECK,
     S_AREA_N,
@@ -134,7 +135,7 @@ def setup_item_deck(st):
     position (1 = top).
 
     The items in play are shuffled; the Killer is then inserted at a uniform position among the
-    top ``ceil(n/2) + 1`` (rulebook: shuffled into the top group) or all ``n + 1`` (instructions:
+    top ``C_TOP_GROUP + 1`` (rulebook: shuffled into the top group) or all ``n + 1`` (instructions:
     fully shuffled). ``C_KILLER_POSITION > 0`` forces that position; the random draw is made
     anyway so that the rest of the game's randomness is unchanged.
     """
@@ -147,7 +148,7 @@ def setup_item_deck(st):
             st[S_OUT] |= 1 << item
     shuffle_slice(st, S_PERM, S_PERM + n, ITEMS)
     if st[C_ITEM_DECK] == ITEM_DECK_KILLER_TOP_HALF:
-        slots = (n + 1) // 2 + 1
+        slots = st[C_TOP_GROUP] + 1
     else:
         slots = n + 1
     k = rand_below(st, ITEMS, slots)

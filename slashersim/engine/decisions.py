@@ -17,19 +17,19 @@ PLAY_CARD = 0
 PHASE_START = 1
 #: window (b), before the player's own draw: as PHASE_START
 BEFORE_DRAW = 2
-#: Flashlight: ``st[S_PEEK:S_PEEK+arg]`` are the top ``arg`` cards, top first; answer
+#: after a Flashlight: ``st[S_PEEK:S_PEEK+arg]`` are the top ``arg`` cards, top first; answer
 #: ``order + 6 * bottom``: ``FLASHLIGHT_ORDERS[arg - 1, order]`` lists the peeked
 #: indices top first, and ``bottom`` = 1 puts them under the deck in that order
-FLASHLIGHT = 3
-#: Cabins: answer 1 to draw one more card
-CABINS_EXTRA = 4
+PEEK_ORDER = 3
+#: an area whose card allows one more draw (the Cabins): answer 1 to draw one more card
+EXTRA_DRAW = 4
 #: answer 1 to use a held Backpack (``arg`` = keepable cards drawn)
 USE_BACKPACK = 5
 #: keep: answer the index into ``st[S_DRAWN:]`` of pick number ``arg`` (0 or 1), or -1
 KEEP = 6
-#: Walkie-talkie: answer the index into ``st[S_DISCARD:]`` to take instead of the first pick,
-#: or -1 to keep the Walkie-talkie
-WALKIE_TALKIE = 7
+#: with a Walkie-talkie held: answer the index into ``st[S_DISCARD:]`` to take instead of the
+#: first pick, or -1 to keep the Walkie-talkie
+TAKE_DISCARD = 7
 #: Fire pit gift window: answer an item id to give to the partner, or -1
 TRADE = 8
 #: ``item_timing = any_time``, window (c) at the start of the play phase, after the deal:
@@ -38,10 +38,12 @@ PLAY_START = 9
 #: ``item_timing = any_time``, window (d) right after trick ``arg`` (1..8): answer an item to
 #: use, or -1
 AFTER_TRICK = 10
-N_DECISIONS = 11
-DECISION_NAMES = ("play_card", "phase_start", "before_draw", "flashlight", "cabins_extra",
-                  "use_backpack", "keep", "walkie_talkie", "trade", "play_start",
-                  "after_trick")
+#: ``no_yellow_draw = may``: a player who won no yellow answers 1 to draw its one card, 0 not to
+OPTIONAL_DRAW = 11
+N_DECISIONS = 12
+DECISION_NAMES = ("play_card", "phase_start", "before_draw", "peek_order", "extra_draw",
+                  "use_backpack", "keep", "take_discard", "trade", "play_start",
+                  "after_trick", "optional_draw")
 #: added to a First Aid kit's id in an item-use answer: heal the partner instead of oneself
 #: (allowed when ``first_aid_target = either``)
 ON_PARTNER = 32
@@ -81,22 +83,22 @@ DECISIONS = {d.name: d for d in (
              "0",
              "-1 (done), or a held item to use: a First Aid kit (its id, or its id + "
              "``ON_PARTNER`` to heal the partner when ``first_aid_target = either``), a Lucky "
-             "Charm (only while a trap is set off), a Flashlight (then a ``flashlight`` "
+             "Charm (only while a trap is set off), a Flashlight (then a ``peek_order`` "
              "decision follows)"),
     Decision(BEFORE_DRAW, "before_draw",
              "window (b), in the player's own item turn before it draws, while it holds a "
              "usable item; asked again until -1",
              "0", "as ``phase_start``"),
-    Decision(FLASHLIGHT, "flashlight",
+    Decision(PEEK_ORDER, "peek_order",
              "right after the player used a Flashlight, when the item deck is not empty",
              "k, the number of top cards seen (1..3); they are the observation's ``peek``, top "
              "first",
              "``order + 6 * bottom``: ``FLASHLIGHT_ORDERS[k - 1, order]`` lists the seen cards "
              "(indices into ``peek``) top first; ``bottom`` = 0 puts them back on top in that "
              "order, 1 under the deck"),
-    Decision(CABINS_EXTRA, "cabins_extra",
-             "in the Cabins, after the player's draw when it drew no Killer and the deck is not "
-             "empty",
+    Decision(EXTRA_DRAW, "extra_draw",
+             "in an area whose card allows one more draw (the Cabins), after the player's draw "
+             "when it drew no Killer and the deck is not empty",
              "0", "1 to draw one more card, 0 not to"),
     Decision(USE_BACKPACK, "use_backpack",
              "before keeping, when the player holds a Backpack and drew at least two cards it "
@@ -111,15 +113,16 @@ DECISIONS = {d.name: d for d in (
              "the index of a drawn card to keep (the observation's ``drawn``; not one picked "
              "already; not Junk, the Killer or the Cursed Object), or -1 to keep none (for the "
              "first pick only where keeping is optional)"),
-    Decision(WALKIE_TALKIE, "walkie_talkie",
+    Decision(TAKE_DISCARD, "take_discard",
              "after the picks, when the player holds a Walkie-talkie, the discard pile is not "
              "empty and it drew a card (or ``walkie_without_draw``)",
              "0",
              "the index of a keepable card in the discard pile (the observation's "
              "``discard``), taken in place of the first pick, or -1 to keep the Walkie-talkie"),
     Decision(TRADE, "trade",
-             "in the Fire pit's gift windows (before each turn and after the second), each "
-             "player in draw order while it holds an item; asked again until -1",
+             "in the gift windows (before each turn and after the second) of an area whose "
+             "card allows gifts (the Fire pit), each player in draw order while it holds an "
+             "item; asked again until -1",
              "0", "a held item id to give to the partner, or -1"),
     Decision(PLAY_START, "play_start",
              "with ``item_timing = any_time``, window (c) after the deal, before the first "
@@ -129,4 +132,8 @@ DECISIONS = {d.name: d for d in (
              "with ``item_timing = any_time``, window (d) after each trick of a game still "
              "running, the round leader first, while the player holds a usable item",
              "the trick just played, 1..8", "as ``phase_start``"),
+    Decision(OPTIONAL_DRAW, "optional_draw",
+             "with ``no_yellow_draw = may``, at the start of the draw of a player who won no "
+             "yellow (its one card comes from the minimum), when the deck is not empty",
+             "0", "1 to draw the card, 0 to draw none"),
 )}

@@ -23,6 +23,7 @@ from ..rules import (
     KILLER_RESHUFFLE_AT_ONCE,
     LOSS_HEALTH,
     LUCKY_CHARM,
+    NO_YELLOW_DRAW_MAY,
     RED,
     SUIT_MASK,
     USED_TO_DISCARD,
@@ -32,7 +33,7 @@ from ..rules import (
     YELLOW,
 )
 from . import api
-from .api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, ask, keepable
+from .api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, ask, keepable, may_keep_none
 from .bits import popcount
 from .layout import (
     C_AID_TARGET,
@@ -46,9 +47,9 @@ from .layout import (
     C_ITEM_HEAL,
     C_ITEM_TIMING,
     C_JUNK,
-    C_KEEP_OPTIONAL,
     C_KILLER_RESHUFFLE,
     C_MAX_HEALTH,
+    C_NO_YELLOW_DRAW,
     C_RED_GREENS,
     C_RED_KNIVES,
     C_USED_ITEMS,
@@ -59,15 +60,18 @@ from .layout import (
     S_AREA,
     S_CABINS_EXTRA,
     S_CHARMS_ROUND,
+    S_CURSED_DRAWN,
     S_DAMAGE,
     S_DECK,
     S_DECK_N,
     S_DECK_SEEN,
     S_DISCARD,
     S_DISCARD_N,
+    S_DRAW_PENDING,
     S_DRAWN,
     S_DRAWN_N,
     S_DRAWS,
+    S_EXTRA_DONE,
     S_GIFTS,
     S_GREENS,
     S_HEALTH,
@@ -300,7 +304,7 @@ def use_items(policy, decision, player, st, params, arg):
     until it says -1.
 
     The policy is asked only while the player holds an item usable now; for a Flashlight it is
-    then shown the top cards and asked for their order (decision FLASHLIGHT). What it saw
+    then shown the top cards and asked for their order (decision PEEK_ORDER). What it saw
     stays marked in ``S_DECK_SEEN``; ``S_PEEK`` is cleared after the use.
     """
     for _ in range(_MAX_ACTIONS):
@@ -313,7 +317,7 @@ def use_items(policy, decision, player, st, params, arg):
         if item == FLASHLIGHT and (st[S_HELD + player] >> FLASHLIGHT) & 1:
             k = peek_top(st, player)
             if k > 0:
-                answer = ask(policy, api.FLASHLIGHT, player, k, st, params)
+                answer = ask(policy, api.PEEK_ORDER, player, k, st, params)
         ok = use_item(st, player, item, answer)
         if item == FLASHLIGHT:
             st[S_PEEK_N] = 0
@@ -383,6 +387,7 @@ def draw_one(st):
     card = st[S_DECK + st[S_DECK_N]]
     st[S_DECK_SEEN + st[S_DECK_N]] = 0
     if card == CURSED_OBJECT:
+        st[S_CURSED_DRAWN] = 1
         st[S_OUT] |= 1 << CURSED_OBJECT
         st[S_USED + CURSED_OBJECT] += 1
         return st[C_CURSED_EXTRA]
@@ -392,35 +397,57 @@ def draw_one(st):
 
 
 @njit(cache=True, inline='always')
-def draw_cards(st, count):
-    """Draw ``count`` cards one at a time (:func:`draw_one`); True if the Killer came up.
+def start_draw(st, player):
+    """Open ``player``'s draw: nothing drawn yet, its draw count to come, the extra draw of an
+    area whose card gives one (the Cabins) still to offer."""
+    st[S_DRAWN_N] = 0
+    st[S_DRAW_PENDING] = st[S_DRAWS + player]
+    st[S_EXTRA_DONE] = 0
+    st[S_CURSED_DRAWN] = 0
 
-    Stops at once on the Killer or an empty deck. The Cursed Object counts as a draw, leaves
-    the game and adds ``C_CURSED_EXTRA`` mandatory draws.
-    """
-    pending = count
-    while pending > 0 and st[S_DECK_N] > 0:
-        pending -= 1
-        extra = draw_one(st)
-        if extra < 0:
+
+@njit(inline='always')
+def draw_step(policy, player, st, params):
+    """The next card of ``player``'s draw (docs/rules.md, "Drawing"): True when a card was
+    drawn, False when the draw is over. The draw stops on the Killer or an empty deck; once the
+    count is drawn, an area whose card gives an extra draw offers one (``extra_draw``).
+
+    A draw is :func:`start_draw`, then this step until False: the whole draw
+    (:func:`draw_items`) and a draw watched card by card (the luck timeline) are the same."""
+    while True:
+        if st[S_DRAW_PENDING] > 0 and st[S_DECK_N] > 0:
+            st[S_DRAW_PENDING] -= 1
+            extra = draw_one(st)
+            if extra < 0:
+                st[S_DRAW_PENDING] = 0
+                st[S_EXTRA_DONE] = 1
+            else:
+                st[S_DRAW_PENDING] += extra
             return True
-        pending += extra
-    return False
+        if st[S_EXTRA_DONE]:
+            return False
+        st[S_EXTRA_DONE] = 1
+        if st[C_AREA_EXTRA_DRAW + st[S_AREA]] and st[S_DECK_N] > 0:
+            if ask(policy, api.EXTRA_DRAW, player, 0, st, params) == 1:
+                st[S_CABINS_EXTRA] += 1
+                st[S_DRAW_PENDING] = 1
+
+
+@njit(cache=True, inline='always')
+def killer_drawn(st):
+    """True if the draw so far ended on the Killer (it is always the last card drawn)."""
+    n = st[S_DRAWN_N]
+    return n > 0 and st[S_DRAWN + n - 1] == KILLER
 
 
 @njit(inline='always')
 def draw_items(policy, player, st, params):
-    """The player's draw (docs/rules.md, "Drawing"), with the optional extra card of an area
-    whose card gives one (the Cabins). True on
-    the Killer."""
-    st[S_DRAWN_N] = 0
-    if draw_cards(st, st[S_DRAWS + player]):
-        return True
-    if st[C_AREA_EXTRA_DRAW + st[S_AREA]] and st[S_DECK_N] > 0:
-        if ask(policy, api.CABINS_EXTRA, player, 0, st, params) == 1:
-            st[S_CABINS_EXTRA] += 1
-            return draw_cards(st, 1)
-    return False
+    """The player's whole draw (:func:`start_draw`, then :func:`draw_step` to its end); True
+    on the Killer."""
+    start_draw(st, player)
+    while draw_step(policy, player, st, params):
+        pass
+    return killer_drawn(st)
 
 
 # --- step 7: the Killer ---------------------------------------------------------------------
@@ -468,9 +495,9 @@ def first_keepable(st):
 def keep_items(policy, player, st, params):
     """Keep 1 drawn card (2 with a Backpack, or from the discard with a Walkie-talkie).
 
-    Keeping is optional or, with ``C_KEEP_OPTIONAL`` = 0, mandatory: the first pick must then
-    be a keepable drawn card when there is one (an illegal answer becomes the first keepable
-    card); a Backpack's second pick and the Walkie-talkie stay optional. The win is checked
+    Keeping is optional or mandatory (:func:`api.may_keep_none`): where mandatory, the first
+    pick must be a keepable drawn card when there is one (an illegal answer becomes the first
+    keepable card); a Backpack's second pick and the Walkie-talkie stay optional. The win is checked
     after the keep (docs/rules.md, "Winning and losing")."""
     n = st[S_DRAWN_N]
     held_before = st[S_HELD + player]
@@ -481,6 +508,7 @@ def keep_items(policy, player, st, params):
     st[S_PICK] = -1
     st[S_PICK + 1] = -1
     st[S_PICKS] = 1
+    optional = may_keep_none(st)
     if (held_before >> BACKPACK) & 1 and n_keepable >= 2:
         if ask(policy, api.USE_BACKPACK, player, n_keepable, st, params) == 1:
             st[S_HELD + player] &= ~(1 << BACKPACK)
@@ -488,18 +516,18 @@ def keep_items(policy, player, st, params):
             st[S_PICKS] = 2
     for k in range(min(st[S_PICKS], n_keepable)):
         i = ask(policy, api.KEEP, player, k, st, params)
-        if i < 0 and (k > 0 or st[C_KEEP_OPTIONAL]):
+        if i < 0 and (k > 0 or optional):
             break
         if i < 0 or i >= n or not keepable(st[S_DRAWN + i]) or st[S_PICK] == i:
             st[S_VIOLATIONS] |= V_POLICY
-            if k > 0 or st[C_KEEP_OPTIONAL]:
+            if k > 0 or optional:
                 break
             i = first_keepable(st)
         st[S_PICK + k] = i
     from_discard = -1
     if (held_before >> WALKIE_TALKIE) & 1 and st[S_DISCARD_N] > 0 and \
             (n > 0 or st[C_WALKIE_WITHOUT_DRAW]):
-        d = ask(policy, api.WALKIE_TALKIE, player, 0, st, params)
+        d = ask(policy, api.TAKE_DISCARD, player, 0, st, params)
         if d >= 0:
             if d >= st[S_DISCARD_N] or not keepable(st[S_DISCARD + d]):
                 st[S_VIOLATIONS] |= V_POLICY
@@ -528,18 +556,41 @@ def keep_items(policy, player, st, params):
 
 
 # --- the phase ------------------------------------------------------------------------------
-@njit
-def item_turn(policy, player, st, params):
-    """One player's part of the item phase (docs/rules.md, "The item phase")."""
+@njit(inline='always')
+def begin_turn(policy, player, st, params):
+    """Steps 1-5 of ``player``'s turn: won cards sorted, items used before drawing, the draw
+    opened (:func:`start_draw`) or, by a player who won no yellow and may decline its one card
+    (``no_yellow_draw = "may"``), declined."""
     st[S_TURN] = player
     sort_won_cards(st, player)
     if st[S_HELD + player] & USABLE_BEFORE_DRAW:
         use_items(policy, api.BEFORE_DRAW, player, st, params, np.int64(0))
-    if draw_items(policy, player, st, params):
+    start_draw(st, player)
+    if st[C_NO_YELLOW_DRAW] == NO_YELLOW_DRAW_MAY and st[S_YELLOWS + player] == 0 \
+            and st[S_DRAW_PENDING] > 0 and st[S_DECK_N] > 0:
+        if ask(policy, api.OPTIONAL_DRAW, player, 0, st, params) != 1:
+            st[S_DRAW_PENDING] = 0
+            st[S_EXTRA_DONE] = 1
+
+
+@njit(inline='always')
+def finish_turn(policy, player, st, params):
+    """Steps 7-8 of ``player``'s turn, once its draw is over: the Killer, or keeping."""
+    if killer_drawn(st):
         resolve_killer(st, player)
     else:
         keep_items(policy, player, st, params)
     st[S_TURN] = -1
+
+
+@njit
+def item_turn(policy, player, st, params):
+    """One player's part of the item phase (docs/rules.md, "The item phase"):
+    :func:`begin_turn`, the draw card by card (:func:`draw_step`), :func:`finish_turn`."""
+    begin_turn(policy, player, st, params)
+    while draw_step(policy, player, st, params):
+        pass
+    finish_turn(policy, player, st, params)
 
 
 @njit
@@ -558,23 +609,36 @@ def item_phase_start(policy, st, params):
 
 
 @njit
-def item_phase_part(policy, st, params, start, stop):
-    """Turns ``start .. stop - 1`` of the item phase, each after its gift window where the area
-    card allows gifts (the Fire pit), and the last gift window after turn 2; ``(0, 2)`` is the
-    whole phase, and so are ``(0, 1)`` then ``(1, 2)`` while the game goes on in between.
-    Stops on a finished game."""
-    first = item_first_player(st)
-    gifts = st[C_AREA_GIFTS + st[S_AREA]] != 0
-    if start == 0:
+def before_turn(policy, st, params, i):
+    """What comes before turn ``i`` (0 or 1) of the item phase: the phase's start
+    (:func:`item_phase_start`) before the first, and a gift window where the area card allows
+    gifts (the Fire pit)."""
+    if i == 0:
         item_phase_start(policy, st, params)
+    if st[C_AREA_GIFTS + st[S_AREA]] != 0:
+        fire_pit_gifts(policy, st, params)
+
+
+@njit
+def after_turns(policy, st, params):
+    """What comes after both turns: the last gift window where the area card allows gifts."""
+    if st[C_AREA_GIFTS + st[S_AREA]] != 0:
+        fire_pit_gifts(policy, st, params)
+
+
+@njit
+def item_phase_part(policy, st, params, start, stop):
+    """Turns ``start .. stop - 1`` of the item phase, each after :func:`before_turn`, and
+    :func:`after_turns` after turn 2; ``(0, 2)`` is the whole phase, and so are ``(0, 1)``
+    then ``(1, 2)`` while the game goes on in between. Stops on a finished game."""
+    first = item_first_player(st)
     for i in range(start, stop):
-        if gifts:
-            fire_pit_gifts(policy, st, params)
+        before_turn(policy, st, params, i)
         item_turn(policy, first ^ i, st, params)
         if st[S_OUTCOME]:
             return
-    if stop == 2 and gifts:
-        fire_pit_gifts(policy, st, params)
+    if stop == 2:
+        after_turns(policy, st, params)
 
 
 @njit

@@ -37,6 +37,8 @@ C_AREAS_USED = _c.field("areas_used")                #: cycle length of the inst
 C_LEADER = _c.field("leader")                        #: rules.LEADER_*
 C_FIRST_LEADER = _c.field("first_leader")            #: round-1 leader under LEADER_LAST_TRICK
 C_ITEM_DECK = _c.field("item_deck")                  #: rules.ITEM_DECK_*
+#: items in the rulebook's top group (:func:`rules.top_group_size`); the Killer joins them
+C_TOP_GROUP = _c.field("top_group")
 C_KILLER_RESHUFFLE = _c.field("killer_reshuffle")    #: rules.KILLER_RESHUFFLE_*
 C_USED_ITEMS = _c.field("used_items")                #: rules.USED_*
 C_JUNK = _c.field("junk")                            #: Junk cards set aside
@@ -52,6 +54,10 @@ C_FIRST_YELLOWS = _c.field("first_yellows", 2)
 C_CHECK = _c.field("check")                          #: 1: check invariants every round
 C_ITEM_TIMING = _c.field("item_timing")              #: rules.ITEM_TIMING_*
 C_KEEP_OPTIONAL = _c.field("keep_optional")          #: 1: keeping a drawn card is optional
+#: 1: the keep of a draw that held the Cursed Object is optional (``cursed_keep``)
+C_CURSED_KEEP = _c.field("cursed_keep")
+#: rules.NO_YELLOW_DRAW_*: whether a player who won no yellow must draw its one card
+C_NO_YELLOW_DRAW = _c.field("no_yellow_draw")
 C_DRAW_ORDER = _c.field("draw_order")                #: rules.DRAW_*
 C_GIFTS = _c.field("gifts")                          #: rules.GIFTS_*
 C_AID_TARGET = _c.field("aid_target")                #: rules.AID_*
@@ -175,6 +181,9 @@ S_USED = _s.field("used", 12)                        #: items used, by item id
 S_KEPT_ITEM = _s.field("kept_item", 12)              #: items kept, by item id
 S_CABINS_EXTRA = _s.field("cabins_extra")            #: Cabins' extra cards drawn
 S_GIFTS = _s.field("gifts")                          #: items given in the Fire pit
+S_DRAW_PENDING = _s.field("draw_pending")            #: cards still to draw in this draw
+S_EXTRA_DONE = _s.field("extra_done")                #: 1 once the area's extra draw is past
+S_CURSED_DRAWN = _s.field("cursed_drawn")            #: 1 once this draw held the Cursed Object
 STATE_SIZE = _s.size
 #: bit of ``S_DECK_SEEN``: the slot is in the top group of the rulebook's first item deck
 SLOT_TOP_GROUP = 4

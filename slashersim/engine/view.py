@@ -35,7 +35,6 @@ from .layout import (
     C_AREA_DECK,
     C_ARROWS,
     C_ITEM_HEAL,
-    C_KEEP_OPTIONAL,
     DECK_CAPACITY,
     MEMORY_SIZE,
     S_AREA_DECK,
@@ -151,24 +150,25 @@ def legal_answers(decision, player, arg, st, out):
             if aid and st[C_AID_TARGET] == AID_EITHER:
                 out[n] = item + api.ON_PARTNER
                 n += 1
-    elif decision == api.FLASHLIGHT:
+    elif decision == api.PEEK_ORDER:
         for bottom in range(2):
             for order in range(N_FLASHLIGHT_ORDERS[arg]):
                 out[n] = order + 6 * bottom
                 n += 1
-    elif decision == api.CABINS_EXTRA or decision == api.USE_BACKPACK:
+    elif decision == api.EXTRA_DRAW or decision == api.USE_BACKPACK \
+            or decision == api.OPTIONAL_DRAW:
         out[0] = 0
         out[1] = 1
         n = 2
     elif decision == api.KEEP:
-        if arg > 0 or st[C_KEEP_OPTIONAL]:
+        if arg > 0 or api.may_keep_none(st):
             out[0] = -1
             n = 1
         for i in range(st[S_DRAWN_N]):
             if keepable(st[S_DRAWN + i]) and not (arg > 0 and st[S_PICK] == i):
                 out[n] = i
                 n += 1
-    elif decision == api.WALKIE_TALKIE:
+    elif decision == api.TAKE_DISCARD:
         out[0] = -1
         n = 1
         for i in range(st[S_DISCARD_N]):

@@ -126,12 +126,12 @@ def decide(decision, player, arg, st, params):
         return lucky_charm_now(st, player)
     if decision == api.BEFORE_DRAW:
         return first_aid_now(st, player)
-    if decision == api.USE_BACKPACK:
+    if decision == api.USE_BACKPACK or decision == api.OPTIONAL_DRAW:
         return 1
     if decision == api.KEEP:
         return best_pick(st, arg)
-    if decision == api.WALKIE_TALKIE:
+    if decision == api.TAKE_DISCARD:
         return walkie_talkie_pick(st)
-    if decision == api.FLASHLIGHT or decision == api.CABINS_EXTRA:
+    if decision == api.PEEK_ORDER or decision == api.EXTRA_DRAW:
         return 0
     return -1

@@ -112,11 +112,16 @@ def safe_answers(st, area, trump, lead):
     return st[C_AREA_SAFE + (area * 4 + trump) * 20 + lead]
 
 
+#: ``SHARE_OF_38[n]`` = n / 38: the share of the 38 (lead, follow) pairs a card is in, read
+#: instead of dividing in the players' inner loops
+SHARE_OF_38 = np.arange(39) / 38.0
+
+
 @njit(cache=True, inline='always')
 def flexible(st, area, trump, card):
     """Share of the other cards that ``card`` meets without a breach of the trick rule, as
     leader or follower (1 where the card has no trick rule)."""
-    return st[C_AREA_FLEX + (area * 4 + trump) * 20 + card] / 38.0
+    return SHARE_OF_38[st[C_AREA_FLEX + (area * 4 + trump) * 20 + card]]
 
 
 @njit(cache=True, inline='always')

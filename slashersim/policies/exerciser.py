@@ -39,7 +39,7 @@ def flashlight_now(st, player):
 
 @njit(cache=True)
 def flashlight_order(st, k):
-    """The answer for ``k`` seen cards (``api.FLASHLIGHT``): with the Killer among them, all
+    """The answer for ``k`` seen cards (``api.PEEK_ORDER``): with the Killer among them, all
     to the bottom in the order seen; otherwise on top, the escape items the team lacks first,
     then the rest, each group in the order seen."""
     lacking = ESCAPE_MASK & ~(st[S_HELD] | st[S_HELD + 1])
@@ -70,9 +70,9 @@ def decide(decision, player, arg, st, params):
     """The exerciser policy (docs/rules.md, "The exerciser player")."""
     if decision == api.BEFORE_DRAW:
         return flashlight_now(st, player)
-    if decision == api.FLASHLIGHT:
+    if decision == api.PEEK_ORDER:
         return flashlight_order(st, arg)
-    if decision == api.CABINS_EXTRA:
+    if decision == api.EXTRA_DRAW:
         return 1
     if decision == api.TRADE:
         return fire_pit_gift(st, player)

@@ -31,7 +31,6 @@ from ..engine.layout import (
     C_CURSED_EXTRA,
     C_ITEM_HEAL,
     C_ITEM_IN,
-    C_KEEP_OPTIONAL,
     S_AREA,
     S_DECK_N,
     S_DISCARD,
@@ -419,8 +418,9 @@ def flashlight_order(st, player, k, params):
 
 
 @njit(cache=True)
-def cabins_extra(st, player, params):
-    """Draw Cabins' extra card if the chance of a missing escape item outweighs the Killer's."""
+def one_more_card(st, player, params):
+    """Draw one more card (an area's extra draw, or the optional card of a player who won no
+    yellow) if the chance of a missing escape item outweighs the Killer's."""
     for i in range(st[S_DRAWN_N]):
         c = st[S_DRAWN + i]
         if c < N_ESCAPES and (missing_escapes(st) >> c) & 1:
@@ -465,7 +465,7 @@ def keep_pick(st, player, pick, params):
     team lacks first), or -1; where keeping is optional, none worth less than ``keep_min``."""
     skip = st[S_PICK] if pick == 1 else -1
     best, value = ranked_pick(st, player, skip)
-    if st[C_KEEP_OPTIONAL] and value < params[KEEP_MIN]:
+    if api.may_keep_none(st) and value < params[KEEP_MIN]:
         return -1
     return best
 
@@ -494,15 +494,15 @@ def decide(decision, player, arg, st, params):
         return phase_start_item(st, player, params)
     if decision == api.BEFORE_DRAW:
         return before_draw_item(st, player, params)
-    if decision == api.FLASHLIGHT:
+    if decision == api.PEEK_ORDER:
         return flashlight_order(st, player, arg, params)
-    if decision == api.CABINS_EXTRA:
-        return cabins_extra(st, player, params)
+    if decision == api.EXTRA_DRAW or decision == api.OPTIONAL_DRAW:
+        return one_more_card(st, player, params)
     if decision == api.USE_BACKPACK:
         return use_backpack(st, player, params)
     if decision == api.KEEP:
         return keep_pick(st, player, arg, params)
-    if decision == api.WALKIE_TALKIE:
+    if decision == api.TAKE_DISCARD:
         return walkie_talkie_pick(st, player)
     if decision == api.TRADE:
         return fire_pit_gift(st, player)

@@ -129,8 +129,9 @@ def before_draw_item(st, player, params):
 
 
 @njit(cache=True)
-def cabins_extra(st, player):
-    """Draw Cabins' extra card when it is a card worth keeping."""
+def one_more_card(st, player):
+    """Draw one more card (an area's extra draw, or the optional card of a player who won no
+    yellow) when it is a card worth keeping."""
     card = top_card(st, 0)
     return 1 if card >= 0 and keepable(card) and item_value(st, player, card) > 0 else 0
 
@@ -142,6 +143,6 @@ def decide(decision, player, arg, st, params):
         return best_card(st, player, arg, params)
     if decision == api.BEFORE_DRAW:
         return before_draw_item(st, player, params)
-    if decision == api.CABINS_EXTRA:
-        return cabins_extra(st, player)
+    if decision == api.EXTRA_DRAW or decision == api.OPTIONAL_DRAW:
+        return one_more_card(st, player)
     return H.decide(decision, player, arg, st, params)

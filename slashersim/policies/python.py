@@ -231,7 +231,7 @@ class Observation:
 
     @property
     def peek(self) -> tuple:
-        """At a ``flashlight`` decision: the seen top cards, top first."""
+        """At a ``peek_order`` decision: the seen top cards, top first."""
         n = int(self.state[L.S_PEEK_N])
         return tuple(self.state[L.S_PEEK:L.S_PEEK + n].tolist())
 
