@@ -14,7 +14,6 @@ import math
 import os
 from pathlib import Path
 import shutil
-import tomllib
 
 import numpy as np
 import pandas as pd
@@ -25,6 +24,7 @@ from .cards import load as load_cards
 from .config import GameConfig
 from .engine import layout as L
 from .errors import ConfigError
+from .files import read_toml
 from .inputs import OutputLock, check_seed
 from .policies import (
     DEFAULT_SKILL,
@@ -181,17 +181,7 @@ def parse_spec(data):
 
 def load_spec(path):
     """Read and validate the TOML sweep spec at ``path``; see :func:`parse_spec`."""
-    try:
-        text = Path(path).read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"spec file {str(path)!r} not found") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"cannot read spec file {str(path)!r}: {e}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"malformed spec {path}: {e}") from None
-    return parse_spec(data)
+    return parse_spec(read_toml(path, "spec file")[1])
 
 
 def cells(spec):

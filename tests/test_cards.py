@@ -143,7 +143,8 @@ def test_text_outside_the_language_is_refused_with_its_line(tmp_path, text, mess
     path = write(tmp_path, text)
     with pytest.raises(ConfigError, match=None) as e:
         GameConfig(cards=path)
-    assert message in str(e.value) and str(e.value).startswith(path)
+    assert message in str(e.value)
+    assert str(e.value).startswith((path, f"card file {path}"))
 
 
 def test_a_missing_card_file_is_refused(tmp_path):

@@ -80,7 +80,7 @@ BAD = [
     ("[sweep]\ngames = 5\nchunk_games = 0\n", "chunk_games must be an integer of at least 1"),
     ("[sweep]\ngames = 5\n[base]\nhealth = 5\n[axes]\nhealth = [3]\n",
      "knob 'health' is in both [base] and [axes]"),
-    ("[sweep\ngames = 5\n", "malformed spec "),
+    ("[sweep\ngames = 5\n", "spec.toml: not a TOML file ("),
 ]
 
 
@@ -94,12 +94,12 @@ def test_bad_spec_is_refused_by_load_spec(tmp_path, text, needle):
 
 def test_malformed_spec_names_the_file(tmp_path):
     path = _spec(tmp_path, "[sweep\n")
-    with pytest.raises(ConfigError, match=r"^malformed spec .*spec\.toml: "):
+    with pytest.raises(ConfigError, match=r"^spec file .*spec\.toml: not a TOML file "):
         load_spec(path)
 
 
 def test_missing_spec_file():
-    with pytest.raises(ConfigError, match=r"^spec file 'x\.toml' not found$"):
+    with pytest.raises(ConfigError, match=r"^spec file 'x\.toml' does not exist$"):
         load_spec("x.toml")
 
 
@@ -284,9 +284,9 @@ def test_killed_or_interrupted_then_rerun_gives_the_same_table(tmp_path, sig):
 
 
 @pytest.mark.parametrize("text, needle", [
-    (None, "spec file 'missing.toml' not found"),
+    (None, "spec file 'missing.toml' does not exist"),
     ("[sweep]\ngames = 5\n[axes]\nhealth = [9]\n", "cell health=9: health must be 1..7, got 9"),
-    ("[sweep\n", "malformed spec "),
+    ("[sweep\n", "not a TOML file"),
 ])
 def test_cli_bad_spec_is_one_line_and_exit_2(tmp_path, text, needle):
     spec = "missing.toml" if text is None else str(_spec(tmp_path, text))

@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 import functools
 import hashlib
 from pathlib import Path
-import tomllib
 
 import numpy as np
 
 from .. import rules
+from ..files import read_toml
 from .language import (
     TRICK_NAMES,
     TRICKS_WON_NAMES,
@@ -102,20 +102,7 @@ def _line_of(text, needle):
 
 
 def _read(path):
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CardError(f"card file {str(path)!r} does not exist") from None
-    except IsADirectoryError:
-        raise CardError(f"card file {str(path)!r} is a folder, not a file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise CardError(f"card file {str(path)!r} cannot be read ({e})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise CardError(f"{path}: not a TOML file ({e})") from None
-    return text, data
+    return read_toml(path, "card file", CardError)
 
 
 def _check_keys(name, card, text, where, keys=AREA_KEYS, kind="area"):
