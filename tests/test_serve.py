@@ -652,3 +652,56 @@ def test_ctrl_c_stops_the_server():
     assert err.splitlines()[0] == (f"slashersim: the difficulty explorer is at "
                                    f"http://localhost:{port}/ (Ctrl-C stops it)")
     assert err.splitlines()[-1] == "slashersim: interrupted"
+
+
+# --- a page started with a card file --------------------------------------------------------------
+
+BOG = ROOT / "examples" / "bog.toml"
+
+
+def test_settings_under_a_card_file_play_it_and_say_so():
+    s = parse_settings({"skill": "novice", "games": "100", "cards": str(BOG)})
+    assert s.config().resolved() == GameConfig(cards=str(BOG)).resolved()
+    assert s.command().startswith(f"slashersim simulate --edition rulebook --cards {BOG} ")
+    assert s.describe().startswith("CHANGED CARDS bog.toml (sha256 ")
+    assert "cards" not in link_query(PageValues())
+
+
+def test_the_luck_tab_plays_a_position_under_the_card_file():
+    from slashersim.serve.settings import check_luck
+    text = (ROOT / "experiments" / "state_example.json").read_text()
+    position, _, _ = check_luck(text, "100", "1", str(BOG))
+    assert position.config.resolved()["cards"] == str(BOG)
+    printed, _, _ = check_luck(text, "100", "1")
+    assert printed.config.resolved()["cards"] is None
+
+
+def test_serve_refuses_a_bad_card_file_in_one_line(tmp_path):
+    assert_one_line_error(run_cli("serve", "--cards", str(tmp_path / "none.toml")),
+                          "none.toml")
+
+
+@needs_web
+def test_the_page_under_a_card_file_names_it_and_answers_nothing_from_the_grid():
+    from slashersim.serve.app import Explorer
+    e = Explorer(tables=(TABLE,), location=None, cards=str(BOG))
+    assert e.grid is None
+    a, _ = e.settings()
+    assert a.config().resolved()["cards"] == str(BOG)
+    assert "CHANGED CARDS bog.toml" in e.layout()[1].object
+    e.show_precomputed()
+    assert "no precomputed answer under changed cards" in e.precomputed.object
+    e.show_health()
+    assert "not these changed cards" in e.health_caption.object
+
+
+@needs_web
+def test_the_health_caption_says_when_setting_a_is_not_the_curves_rules():
+    e, _ = explorer("?edition=instructions&difficulty=hard")
+    t = e.a.traps.value
+    own = GameConfig(edition="instructions").resolved()["traps"]
+    text = html_unescape(e.health_caption.object)
+    assert (f"Setting A has {t} trap" in text) == (t != own)
+    e.a.traps.value = own
+    assert "Setting A has" not in html_unescape(e.health_caption.object) or \
+        "escape" in html_unescape(e.health_caption.object)

@@ -24,7 +24,9 @@ from bokeh.plotting import figure
 import panel as pn
 
 from .. import rules
+from ..config import GameConfig
 from ..errors import ConfigError
+from ..present import cards_line
 from ..stats import wilson_interval
 from .live import LiveRun, LuckRun
 from .settings import (
@@ -283,12 +285,16 @@ class Explorer:
     ``location`` is where the link lives (``pn.state.location`` of the session by default;
     ``None`` outside a server: no link)."""
 
-    def __init__(self, tables: Sequence[str | Path] = GRID_TABLES, location: Any = "session"):
+    def __init__(self, tables: Sequence[str | Path] = GRID_TABLES, location: Any = "session",
+                 cards: str | None = None):
+        #: the card file every answer plays under (``slashersim serve --cards``): the grid,
+        #: played with the printed cards, then answers nothing
+        self.cards = cards
         self.run: LiveRun | None = None
         self.commands: list[tuple[str, Settings]] = []
         self.luck_run: LuckRun | None = None
         self.callback = None
-        self.grid = grid(tuple(tables))
+        self.grid = None if cards is not None else grid(tuple(tables))
         self.location = pn.state.location if location == "session" else location
         self._applying = False
         #: what decides the games of the run shown, and of the luck answer shown
@@ -362,7 +368,12 @@ class Explorer:
             "Settings in the committed grid answer at once. The address bar holds every "
             "setting: share it and the page opens with the same settings and games.",
             margin=(0, 10))
-        return pn.Column(header, self.tabs)
+        if self.cards is None:
+            return pn.Column(header, self.tabs)
+        changed = pn.pane.HTML(f"<p><b>{html.escape(cards_line(self.cards))}</b>: every answer "
+                               f"on this page plays these cards, not the printed game.</p>",
+                               css_classes=["changed-cards"])
+        return pn.Column(header, changed, self.tabs)
 
     def _toggle_b(self, event) -> None:
         self.b_panel.visible = bool(event.new)
@@ -413,7 +424,7 @@ class Explorer:
     # --- settings -------------------------------------------------------------------------
     def settings(self) -> tuple[Settings, Settings | None]:
         """The settings of the widgets, checked (a :class:`ConfigError` names a bad value)."""
-        common = {"games": self.games.value, "seed": self.seed.value}
+        common = {"games": self.games.value, "seed": self.seed.value, "cards": self.cards}
         a = parse_settings({**self.a.values(), **common})
         b = parse_settings({**self.b.values(), **common}) if self.side_by_side.value else None
         return a, b
@@ -445,8 +456,10 @@ class Explorer:
         """The grid's answer for the rules and players as they stand (whatever the games and
         seed), at once; each line names its player first."""
         try:
-            a = parse_settings(self.a.values())
-            b = parse_settings(self.b.values()) if self.side_by_side.value else None
+            cards = {"cards": self.cards}
+            a = parse_settings({**self.a.values(), **cards})
+            b = parse_settings({**self.b.values(), **cards}) if self.side_by_side.value \
+                else None
         except ConfigError:
             self.precomputed.object = ""
             return
@@ -456,6 +469,10 @@ class Explorer:
             if s is None:
                 continue
             head = f"<b>{tag}</b> <span class='grid-player-{tag.lower()}'>{s.player}</span>"
+            if table is None and self.cards is not None:
+                lines.append(f"{head}: no precomputed answer under changed cards (the grid "
+                             f"holds the printed game) &mdash; press Run")
+                continue
             if table is None:
                 lines.append(f"{head}: no precomputed grid here (results/difficulty.parquet "
                              f"of the repository is not found) &mdash; press Run")
@@ -480,6 +497,10 @@ class Explorer:
     def show_health(self) -> None:
         """Win rate by starting health of every skill level for setting A's edition and
         areas, from the grid."""
+        if self.grid is None and self.cards is not None:
+            self.health_caption.object = ("The precomputed grid holds the printed game, not "
+                                          "these changed cards: no figure.")
+            return
         if self.grid is None:
             self.health_caption.object = ("No precomputed grid here (results/difficulty.parquet "
                                           "of the repository is not found).")
@@ -499,8 +520,15 @@ class Explorer:
             self.health_fig.title.text = curves.title
             self.health_fig.xaxis.axis_label = curves.x_label
             self.health_fig.yaxis.axis_label = curves.y_label
+        own = GameConfig(edition=a.edition.value).resolved()
+        e, t = a.escapes_needed.value, a.traps.value
+        differ = [f"{e} escape{'s' * (e != 1)} needed" if e != own["escapes_needed"] else "",
+                  (f"{t} traps lose" if t != 1 else "1 trap loses") if t != own["traps"]
+                  else ""]
+        differ = " and ".join(d for d in differ if d)
+        note = (f" Setting A has {differ}: the curves are not of its rules." if differ else "")
         self.health_caption.object = (f"<p class='health-caption-text'>"
-                                      f"{html.escape(curves.caption)}</p>")
+                                      f"{html.escape(curves.caption + note)}</p>")
 
     # --- runs -----------------------------------------------------------------------------
     def start(self) -> None:
@@ -692,7 +720,7 @@ class Explorer:
             return
         try:
             position, games, seed = check_luck(self.position.value, self.playouts.value,
-                                               self.luck_seed.value)
+                                               self.luck_seed.value, self.cards)
         except ConfigError as e:
             _show_message(self.luck_message, str(e))
             self.luck_result.object = "No answer: fix the position or value above."
@@ -735,18 +763,22 @@ class Explorer:
             self.run.cancel()
 
 
-def page():
-    """A new page for a new browser session."""
-    explorer = Explorer()
+def page(cards: str | None = None):
+    """A new page for a new browser session (every answer under the card file ``cards``)."""
+    explorer = Explorer(cards=cards)
     pn.state.on_session_destroyed(lambda context: explorer.close())
     pn.state.onload(explorer.write_link)
     return explorer.layout()
 
 
-def serve(port: int, open_browser: bool = False) -> None:
-    """Serve the page on ``localhost:port`` until interrupted."""
+def serve(port: int, open_browser: bool = False, cards: str | None = None) -> None:
+    """Serve the page on ``localhost:port`` until interrupted; with ``cards``, every answer
+    plays that card file (the precomputed grid, of the printed game, is off)."""
     print(f"slashersim: the difficulty explorer is at http://localhost:{port}/ (Ctrl-C stops "
           f"it)", file=sys.stderr, flush=True)
-    pn.serve({"/": page}, port=port, address="127.0.0.1", show=open_browser,
-             websocket_origin=[f"localhost:{port}", f"127.0.0.1:{port}"],
+    def session():
+        return page(cards)
+
+    pn.serve({"/": session}, port=port, address="127.0.0.1",
+             show=open_browser, websocket_origin=[f"localhost:{port}", f"127.0.0.1:{port}"],
              title="slashersim: difficulty explorer", threaded=False, print_url=False)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 import json
 from pathlib import Path
+import shlex
 import socket
 from typing import Any
 
@@ -23,6 +24,7 @@ from ..analysis.position import parse_position
 from ..config import GameConfig
 from ..errors import ConfigError
 from ..inputs import SEED_LIMIT, parse_port  # noqa: F401 (the page's port rule)
+from ..present import cards_line
 from ..presets import DIFFICULTIES, load_presets
 from ..tables import load_table
 
@@ -143,6 +145,8 @@ class Settings:
     skill: str = DEFAULT_SKILL
     games: int = 100_000
     seed: int = 0
+    #: the card file the page was started with (``slashersim serve --cards``), or ``None``
+    cards: str | None = None
 
     @property
     def policy(self) -> str:
@@ -163,6 +167,8 @@ class Settings:
         out.update(health=self.health, hideaway=self.hideaway,
                    cursed_object=self.cursed_object, escapes_needed=self.escapes_needed,
                    traps=self.traps)
+        if self.cards is not None:
+            out["cards"] = self.cards
         return out
 
     def config(self) -> GameConfig:
@@ -172,6 +178,8 @@ class Settings:
     def command(self) -> str:
         """The ``slashersim simulate`` command that plays the same games."""
         parts = ["slashersim simulate", f"--edition {self.edition}"]
+        if self.cards is not None:
+            parts.append(f"--cards {shlex.quote(self.cards)}")
         if self.difficulty:
             parts.append(f"--difficulty {self.difficulty}")
         parts += [f"--health {self.health}",
@@ -184,7 +192,8 @@ class Settings:
     def describe(self) -> str:
         """One line: the rules, the skill level, games and seed."""
         c = self.config().resolved()
-        return (f"{c['edition']}, health {c['health']}, hideaway "
+        changed = f"{cards_line(self.cards)}; " if self.cards is not None else ""
+        return (f"{changed}{c['edition']}, health {c['health']}, hideaway "
                 f"{'in' if c['hideaway'] else 'out'}, cursed object "
                 f"{'in' if c['cursed_object'] else 'out'}, {c['escapes_needed']} escapes, "
                 f"{c['traps']} traps; {self.skill} ({self.policy}); {self.games:,} games, "
@@ -223,7 +232,7 @@ def parse_settings(values: Mapping[str, Any]) -> Settings:
         traps=_integer("traps", v["traps"], 1, 4),
         skill=v["skill"],
         games=_integer("games", v["games"], 1, MAX_GAMES),
-        seed=parse_seed(v["seed"]))
+        seed=parse_seed(v["seed"]), cards=v["cards"])
     settings.config()
     return settings
 
@@ -268,10 +277,11 @@ def player_label(skill: str) -> str:
 
 # --- a position typed as JSON --------------------------------------------------------------
 
-def parse_position_text(text: str):
+def parse_position_text(text: str, cards: str | None = None):
     """The :class:`~slashersim.analysis.position.Position` of a JSON text in the format of
-    ``slashersim luck state`` (docs/reference/formats.md, "Position files"); malformed JSON
-    or a position that cannot happen raises :class:`ConfigError` naming the fault."""
+    ``slashersim luck state`` (docs/reference/formats.md, "Position files"), played under the
+    card file ``cards`` unless its configuration names its own; malformed JSON or a position
+    that cannot happen raises :class:`ConfigError` naming the fault."""
     if not isinstance(text, str) or not text.strip():
         raise ConfigError("the position is empty; describe it as a JSON object (see the "
                           "example)")
@@ -279,6 +289,8 @@ def parse_position_text(text: str):
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ConfigError(f"the position is not valid JSON: {e}") from None
+    if cards is not None and isinstance(data, dict) and isinstance(data.get("config", {}), dict):
+        data = {**data, "config": {"cards": cards, **data.get("config", {})}}
     return parse_position(data)
 
 
@@ -437,12 +449,14 @@ def parse_link(query: Mapping[str, str]) -> tuple[PageValues, list[tuple[str, st
     return page, errors
 
 
-def check_luck(position: str, playouts: Any, seed: Any) -> tuple[Any, int, int]:
+def check_luck(position: str, playouts: Any, seed: Any,
+               cards: str | None = None) -> tuple[Any, int, int]:
     """The luck tab's values checked, as its button checks them: ``(position, play-outs,
-    seed)``; a :class:`ConfigError` names the first bad one."""
+    seed)``, the position under the card file ``cards`` (:func:`parse_position_text`); a
+    :class:`ConfigError` names the first bad one."""
     games = _integer("play-outs", playouts, 1, MAX_PLAYOUTS)
     seed = parse_seed(seed)
-    return parse_position_text(position), games, seed
+    return parse_position_text(position, cards), games, seed
 
 
 # --- whether a shown result is still the settings' -------------------------------------------
