@@ -54,6 +54,7 @@ _PUBLIC = {
     "luck": "slashersim.api",
     "Simulation": "slashersim.api",
     "Comparison": "slashersim.api",
+    "VariantComparison": "slashersim.api",
     "LuckResult": "slashersim.api",
     "GameConfig": "slashersim.config",
     "ConfigError": "slashersim.config",

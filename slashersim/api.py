@@ -34,8 +34,14 @@ import numpy as np
 import pandas as pd
 
 from . import compiling, rules
-from .analysis.compare import check_comparison, compare_policies, pair
-from .analysis.luck import killer_position_effects, killer_positions
+from .analysis.compare import (
+    check_comparison,
+    check_variants,
+    compare_policies,
+    compare_variants,
+    pair,
+)
+from .analysis.luck import killer_position_effects, killer_runs
 from .backends.local import LocalBackend
 from .config import GameConfig
 from .errors import ConfigError
@@ -52,7 +58,13 @@ from .inputs import (
 )
 from .policies import DEFAULT_SKILL, resolve
 from .policies.python import policy_label
-from .present import config_line, format_comparison, format_killer_effects, format_summary
+from .present import (
+    config_line,
+    format_comparison,
+    format_killer_effects,
+    format_summary,
+    format_variants,
+)
 from .presets import preset_knobs
 from .progress import bar
 from .runner import SimulationResult
@@ -60,8 +72,8 @@ from .runner import simulate as run_simulation
 from .sweeps import SweepSpec, load_spec, parse_spec, run_sweep
 from .tables import TABLE_COLUMNS, TRAP_RATE_COLUMNS, derive_rates, load_table, row_from_counts
 
-__all__ = ["simulate", "compare", "sweep", "luck", "Simulation", "Comparison", "LuckResult",
-           "ConfigError", "GameConfig"]
+__all__ = ["simulate", "compare", "sweep", "luck", "Simulation", "Comparison",
+           "VariantComparison", "LuckResult", "ConfigError", "GameConfig"]
 
 #: ``False``/``None`` (no bar), ``True`` (a tqdm bar on stderr) or ``progress(done, total)``
 Progress = bool | None | Callable[[int, int], Any]
@@ -281,6 +293,52 @@ class Comparison(_Answer):
 
 
 @dataclass(frozen=True, repr=False)
+class VariantComparison(_Answer):
+    """The result of :func:`compare` with ``variants``: how much each rule variant changes
+    each player's win rate, on the same games.
+
+    Attributes
+    ----------
+    result : dict
+        The JSON-ready object of ``slashersim compare --variant ... --json``
+        (:func:`slashersim.analysis.compare.compare_variants`).
+    """
+
+    result: dict
+
+    @property
+    def changes(self) -> pd.DataFrame:
+        """One row per variant and player: ``variant``, ``player``, ``games``,
+        ``win_rate_base``, ``win_rate_variant``, ``difference`` (the variant's win rate minus
+        the base's, game by game) and its 95 % interval ``difference_ci_low`` /
+        ``difference_ci_high``."""
+        return _with_ci(self.result["changes"])
+
+    @property
+    def contrasts(self) -> pd.DataFrame:
+        """One row per variant and pair of players ``a`` before ``b``: ``games`` both played,
+        ``difference`` (``b``'s change minus ``a``'s: does the variant help ``b`` more?) and
+        its 95 % interval ``difference_ci_low`` / ``difference_ci_high``."""
+        return _with_ci(self.result["contrasts"])
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per variant and player: :attr:`changes`."""
+        return self.changes
+
+    def __repr__(self) -> str:
+        return format_variants(self.result, config_line(self.result["config"]))
+
+
+def _with_ci(rows: list[dict]) -> pd.DataFrame:
+    out = []
+    for row in rows:
+        low, high = _ci(row["difference_ci"])
+        out.append({**{k: v for k, v in row.items() if k != "difference_ci"},
+                    "difference_ci_low": low, "difference_ci_high": high})
+    return pd.DataFrame(out)
+
+
+@dataclass(frozen=True, repr=False)
 class LuckResult(_Answer):
     """The result of :func:`luck`: the win rate and effect of each starting position of the
     Killer in the first item deck (1 = top).
@@ -410,9 +468,11 @@ def compare(config: GameConfig | None = None, *,
             games: int | Mapping[str | None, int] = 10_000, seed: int = 0,
             threads: int | None = None, progress: Progress = False,
             params: Mapping[str, Mapping[str | int, float]] | None = None,
-            **knobs: Any) -> Comparison:
+            variants: Mapping[str, Mapping[str, Any]] | None = None,
+            **knobs: Any) -> Comparison | VariantComparison:
     """Players side by side on the same games (common random numbers): each one's win rate
-    and every pair's paired difference.
+    and every pair's paired difference; with ``variants``, rules against rules: how much each
+    variant changes each player's win rate, and whether it helps one player more than another.
 
     Parameters
     ----------
@@ -435,13 +495,19 @@ def compare(config: GameConfig | None = None, *,
         total)``, games of all players together.
     params : mapping, optional
         ``{policy name or row label: {parameter: value}}``.
+    variants : mapping, optional
+        ``{name: {rule: value}}``: each variant is the rules as set with those rules changed
+        (e.g. ``{"no cursed object": {"cursed_object": False}}``), played by every player on
+        the same games as the rules as set.
     **knobs
         Fields of :class:`GameConfig` and ``difficulty``, applied on top of ``config``.
 
     Returns
     -------
-    Comparison
-        ``.policies`` (one row per player), ``.pairs`` (one row per pair), ``.summary()``.
+    Comparison or VariantComparison
+        ``.policies`` (one row per player), ``.pairs`` (one row per pair), ``.summary()``;
+        with ``variants``, ``.changes`` (one row per variant and player), ``.contrasts`` (one
+        row per variant and pair of players), ``.summary()``.
 
     Raises
     ------
@@ -461,6 +527,17 @@ def compare(config: GameConfig | None = None, *,
     threads = check_threads(threads)
     check_progress(progress)
     _, _, _, counts = check_comparison(names, games, params)
+    if variants is not None:
+        try:
+            check_variants(config, dict(variants))
+        except (TypeError, ValueError) as e:
+            raise ConfigError(str(e)) from None
+        total = sum(counts) * (len(variants) + 1)
+        with _progress(progress, total, names) as (callback, _):
+            result = compare_variants(config, names, dict(variants), games=games, seed=seed,
+                                      threads=threads, params=params,
+                                      step=_steps(callback, total))
+        return VariantComparison(result)
     total = sum(counts)
     with _progress(progress, total, names) as (callback, _):
         result = compare_policies(config, names, games=games, seed=seed, threads=threads,
@@ -517,8 +594,7 @@ def luck(config: GameConfig | None = None, *, policy: PolicyLike = "expert",
         positions = [int(positions)]
     elif positions is not None:
         positions = list(positions)
-    killer_positions(config, positions)
-    total = games * config.replace(killer_position=None).killer_positions
+    total = games * killer_runs(config, positions)
     with _progress(progress, total, [policy]) as (callback, _):
         result = killer_position_effects(config, policy, games=games, seed=seed,
                                          threads=threads, positions=positions,

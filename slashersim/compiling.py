@@ -235,9 +235,20 @@ def schedule(parts, workers):
     return lanes
 
 
-def message(parts, workers=1):
+def busy(workers):
+    """Whether other work already keeps the cores busy (the last minute's load average at
+    least half of ``workers``): the estimate, measured on an idle machine, then does not hold."""
+    try:
+        return os.getloadavg()[0] >= 0.5 * workers
+    except OSError:
+        return False
+
+
+def message(parts, workers=1, loaded=None):
     """The line announcing that ``parts`` compile (side by side in up to ``workers``
-    processes), or ``None`` if all are cached."""
+    processes), or ``None`` if all are cached. The time is the estimate measured on an idle
+    machine; when the machine is ``loaded`` (default: :func:`busy`), it is given as such, not
+    promised."""
     cold = [p for p in parts if not is_cached(p)]
     if not cold:
         return None
@@ -246,8 +257,12 @@ def message(parts, workers=1):
     lanes = schedule(cold, workers)
     seconds = max(sum(PARTS[p][3] for p in lane) for lane in lanes)
     side = f" in {len(lanes)} processes" if len(lanes) > 1 else ""
-    return (f"slashersim: compiling {what}{side}, first run only, about {seconds} s "
-            f"(later runs load it from the cache)")
+    if busy(workers) if loaded is None else loaded:
+        return (f"slashersim: compiling {what}{side}, first run only; other work is keeping "
+                f"the cores busy, so it takes longer than the {seconds} s it takes on an idle "
+                f"machine (later runs load it from the cache)")
+    return (f"slashersim: compiling {what}{side}, first run only, about {seconds} s on an "
+            f"idle machine (later runs load it from the cache)")
 
 
 def announce(stream=None):

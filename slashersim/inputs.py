@@ -130,6 +130,71 @@ def parse_names(text, option="policies"):
     return names
 
 
+#: the knobs ``--rule`` may not set: each has an option of its own
+RULE_OPTIONS_ONLY = {"edition": "--edition", "cards": "--cards"}
+
+
+def parse_rules(items, known):
+    """``{name: value}`` of ``--rule NAME=VALUE`` items: a value is read as a TOML value
+    (``true``, ``3``, ``"any_time"``, ``[1, 1, 2, 2, 3]``) or else as the bare text
+    (``any_time``). ``known`` are the rule names allowed; the values are checked where the
+    rules are (:class:`~slashersim.config.GameConfig`)."""
+    import tomllib
+    out = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not name or not text.strip():
+            raise ConfigError(f"--rule must be NAME=VALUE, e.g. item_timing=any_time, "
+                              f"got {item!r}")
+        if name in RULE_OPTIONS_ONLY:
+            raise ConfigError(f"--rule {name}: set it with {RULE_OPTIONS_ONLY[name]}")
+        if name not in known:
+            raise ConfigError(f"unknown rule {name!r}{suggest(name, known)}; expected one of: "
+                              f"{', '.join(known)}")
+        if name in out:
+            raise ConfigError(f"--rule {name} is given twice ({out[name]!r} and {text!r})")
+        try:
+            value = tomllib.loads(f"v = {text.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = text.strip()
+        out[name] = tuple(value) if isinstance(value, list) else value
+    return out
+
+
+def _split_items(text):
+    """``text`` split at its commas outside brackets and quotes."""
+    items, depth, quote, start = [], 0, None, 0
+    for i, ch in enumerate(text):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            items.append(text[start:i])
+            start = i + 1
+    return [item.strip() for item in items + [text[start:]] if item.strip()]
+
+
+def parse_variant(text, known):
+    """``(name, {rule: value})`` of a ``--variant`` text, ``"NAME: RULE=VALUE, ..."`` (the
+    name may be left out: the rules' text names it); each rule as for ``--rule``."""
+    head, sep, rest = text.partition(":")
+    if sep and "=" not in head:
+        name, body = head.strip(), rest
+    else:
+        name, body = text.strip(), text
+    items = _split_items(body)
+    if not name or not items:
+        raise ConfigError(f"--variant must be \"NAME: RULE=VALUE, ...\", e.g. \"no cursed "
+                          f"object: cursed_object=false\", got {text!r}")
+    return name, parse_rules(items, known)
+
+
 def check_progress(progress):
     """``progress``: ``True``/``False``/``None`` or a callable ``progress(done, total)``."""
     if not (progress is None or isinstance(progress, bool) or callable(progress)):
@@ -196,6 +261,9 @@ def check_output(path, option="--out", inputs=(), folder=False):
     parent = path.parent
     probe_dir = path if folder and path.is_dir() else parent
     if not parent.is_dir():
+        above = next((q for q in [parent, *parent.parents] if q.exists()), None)
+        if above is not None and not above.is_dir():
+            raise ConfigError(f"{option} {text!r}: {str(above)!r} is a file, not a folder")
         raise ConfigError(f"{option} {text!r}: folder {str(parent)!r} does not exist")
     if path.exists() and not folder and not os.access(path, os.W_OK):
         raise ConfigError(f"{option} {text!r} is read-only")
@@ -204,8 +272,22 @@ def check_output(path, option="--out", inputs=(), folder=False):
             pass
     except OSError as e:
         raise ConfigError(f"{option} {text!r}: cannot write in folder {str(probe_dir)!r} "
-                          f"({e.strerror or e})") from None
+                          f"({_write_refusal(e)})") from None
     return path
+
+
+#: why a folder that exists takes no new file, by ``errno``
+_WRITE_REFUSALS = {errno.EACCES: "no permission to write there",
+                   errno.EPERM: "no permission to write there",
+                   errno.EROFS: "it is on a read-only file system",
+                   errno.ENOSPC: "no space left on its device",
+                   errno.EDQUOT: "the disk quota is used up",
+                   errno.ENOENT: "it does not take new files (a system folder)"}
+
+
+def _write_refusal(e):
+    """The reason a new file could not be made in a folder that exists, in words."""
+    return _WRITE_REFUSALS.get(e.errno, e.strerror or str(e))
 
 
 def write_atomic(path, write, mode="w"):

@@ -20,16 +20,37 @@ def player_line(policy):
     return f"{skill} player (policy {policy})" if skill else f"policy {policy}"
 
 
+#: what every configuration's line shows; any other rule is named when it differs from the
+#: edition's default (:func:`changed_rules`)
+SHOWN_RULES = ("edition", "health", "hideaway", "cursed_object", "escapes_needed", "traps",
+               "cards", "check_invariants")
+
+
+def changed_rules(c):
+    """``[(name, value)]`` of the rules of ``c`` (a ``describe()`` dict) that differ from its
+    edition's defaults, other than those every line shows (:data:`SHOWN_RULES`)."""
+    base = GameConfig(edition=c["edition"]).describe()
+    return [(k, v) for k, v in c.items() if k not in SHOWN_RULES and k in base and v != base[k]]
+
+
+def _rule_value(value):
+    return json.dumps(value) if not isinstance(value, str) else value
+
+
 def config_line(c):
     """A configuration's one-line description (``GameConfig.describe()`` in words); a card
-    file that changes the printed cards comes first, with its hash and what it changes, so an
-    answer from changed cards is never read as the printed game's."""
+    file that changes the printed cards comes first, with its hash and what it changes, and
+    every other rule that differs from the edition's is named (``CHANGED RULES``), so an
+    answer from changed rules is never read as the printed game's."""
     line = (f"{c['edition']} edition, health {c['health']}, hideaway "
             f"{'in' if c['hideaway'] else 'out'}, cursed object "
             f"{'in' if c['cursed_object'] else 'out'}, {c['escapes_needed']} escapes, "
             f"{c['traps']} traps")
     if c.get("cards"):
         line = f"{cards_line(c['cards'])}; {line}"
+    changed = changed_rules(c)
+    if changed:
+        line += "; CHANGED RULES " + ", ".join(f"{k}={_rule_value(v)}" for k, v in changed)
     return line
 
 
@@ -85,8 +106,12 @@ def format_summary(s):
 def format_killer_effects(r):
     """The human-readable table of a ``killer_position_effects`` result."""
     n_pos = GameConfig.killer_slots(r["config"])
-    return format_effects(r, "positions", "killer start", "position",
-                          f"positions 1..{n_pos}")
+    over = f"positions 1..{n_pos}" if len(r["positions"]) == n_pos else \
+        f"positions 1..{n_pos} (the same games as dealt, the Killer where the deck put it)"
+    return format_effects(r, "positions", "killer start", "position", over) + (
+        "\n  killer start 1 is the top card of the first item deck; an effect is the win rate "
+        "minus\n  that average, game by game, with the range the true value is in with 95 % "
+        "confidence")
 
 
 def format_effects(r, key, column, unit, over):
@@ -168,6 +193,55 @@ def format_comparison(r, config_line):
         lines.append(f"  {row['label']:<{width}} " + " ".join(
             f"{'-' if rates[a] is None else format(rates[a], '.3f'):>9}" for a in areas))
     return "\n".join(lines)
+
+def _verdict(ci):
+    """Plain words for an interval of a difference."""
+    if ci is None:
+        return "too few games to tell"
+    if ci[0] > 0:
+        return "yes"
+    if ci[1] < 0:
+        return "no, less"
+    return "no clear difference"
+
+
+def format_variants(r, config_line):
+    """The human-readable answer of a :func:`compare_variants` result: each player's win rate
+    under the rules as set, the change each variant makes to it, and whether a variant helps
+    one player more than another; every figure on the same games. ``config_line`` is the
+    base configuration's one-line description."""
+    players = r["players"]
+    variants = [v["label"] for v in r["variants"]]
+    vw = max(len("rules as set"), *(len(v) for v in variants))
+    cw = 27
+    base = {row["player"]: row for row in r["rows"] if row["rules"] not in variants}
+    change = {(c["variant"], c["player"]): c for c in r["changes"]}
+    games = ", ".join(f"{p} {base[p]['games']:,}" for p in players)
+    lines = [f"players {', '.join(players)}; {config_line}; seed {r['seed']}; games per "
+             f"player and rules: {games}", ""]
+    for v in r["variants"]:
+        lines.append(f"  variant {v['label']!r}: " + ", ".join(
+            f"{k}={_rule_value(x)}" for k, x in v["changes"].items()))
+    lines += ["", "  win rate, and how much each variant changes it (same games)",
+              f"  {'rules':<{vw}} " + " ".join(f"{p:>{cw}}" for p in players),
+              f"  {'rules as set':<{vw}} " + " ".join(
+                  f"{base[p]['win_rate']:>{cw}.4f}" for p in players)]
+    for v in variants:
+        cells = [f"{change[v, p]['difference']:+.4f} "
+                 f"{format_ci(change[v, p]['difference_ci'], True)}" for p in players]
+        lines.append(f"  {v:<{vw}} " + " ".join(f"{cell:>{cw}}" for cell in cells))
+    if r["contrasts"]:
+        lines += ["", "  does a variant help one player more than another? (the difference of "
+                  "their changes, same games)"]
+        for c in r["contrasts"]:
+            lines.append(f"  {c['variant']:<{vw}} helps {c['b']} more than {c['a']}? "
+                         f"{_verdict(c['difference_ci'])}: {c['difference']:+.4f} "
+                         f"{format_ci(c['difference_ci'], True)}")
+    lines += ["", "  A change is the variant's win rate minus the win rate under the rules as "
+              "set, game by game;", "  in brackets, the range the true value is in with 95 % "
+              "confidence."]
+    return "\n".join(lines)
+
 
 def show(value):
     if isinstance(value, bool):

@@ -191,6 +191,18 @@ def test_version(capsys):
     (["tune", "--target", "0.3", "--knobs", ""], "knobs must name at least one of"),
     (["tune", "--target", "0.3", "--stages", "10,5"], "stages must be increasing"),
     (["simulate", "--threads", "4096"], "threads must be 1.."),
+    (["simulate", "--rule", "item_timng=any_time"],
+     "unknown rule 'item_timng' (did you mean 'item_timing'?); expected one of:"),
+    (["simulate", "--rule", "item_timing=sometimes"],
+     "unknown item_timing 'sometimes'; expected one of: item_phase, any_time"),
+    (["simulate", "--rule", "lakeside_removal=30"], "lakeside_removal"),
+    (["luck", "killer", "--all", "--rule", "keep_optional"], "--rule must be NAME=VALUE"),
+    (["compare", "--rule", "edition=instructions"], "--rule edition: set it with --edition"),
+    (["simulate", "--rule", "health=5", "--health", "4"],
+     "--rule health=5 and --health 4 both set health; give one"),
+    (["simulate", "--rule", "junk=1", "--rule", "junk=2"], "--rule junk is given twice"),
+    (["simulate", "--health", "9", "--traps", "7", "--rule", "junk=9"],
+     "health must be 1..7, got 9; traps must be 1..4, got 7; junk must be 0..5, got 9"),
 ])
 def test_refusals(capsys, no_play, argv, needle, spec, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
@@ -210,8 +222,10 @@ def test_sweep_out_refusals_harm_nothing(capsys, no_play, spec, tmp_path):
             str(folder))
     refused(capsys, "does not exist", "sweep", str(spec), "--out",
             str(tmp_path / "missing" / "o.parquet"))
-    refused(capsys, "cannot write in folder '/proc'", "sweep", str(spec), "--out",
-            "/proc/o.parquet")
+    refused(capsys, "cannot write in folder '/proc' (it does not take new files (a system "
+            "folder))", "sweep", str(spec), "--out", "/proc/o.parquet")
+    refused(capsys, f"{str(spec)!r} is a file, not a folder", "compare", "--games", "10",
+            "--png", str(spec / "k.png"))
     csv_spec = tmp_path / "t.csv"
     csv_spec.write_text(SPEC)
     refused(capsys, "is the input file", "sweep", str(csv_spec), "--out",
@@ -306,7 +320,7 @@ def test_invariant_violations_exit_1_and_show(capsys, broken):
     assert code == 1 and "20 of 40 games broke an invariant" in err
     code, out, err = run(capsys, "luck", "killer", "--position", "1", "--policy", broken,
                          "--games", "10", "--json")
-    assert code == 1 and json.loads(out)["invariant_violations"] == 70
+    assert code == 1 and json.loads(out)["invariant_violations"] == 20   # position 1 and as dealt
 
 
 @pytest.mark.parametrize("change, needle", [
@@ -395,6 +409,7 @@ def test_adaptive_kernel_calls_keep_results_bit_identical():
 
 
 def test_compile_message_only_on_a_cold_cache(monkeypatch, capsys):
+    monkeypatch.setattr(compiling, "busy", lambda workers: False)
     assert compiling.is_cached("engine")          # the tests have loaded the engine
     compiling.enable(True, ["heuristic"])
     assert compiling.announce() is None           # warm: nothing said

@@ -122,10 +122,15 @@ def test_parts_are_dealt_longest_first_to_the_least_loaded_process():
 @pytest.mark.usefixtures("estimates")
 def test_the_announcement_says_how_many_processes_and_the_longest_wait(monkeypatch):
     monkeypatch.setattr(compiling, "is_cached", lambda part: False)
-    line = compiling.message(["engine", "expert", "exerciser"], workers=2)
+    line = compiling.message(["engine", "expert", "exerciser"], workers=2, loaded=False)
     assert line.startswith("slashersim: compiling the engine, the expert player and the "
-                           "exerciser player in 2 processes, first run only, about 45 s")
+                           "exerciser player in 2 processes, first run only, about 45 s on an "
+                           "idle machine")
     assert "processes" not in compiling.message(["engine", "expert"], workers=1)
+    # on a busy machine the estimate is said to be an idle machine's, not promised
+    line = compiling.message(["engine", "expert", "exerciser"], workers=2, loaded=True)
+    assert "other work is keeping the cores busy, so it takes longer than the 45 s it takes " \
+        "on an idle machine" in line
 
 
 def test_the_processes_follow_the_environment(monkeypatch):

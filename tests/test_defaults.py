@@ -186,7 +186,8 @@ def test_durations_read_as_a_person_would_say_them(seconds, text):
 
 
 def test_the_cli_module_uses_the_one_default():
-    assert cli.DEFAULT_SKILL is DEFAULT_SKILL
+    from slashersim.cli import parser
+    assert parser.DEFAULT_SKILL is DEFAULT_SKILL
 
 
 def test_a_short_command_spends_no_time_on_an_estimate(capsys):

@@ -11,6 +11,7 @@ from slashersim.analysis.luck import first_fact_effects, killer_position_effects
 from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
 from slashersim.runner import simulate
+from slashersim.stats import mean_interval
 
 RULEBOOK = GameConfig()
 POSITIONS = range(1, RULEBOOK.killer_positions + 1)
@@ -69,11 +70,22 @@ def test_effects_are_deviations_from_the_average(effects):
     assert p["effect_ci"][1] - p["effect_ci"][0] < p["win_ci"][1] - p["win_ci"][0]
 
 
-def test_one_position_reports_only_it_and_the_full_average(effects):
+def test_one_position_plays_only_it_and_the_game_as_dealt(effects):
+    # the average it is compared with is the same games as dealt (the Killer at a position
+    # the deck drew, each equally likely): win_3(g) - win(g), paired
     one = killer_position_effects(RULEBOOK, games=4000, seed=11, positions=[3])
     assert list(one["positions"]) == ["3"]
-    assert one["positions"]["3"] == effects["positions"]["3"]
-    assert one["average"] == effects["average"]
+    p = one["positions"]["3"]
+    assert (p["games"], p["win_rate"], p["win_ci"]) == \
+        tuple(effects["positions"]["3"][k] for k in ("games", "win_rate", "win_ci"))
+    won = {k: (simulate(c, games=4000, seed=11, keep_records=True).records["outcome"] == "win")
+           .to_numpy().astype(int) for k, c in (("3", RULEBOOK.replace(killer_position=3)),
+                                                ("dealt", RULEBOOK))}
+    d = won["3"] - won["dealt"]
+    assert one["average"] == won["dealt"].mean()
+    effect, ci = mean_interval(int(d.sum()), int((d * d).sum()), 4000)
+    assert p["effect"] == pytest.approx(effect, abs=1e-15)
+    assert p["effect_ci"] == pytest.approx(ci, abs=1e-12)
 
 
 def test_chunking_does_not_change_the_result():
@@ -111,7 +123,7 @@ def test_cli_one_position_and_options(capsys):
     assert main(["luck", "killer", "--position", "2", "--games", "300"]) == 0
     out = capsys.readouterr().out
     assert "300 games per position" in out and "effect" in out
-    assert "average over positions 1..7" in out
+    assert "average over positions 1..7 (the same games as dealt" in out
 
 
 @pytest.mark.parametrize("args, needle", [

@@ -114,6 +114,26 @@ def test_tune_cli(capsys):
     assert len(rows) == 2 and {"health", "win_rate", "meets_target"} <= rows[0].keys()
 
 
+def test_tune_holds_a_fixed_knob_and_explains_its_columns(capsys):
+    assert main(["tune", "--target", "0.3", "--skill", "novice", "--fix", "hideaway=true",
+                 "--knobs", "health", "--stages", "500,1000", "--keep", "2", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("novice player (policy baseline); rulebook edition, "
+                                          "hideaway held at true: settings nearest")
+    assert "changes: how many of the searched knobs differ" in out
+    assert main(["tune", "--target", "0.3", "--skill", "novice", "--fix", "health=5",
+                 "--stages", "500", "--keep", "2", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert "health" not in rows[0] and "hideaway" in rows[0]     # held, not searched
+    direct = simulate(GameConfig(hideaway=True, health=5), "baseline", games=500, seed=0)
+    assert main(["tune", "--target", "0.3", "--skill", "novice", "--fix", "hideaway=true",
+                 "--fix", "health=5", "--knobs", "traps", "--stages", "500", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert next(r for r in rows if r["traps"] == 3)["wins"] == direct.wins
+    assert main(["tune", "--target", "0.3", "--fix", "health=5", "--knobs", "health"]) == 2
+    assert "--fix health and --knobs health" in capsys.readouterr().err
+
+
 def test_report_cli(tmp_path, capsys):
     spec = parse_spec({"sweep": {"games": 1000}, "axes": {"health": [7, 4], "hideaway":
                                                              [False, True]}})

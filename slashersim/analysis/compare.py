@@ -245,3 +245,152 @@ def comparison_figure(r, config_line):
         fig.suptitle("Which player wins more, and by how much?\n"
                      + "\n".join(textwrap.wrap(detail, 110)), fontsize=10, linespacing=1.4)
     return fig
+
+
+# --- rules against rules ----------------------------------------------------------------------
+#: the label of the rules every variant is compared with
+BASE_LABEL = "as set"
+
+
+def check_variants(config, variants):
+    """``[(label, changes, GameConfig)]`` of ``variants`` (``{label: {rule: value}}``), each
+    the base ``config`` with its changes, checked (a :class:`ConfigError` names the bad one)."""
+    if not variants:
+        raise ValueError("no variants to compare; give at least one, e.g. "
+                         "{'no cursed object': {'cursed_object': False}}")
+    out = []
+    for label, changes in variants.items():
+        if not isinstance(label, str) or not label.strip() or label == BASE_LABEL:
+            raise ValueError(f"a variant needs a name of its own, got {label!r}")
+        if not isinstance(changes, dict) or not changes:
+            raise ValueError(f"variant {label!r} changes no rule; give NAME=VALUE pairs")
+        try:
+            out.append((label, dict(changes), config.replace(**changes)))
+        except TypeError as e:
+            raise ValueError(f"variant {label!r}: {e}") from None
+    return out
+
+
+def compare_variants(config=None, policies=("novice", "expert"), variants=None, games=100_000,
+                     seed=0, threads=None, params=None, chunk_size=DEFAULT_CHUNK, step=None):
+    """How each rule variant changes each player's win rate, on the same games.
+
+    Every player plays the base rules ``config`` and each variant (``{label: {rule: value}}``,
+    the base with those rules changed) on games ``0 .. n - 1`` of ``seed`` (common random
+    numbers: the same deals, decks and streams). Per variant and player, the change in win
+    rate is the mean of the paired per-game differences ``win_variant(g) - win_base(g)``; per
+    variant and pair of players ``a`` before ``b``, the difference of their changes is the
+    mean of ``(win_variant_b - win_base_b) - (win_variant_a - win_base_a)`` over the games both
+    played: does the variant help ``b`` more than ``a``? Each with its 95 % interval.
+
+    Returns
+    -------
+    dict
+        JSON-ready: ``players`` (row labels), ``variants`` (each ``label``, ``changes`` and
+        its resolved ``config``), ``rows`` (per rules and player: ``rules``, ``player``,
+        ``policy`` and the :data:`POLICY_KEYS`), ``changes`` (per variant and player:
+        ``variant``, ``player``, ``games``, ``win_rate_base``, ``win_rate_variant``,
+        ``difference``, ``difference_ci``), ``contrasts`` (per variant and pair: ``variant``,
+        ``a``, ``b``, ``games``, ``difference`` = change of ``b`` - change of ``a``,
+        ``difference_ci``), ``config`` (the base) and ``seed``. Sums are integers, so chunking
+        cannot change any figure.
+    """
+    config = config or GameConfig()
+    names, row_labels, vectors, counts_n = check_comparison(policies, games, params)
+    chunk_size = check_count("chunk_size", chunk_size)
+    rules_of = [(BASE_LABEL, {}, config)] + check_variants(config, variants)
+    k = len(names)
+    players = [prepare(_policy(name) if isinstance(name, str) else name, vector)
+               for name, vector in zip(names, vectors)]
+    runs = [(c, p) for _, _, c in rules_of for p in players]
+    player_pairs = list(combinations(range(k), 2))
+    # per variant and player: wins under the base, under the variant, games only the base
+    # won, only the variant won
+    change = np.zeros((len(rules_of) - 1, k, 4), dtype=np.int64)
+    # per variant and pair: sum and sum of squares of the per-game difference of changes
+    contrast = np.zeros((len(rules_of) - 1, len(player_pairs), 2), dtype=np.int64)
+
+    def on_chunk(start, chunk, counts):
+        won = [None if rec is None else (rec[:, L.R_OUTCOME] == rules.WIN).astype(np.int64)
+               for rec in chunk]
+        for v in range(1, len(rules_of)):
+            d = [None] * k
+            for i in range(k):
+                base, var = won[i], won[v * k + i]
+                if base is None:
+                    continue
+                d[i] = var - base
+                change[v - 1, i] += (base.sum(), var.sum(), (d[i] < 0).sum(), (d[i] > 0).sum())
+            for p, (i, j) in enumerate(player_pairs):
+                n = min(counts_n[i], counts_n[j]) - start
+                if n <= 0:
+                    continue
+                e = d[j][:n] - d[i][:n]
+                contrast[v - 1, p] += (e.sum(), (e * e).sum())
+
+    counts, elapsed = play_side_by_side(runs, [counts_n[r % k] for r in range(len(runs))], seed,
+                                        threads=threads, cap=chunk_size, step=step,
+                                        on_chunk=on_chunk)
+    rows = []
+    for r, (rules_label, _, c) in enumerate(rules_of):
+        for i, name in enumerate(names):
+            s = SimulationResult(c, _policy(name), int(seed), counts[r * k + i],
+                                 elapsed[r * k + i]).summary()
+            rows.append({"rules": rules_label, "player": row_labels[i], "policy": _policy(name),
+                         **{key: s[key] for key in POLICY_KEYS}})
+    changes, contrasts = [], []
+    for v, (label, _, _) in enumerate(rules_of[1:]):
+        for i in range(k):
+            n = counts_n[i]
+            wb, wv, only_base, only_var = (int(x) for x in change[v, i])
+            difference, ci = mean_interval(only_var - only_base, only_var + only_base, n)
+            changes.append({"variant": label, "player": row_labels[i], "games": n,
+                            "win_rate_base": wb / n, "win_rate_variant": wv / n,
+                            "difference": difference, "difference_ci": ci})
+        for p, (i, j) in enumerate(player_pairs):
+            n = min(counts_n[i], counts_n[j])
+            total, total_sq = (int(x) for x in contrast[v, p])
+            difference, ci = mean_interval(total, total_sq, n)
+            contrasts.append({"variant": label, "a": row_labels[i], "b": row_labels[j],
+                              "games": n, "difference": difference, "difference_ci": ci})
+    return {"players": row_labels,
+            "variants": [{"label": label, "changes": {key: (list(x) if isinstance(x, tuple)
+                                                            else x) for key, x in ch.items()},
+                          "config": c.describe()} for label, ch, c in rules_of[1:]],
+            "rows": rows, "changes": changes, "contrasts": contrasts,
+            "config": config.describe(), "seed": int(seed)}
+
+
+def variants_figure(r, config_line):
+    """How much does each variant change each player's win rate? One row per variant, one
+    point per player: the paired change with its 95 % interval. Titled with ``config_line``
+    (the base rules), the seed and the games per player."""
+    changes = r["changes"]
+    variants = [v["label"] for v in r["variants"]]
+    players = r["players"]
+    with matplotlib.rc_context(STYLE):
+        fig = _new_figure(8.0, min(20.0, max(3.2, 0.6 * len(variants) * len(players) + 2.0)))
+        ax = fig.subplots()
+        y0 = np.arange(len(variants)) * (len(players) + 1)
+        for j, player in enumerate(players):
+            rows = [next(c for c in changes if c["variant"] == v and c["player"] == player)
+                    for v in variants]
+            d = np.array([c["difference"] for c in rows])
+            lo = np.array([c["difference"] if c["difference_ci"] is None
+                           else c["difference_ci"][0] for c in rows])
+            hi = np.array([c["difference"] if c["difference_ci"] is None
+                           else c["difference_ci"][1] for c in rows])
+            ax.errorbar(d, y0 + j, xerr=[d - lo, hi - d], fmt="o", capsize=3,
+                        color=f"C{j}", label=player)
+        ax.axvline(0, color="#555555", linewidth=0.8)
+        ax.set_yticks(y0 + (len(players) - 1) / 2, variants)
+        ax.set_ylim(y0[-1] + len(players) - 0.4, -0.6)
+        ax.set_xlabel(f"Change in win rate against the rules {BASE_LABEL} (same games; "
+                      f"95 % interval)")
+        ax.legend(loc="best", fontsize=8)
+        ax.grid(axis="y", visible=False)
+        games = ", ".join(f"{c['player']} {c['games']:,}" for c in changes[:len(players)])
+        detail = f"{config_line} · seed {r['seed']} · games per player: {games}"
+        fig.suptitle("How much does each rule change help each player?\n"
+                     + "\n".join(textwrap.wrap(detail, 110)), fontsize=10, linespacing=1.4)
+    return fig

@@ -33,10 +33,11 @@ def paired_effects(configs, policy="baseline", games=100_000, seed=0, threads=No
     returned. Returns ``({label: {"games", "win_rate", "win_ci", "effect", "effect_ci"}},
     average)``; sums are kept as integers, so chunking cannot change the result.
 
-    ``weights`` (positive integers, one per label; default all 1) are the labels' chances in
-    an unconditioned game, for set-up facts that are not equally likely: the average and the
-    effects are then weighted, ``d_g = win_k(g) - sum_j w_j win_j(g) / sum_j w_j``, so the
-    average is the unconditioned win rate.
+    ``weights`` (integers >= 0 summing above 0, one per label; default all 1) are the labels'
+    chances in an unconditioned game, for set-up facts that are not equally likely: the
+    average and the effects are then weighted, ``d_g = win_k(g) - sum_j w_j win_j(g) / sum_j
+    w_j``, so the average is the unconditioned win rate (a label of weight 0 is compared with
+    it and takes no part in it).
 
     ``step(n)`` is called with the games just played; ``tally``, a dict, gets
     ``"invariant_violations"``: the games, over all labels, that broke an invariant.
@@ -100,15 +101,26 @@ def killer_positions(config, positions=None):
     return sorted(set(report))
 
 
+def killer_runs(config, positions=None):
+    """How many runs of ``games`` :func:`killer_position_effects` plays for ``positions``:
+    every position when all are reported, else those reported and the game as dealt."""
+    n_pos = config.replace(killer_position=None).killer_positions
+    report = killer_positions(config, positions)
+    return n_pos if len(report) == n_pos else len(report) + 1
+
+
 def killer_position_effects(config=None, policy="baseline", games=100_000, seed=0, threads=None,
                             positions=None, chunk_size=DEFAULT_CHUNK, step=None):
     """Win rate and effect of each starting position of the Killer in the first item deck.
 
-    Every position ``k`` (1 = top) plays the same ``games`` games of ``seed`` with the deck
-    generated so (``GameConfig(killer_position=k)``), not filtered. A position's effect is its
-    win rate minus the average of the per-position win rates; its interval comes from the
-    paired per-game differences ``d_g = win_k(g) - mean_j win_j(g)``:
-    ``mean(d) +- z * sd(d) / sqrt(n)``.
+    Every position ``k`` (1 = top) reported plays the same ``games`` games of ``seed`` with
+    the deck generated so (``GameConfig(killer_position=k)``), not filtered. A position's
+    effect is its win rate minus the average over the positions, each equally likely; its
+    interval comes from the paired per-game differences ``d_g = win_k(g) - average(g)``:
+    ``mean(d) +- z * sd(d) / sqrt(n)``. With every position reported, ``average(g)`` is the
+    mean of the positions' wins of game ``g``; with some, it is the win of game ``g`` as dealt
+    (the Killer where the deck put it), which has the same expectation, so only the positions
+    asked about and that one run are played (:func:`killer_runs`).
 
     Parameters
     ----------
@@ -121,12 +133,11 @@ def killer_position_effects(config=None, policy="baseline", games=100_000, seed=
     threads : int, optional
         Numba threads (default: all); results do not depend on it.
     positions : iterable of int, optional
-        The positions to report (default: all). The average and the effects always need every
-        position, so all of them are played whatever is reported.
+        The positions to report (default: all).
     chunk_size : int
         Games held in memory at once per position; results do not depend on it.
     step : callable, optional
-        Called with the games just played (``games`` times the number of positions in all).
+        Called with the games just played (``games`` times :func:`killer_runs` in all).
 
     Returns
     -------
@@ -145,10 +156,17 @@ def killer_position_effects(config=None, policy="baseline", games=100_000, seed=
     chunk_size = check_count("chunk_size", chunk_size)
     n_pos = config.killer_positions
     report = killer_positions(config, positions)
-    configs = {str(k): config.replace(killer_position=k) for k in range(1, n_pos + 1)}
     tally = {}
+    if len(report) == n_pos:
+        configs = {str(k): config.replace(killer_position=k) for k in report}
+        weights = None
+    else:
+        configs = {**{str(k): config.replace(killer_position=k) for k in report},
+                   "as dealt": config}
+        weights = {**{str(k): 0 for k in report}, "as dealt": 1}
     out, average = paired_effects(configs, policy, games, seed, threads,
-                                  {str(k) for k in report}, chunk_size, step=step, tally=tally)
+                                  {str(k) for k in report}, chunk_size, weights=weights,
+                                  step=step, tally=tally)
     return {"positions": dict(sorted(out.items(), key=lambda kv: int(kv[0]))),
             "average": average, "invariant_violations": tally["invariant_violations"],
             "config": config.describe(), "policy": policy, "seed": int(seed)}

@@ -9,33 +9,28 @@ after its checks (marked "after the checks"): ``--help`` and a refusal take a th
 second instead of the second those layers take to load. A run whose games broke an invariant
 of the rules exits with status 1.
 """
-import argparse
 import json
 import os
 from pathlib import Path
-import re
 import shlex
 import sys
 
-from . import __version__, compiling, rules
-from .config import GameConfig
-from .errors import ConfigError
-from .inputs import (
-    SEED_LIMIT,
+from .. import compiling
+from ..config import GameConfig
+from ..errors import ConfigError
+from ..inputs import (
+    RULE_OPTIONS_ONLY,
     OutputLock,
-    check_count,
     check_output,
-    check_seed,
     check_threads,
-    parse_games,
     parse_names,
     parse_policy_params,
-    parse_port,
-    suggest,
+    parse_rules,
+    parse_variant,
     write_atomic,
 )
-from .policies import DEFAULT_SKILL, SKILLS, param_specs, param_vector, policy_names, resolve
-from .present import (
+from ..policies import SKILLS, param_specs, param_vector, policy_names, resolve
+from ..present import (
     config_line,
     format_bench,
     format_comparison,
@@ -46,164 +41,14 @@ from .present import (
     format_sources,
     format_summary,
     format_timeline,
+    format_variants,
     format_win_probability,
     player_line,
 )
-from .presets import overrides
-from .progress import bar
-from .rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
-
-
-class _Parser(argparse.ArgumentParser):
-    """Argument errors as one line on stderr and exit status 2. Options are never abbreviated
-    (``--game`` is not ``--games``), and a misspelt option or value gets the nearest valid one
-    suggested."""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("allow_abbrev", False)
-        super().__init__(*args, **kwargs)
-
-    def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message}{self._hint(message)}\n")
-
-    def _hint(self, message):
-        unknown = re.match(r"unrecognized arguments: (.*)", message)
-        if unknown:
-            words = [w.split("=")[0] for w in unknown.group(1).split() if w.startswith("-")]
-            return suggest(words[0], self._options()) if words else ""
-        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
-        if choice:
-            return suggest(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)))
-        return ""
-
-    def _options(self):
-        """Every option string of this parser and of the commands below it."""
-        out = []
-        for action in self._actions:
-            out += action.option_strings
-            if isinstance(action, argparse._SubParsersAction):
-                for sub in action.choices.values():
-                    out += sub._options()
-        return list(dict.fromkeys(out))
-
-
-def _positive(name, high=SEED_LIMIT - 1):
-    def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
-        try:
-            return check_count(name, value, high)
-        except ConfigError as e:
-            raise argparse.ArgumentTypeError(str(e)) from None
-    return parse
-
-
-def _games_spec(text):
-    try:
-        return parse_games(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def _int(text):
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-
-
-def _seed(text):
-    """A seed: an integer 0 <= S < 2**63, the same rule for every command and spec."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be an integer, got {text!r}") from None
-    try:
-        return check_seed(value)
-    except ConfigError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def _port(text):
-    try:
-        return parse_port(text)
-    except ConfigError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def _float(name):
-    def parse(text):
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}") from None
-        if value != value or value in (float("inf"), float("-inf")):
-            raise argparse.ArgumentTypeError(f"{name} must be a finite number, got {text!r}")
-        return value
-    return parse
-
-
-def _add_policy_option(parser, default=DEFAULT_SKILL):
-    """``--policy NAME`` and its alias ``--skill LEVEL`` (novice, casual, expert)."""
-    who = parser.add_mutually_exclusive_group()
-    who.add_argument("--policy", default=default,
-                     help=f"player policy: {', '.join(policy_names())}, or a skill level "
-                          f"(default {default})")
-    who.add_argument("--skill", choices=tuple(SKILLS), default=None,
-                     help="the player by skill: " + ", ".join(
-                         f"{level} = {p}" for level, p in SKILLS.items())
-                     + " (the same as --policy NAME)")
-
-
-def _add_output_options(parser, progress=True):
-    """``--quiet`` (no progress, no compile message) and ``--progress`` / ``--no-progress``."""
-    parser.add_argument("--quiet", "-q", action="store_true",
-                        help="no progress bar and no compile message on stderr")
-    if progress:
-        parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                            help="progress bar on stderr (default: on a terminal)")
-
-
-def add_run_options(parser, games_help="games to play (default 100000)", policy=True,
-                    games_type=None, policy_default=DEFAULT_SKILL):
-    """Add the configuration, policy, games, seed and threads options shared by the commands
-    that play games, so that ``simulate``, ``luck`` and ``compare`` read the same configuration
-    alike. ``policy=False`` leaves out ``--policy``; ``games_type`` parses ``--games``."""
-    parser.add_argument("--edition", default="rulebook", choices=rules.EDITION_NAMES,
-                        help="rule edition (default: rulebook)")
-    parser.add_argument("--difficulty", default=None, metavar="NAME",
-                        help="a difficulty preset of the edition (easy, normal, hard, "
-                             "nightmare); options given explicitly override it")
-    parser.add_argument("--health", type=_int, default=None,
-                        help="starting health 1..7 (default 7)")
-    parser.add_argument("--hideaway", action=argparse.BooleanOptionalAction, default=None,
-                        help="Hideaway in the area deck (default: off for rulebook, "
-                             "on for instructions)")
-    parser.add_argument("--cursed-object", action=argparse.BooleanOptionalAction, default=None,
-                        help="Cursed Object in the item deck (default: in)")
-    parser.add_argument("--escapes-needed", type=_int, default=None,
-                        help="escape items needed to win, 1..5 (default 4)")
-    parser.add_argument("--traps", type=_int, default=None,
-                        help="traps that lose the game, 1..4 (default 3)")
-    parser.add_argument("--max-rounds", type=_int, default=200,
-                        help="rounds before a game ends as a timeout (default 200)")
-    parser.add_argument("--cards", default=None, metavar="FILE",
-                        help="a card file that changes the printed area cards (docs: "
-                             "'Your own card'); every answer then names it and its hash")
-    if policy:
-        _add_policy_option(parser, policy_default)
-        parser.add_argument("--policy-param", action="append", default=[], metavar="NAME=VALUE",
-                            help="set one of the policy's parameters (repeatable), "
-                                 "e.g. samples=64")
-    parser.add_argument("--games", type=games_type or _positive("games"), default=100_000,
-                        help=games_help)
-    parser.add_argument("--seed", type=_seed, default=0,
-                        help="run seed, 0 <= S < 2**63 (default 0)")
-    parser.add_argument("--threads", type=_positive("threads"), default=None,
-                        help="worker threads (default: all cores)")
-    _add_output_options(parser)
+from ..presets import overrides
+from ..progress import bar
+from ..rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
+from .parser import build_parser
 
 
 def params_from_args(args):
@@ -230,9 +75,20 @@ def config_from_args(args):
               **{k: v for k, v in given.items() if v is not None}}
     if getattr(args, "cards", None) is not None:
         values["cards"] = args.cards
+    ruled = parse_rules(getattr(args, "rule", ()),
+                        [k for k in GameConfig.knob_names() if k not in RULE_OPTIONS_ONLY])
+    for name, value in ruled.items():
+        option = "--" + name.replace("_", "-")
+        if name in given and given[name] is not None:
+            raise ConfigError(f"--rule {name}={_show(value)} and {option} {_show(given[name])} "
+                              f"both set {name}; give one")
+        if name == "max_rounds" and args.max_rounds != 200:
+            raise ConfigError(f"--rule max_rounds={value} and --max-rounds {args.max_rounds} "
+                              f"both set max_rounds; give one")
+    values.update(ruled)
     if args.difficulty is not None:
         values["difficulty"] = args.difficulty
-    config = GameConfig.from_dict(values)
+    config = _config_or_every_refusal(values)
     _check_threads(args)
     args.notes = []
     if args.difficulty is not None:
@@ -240,6 +96,24 @@ def config_from_args(args):
                       f"{args.difficulty}'s {knob} {_show(preset)} (an explicit option wins "
                       f"over a preset)" for knob, preset, value in overrides(values)]
     return config
+
+
+def _config_or_every_refusal(values):
+    """``GameConfig.from_dict(values)``; when refused, every value refused on its own is named
+    in the one line, not only the first."""
+    try:
+        return GameConfig.from_dict(values)
+    except ConfigError as first:
+        edition = {"edition": values["edition"]} if "edition" in values else {}
+        found = []
+        for k, v in values.items():
+            if k == "edition":
+                continue
+            try:
+                GameConfig.from_dict({**edition, k: v})
+            except ConfigError as e:
+                found.append(str(e))
+        raise ConfigError("; ".join(found) if len(found) > 1 else str(first)) from None
 
 
 def _show(value):
@@ -277,8 +151,8 @@ def _estimate(args, what, runs):
     ``(config, policy, params, games)``."""
     if getattr(args, "quiet", False) or sum(r[3] for r in runs) < LONG_GAMES:
         return
-    from .progress import duration
-    from .runner import games_per_second  # after the checks
+    from ..progress import duration
+    from ..runner import games_per_second  # after the checks
     speeds, seconds = {}, 0.0
     for config, policy, params, games in runs:
         if policy not in speeds:
@@ -305,163 +179,6 @@ def _violations(n, total, what="games"):
     return 1
 
 
-def build_parser():
-    parser = _Parser(prog="slashersim",
-                     description="Monte Carlo difficulty analysis for The Slasher.")
-    parser.add_argument("--version", action="version", version=f"slashersim {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
-    sim = sub.add_parser("simulate", help="play N games of one configuration")
-    add_run_options(sim)
-    sim.add_argument("--json", action="store_true", help="print one JSON object")
-    sim.add_argument("--record", type=_int, default=None, metavar="N",
-                     help="also write the game record of game N (0-based) to --record-out")
-    sim.add_argument("--record-out", default=None, metavar="FILE.json",
-                     help="where --record writes the game record (JSON)")
-
-    luck = sub.add_parser("luck", help="how much of the result the cards decide")
-    luck_sub = luck.add_subparsers(dest="luck_command", required=True, parser_class=_Parser)
-    killer = luck_sub.add_parser("killer", help="win rate and effect of the Killer's starting "
-                                                "position in the first item deck")
-    add_run_options(killer, games_help="games per position (default 100000)")
-    where = killer.add_mutually_exclusive_group(required=True)
-    where.add_argument("--position", type=_int, metavar="K",
-                       help="one position, 1 = top (the average still plays every position)")
-    where.add_argument("--all", action="store_true", help="every position")
-    killer.add_argument("--json", action="store_true", help="print one JSON object")
-    _add_png_option(killer, "the effects with their intervals")
-    for fact, what in (("area", "the first area card"), ("trump", "round 1's trump suit")):
-        fp = luck_sub.add_parser(fact, help=f"win rate and effect of {what}")
-        add_run_options(fp, games_help="games per value (default 100000)")
-        where = fp.add_mutually_exclusive_group(required=True)
-        where.add_argument("--value", metavar="NAME",
-                           help="one value (the average still plays every value)")
-        where.add_argument("--all", action="store_true", help="every value")
-        fp.add_argument("--json", action="store_true", help="print one JSON object")
-        _add_png_option(fp, "the effects with their intervals")
-    yellows = luck_sub.add_parser("yellows", help="win rate and effect of the number of "
-                                                  "yellows in a player's first hand")
-    add_run_options(yellows, games_help="games per value (default 100000)")
-    where = yellows.add_mutually_exclusive_group(required=True)
-    where.add_argument("--value", metavar="Y", help="one count 0..5 (the average still plays "
-                                                    "every count)")
-    where.add_argument("--all", action="store_true", help="every count 0..5")
-    yellows.add_argument("--player", type=_int, choices=(0, 1), default=0,
-                         help="whose first hand (default 0; the partner's count stays free)")
-    yellows.add_argument("--json", action="store_true", help="print one JSON object")
-    _add_png_option(yellows, "the effects with their intervals")
-
-    state = luck_sub.add_parser("state", help="win probability of a described position")
-    state.add_argument("file", help="the position, a JSON file (schema: docs/reference/"
-                                      "formats.md, 'Position files')")
-    _add_rollout_options(state, 20_000)
-
-    tl = luck_sub.add_parser("timeline", help="win probability before and after each random "
-                                              "event of a recorded game")
-    tl.add_argument("file", help="a game record written by simulate --record-out")
-    tl.add_argument("--png", default=None, metavar="OUT.png", help="also plot it")
-    _add_rollout_options(tl, 4000, policy=False)
-
-    sources = luck_sub.add_parser("sources", help="share of the outcome variance due to each "
-                                                  "random stream")
-    add_run_options(sources, games_help="games per stream (default 160000)")
-    sources.set_defaults(games=160_000)
-    sources.add_argument("--repeats", type=_positive("repeats"), default=8,
-                         help="games per group sharing the held stream (default 8)")
-    sources.add_argument("--json", action="store_true", help="print one JSON object")
-
-    compare = sub.add_parser("compare", help="policies side by side on the same games")
-    compare.add_argument("--policies", default=",".join(SKILLS), metavar="A,B,...",
-                         help=f"comma-separated policies or skill levels: "
-                              f"{', '.join(policy_names())}, {', '.join(SKILLS)} (default "
-                              f"{','.join(SKILLS)}); a row is labelled as its player is "
-                              f"named; a policy named twice is two settings of it (rows NAME, "
-                              f"NAME#2)")
-    add_run_options(compare, policy=False, games_type=_games_spec,
-                    games_help="games per policy, N or N,NAME=N,... (default 100000)")
-    compare.add_argument("--policy-param", action="append", default=[],
-                         metavar="POLICY.NAME=VALUE",
-                         help="a policy parameter (repeatable); POLICY may be a row "
-                              "label, e.g. heuristic#2.damage=3 sets only the second heuristic")
-    compare.add_argument("--json", action="store_true", help="print one JSON object")
-    _add_png_option(compare, "the win rates and paired differences with their intervals")
-
-    sweep = sub.add_parser("sweep", help="play every cell of a TOML grid spec into a table")
-    sweep.add_argument("spec", help="the sweep spec (TOML)")
-    sweep.add_argument("--out", required=True,
-                       help="output parquet file, e.g. results/NAME.parquet")
-    sweep.add_argument("--csv", action="store_true", help="also write the table as CSV")
-    sweep.add_argument("--threads", type=_positive("threads"), default=None,
-                       help="worker threads (default: all cores)")
-    _add_output_options(sweep)
-    sweep.add_argument("--backend", choices=("local", "dask"), default=None,
-                       help="where the chunks are played: this process (local, the default) "
-                            "or dask.distributed (dask)")
-    sweep.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                       help="dask scheduler of an existing cluster, e.g. tcp://HOST:8786 "
-                            "(implies --backend dask)")
-    sweep.add_argument("--workers", type=_positive("workers"), default=None,
-                       help="worker processes of the local dask cluster, 1..the cores of this "
-                            "machine (default: all cores; implies --backend dask)")
-
-    tune = sub.add_parser("tune", help="find knob settings whose win rate meets a target")
-    tune.add_argument("--target", type=_float("target"), required=True,
-                      help="wanted win rate, e.g. 0.30")
-    _add_policy_option(tune)
-    tune.add_argument("--edition", default="rulebook", choices=rules.EDITION_NAMES)
-    tune.add_argument("--knobs", default=",".join(DEFAULT_TUNE_KNOBS),
-                      help=f"comma-separated knobs to search (default: "
-                           f"{','.join(DEFAULT_TUNE_KNOBS)})")
-    tune.add_argument("--tolerance", type=_float("tolerance"), default=0.02,
-                      help="the 95%% interval must lie within target +- this (default 0.02)")
-    tune.add_argument("--stages", default="20000,200000,1000000",
-                      help="games per candidate after each stage (default 20000,200000,1000000)")
-    tune.add_argument("--keep", type=_positive("keep"), default=12,
-                      help="candidates kept for each next stage (default 12)")
-    tune.add_argument("--seed", type=_seed, default=0, help="run seed, 0 <= S < 2**63")
-    tune.add_argument("--threads", type=_positive("threads"), default=None)
-    tune.add_argument("--top", type=_positive("top"), default=10, help="rows to print")
-    tune.add_argument("--json", action="store_true")
-    _add_output_options(tune)
-
-    report = sub.add_parser("report", help="figures and report.md from a sweep table")
-    report.add_argument("table", help="a sweep table, .parquet or .csv")
-    report.add_argument("--out", required=True, help="output folder, e.g. results/NAME/")
-    report.add_argument("--heatmap", default=None, metavar="X,Y",
-                        help="the two knobs of the heatmap (default: the first two that vary)")
-    report.add_argument("--title", default=None)
-
-    info = sub.add_parser("info", help="how a sweep table was made (its provenance)")
-    info.add_argument("table", help="a sweep table, .parquet or .csv (with its .csv.json)")
-    info.add_argument("--json", action="store_true", help="print the provenance as JSON")
-
-    serve = sub.add_parser("serve", help="the difficulty explorer: a page in the browser "
-                                         "(needs the extra slashersim[web])")
-    serve.add_argument("--port", type=_port, default=None,
-                       help="the port on localhost to serve the page on (default 5006)")
-    serve.add_argument("--open", action="store_true",
-                       help="also open the page in the default browser")
-
-    bench = sub.add_parser("bench", help="measure engine speed and memory")
-    bench.add_argument("--policy", default="baseline",
-                       help="the player whose games are timed (default baseline: the engine's "
-                            "own speed, the cheapest player)")
-    bench.add_argument("--games", type=_positive("games"), default=2_000_000)
-    bench.add_argument("--policies", metavar="A,B,...|all", default=None,
-                       help="instead: the speed table of these policies (all: every registered "
-                            "one), each sized to take about --seconds on one thread")
-    bench.add_argument("--seconds", type=_float("seconds"), default=2.0,
-                       help="with --policies: seconds per timed one-thread run (default 2)")
-    bench.add_argument("--json", action="store_true")
-    _add_output_options(bench, progress=False)
-    return parser
-
-
-def _add_png_option(parser, what):
-    parser.add_argument("--png", default=None, metavar="OUT.png",
-                        help=f"also draw {what} into this PNG file")
-
-
 def _check_png(args, inputs=()):
     """``--png``: a writable file path, checked before anything plays."""
     if getattr(args, "png", None):
@@ -471,23 +188,6 @@ def _check_png(args, inputs=()):
 def _save_png(path, fig):
     write_atomic(path, lambda f: fig.savefig(f, format="png"), mode="wb")
     _wrote(path, "figure")
-
-
-def _add_rollout_options(parser, games, policy=True):
-    """``--policy`` (default expert), ``--games`` (play-outs per position), ``--seed``,
-    ``--threads``, ``--json`` of the commands that play positions out."""
-    if policy:
-        _add_policy_option(parser)
-        parser.add_argument("--policy-param", action="append", default=[], metavar="NAME=VALUE",
-                            help="set one of the policy's parameters (repeatable)")
-    parser.add_argument("--games", type=_positive("games"), default=games,
-                        help=f"play-outs per position (default {games})")
-    parser.add_argument("--seed", type=_seed, default=0,
-                        help="play-out seed, 0 <= S < 2**63 (default 0)")
-    parser.add_argument("--threads", type=_positive("threads"), default=None,
-                        help="worker threads (default: all cores)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    _add_output_options(parser)
 
 
 def _check_record(args):
@@ -506,10 +206,10 @@ def cmd_simulate(args):
     params = params_from_args(args)
     _check_record(args)
     _start(args, [args.policy], ["engine", "record"] if args.record is not None else ["engine"])
-    from . import api  # after the checks
-    from .progress import increments
+    from .. import api  # after the checks
+    from ..progress import increments
     if args.record is not None:
-        from .analysis.position import record_game, record_json  # after the checks
+        from ..analysis.position import record_game, record_json  # after the checks
         rec = record_json(record_game(config, args.policy, args.seed, args.record, params))
         write_atomic(args.record_out, lambda f: json.dump(rec, f, indent=1))
         print(f"game record of game {args.record} ({rec['outcome']}, {rec['rounds']} rounds) "
@@ -524,21 +224,21 @@ def cmd_simulate(args):
 
 
 def cmd_luck_killer(args):
-    from . import api  # after the checks
-    from .analysis.luck import killer_positions  # after the checks
-    from .progress import increments
+    from .. import api  # after the checks
+    from ..analysis.luck import killer_runs  # after the checks
+    from ..progress import increments
     config = config_from_args(args)
     positions = None if args.all else [args.position]
-    killer_positions(config, positions)
+    runs = killer_runs(config, positions)
     _check_png(args)
     _start(args, [args.policy])
-    total = args.games * config.replace(killer_position=None).killer_positions
+    total = args.games * runs
     with _bar(args, total) as b:
         r = api.luck(config, policy=args.policy, games=args.games, seed=args.seed,
                      threads=args.threads, positions=positions,
                      progress=increments(b.update)).summary()
     if args.png:
-        from .analysis.luck import effects_figure  # after the checks
+        from ..analysis.luck import effects_figure  # after the checks
         _save_png(args.png, effects_figure(r, "positions", "Killer's starting position",
                                            config_line(r["config"])))
     print(json.dumps(r) if args.json else format_killer_effects(r))
@@ -546,7 +246,7 @@ def cmd_luck_killer(args):
 
 
 def cmd_luck_fact(args, fact=None, player=0):
-    from .analysis.luck import fact_values, first_fact_effects  # after the checks
+    from ..analysis.luck import fact_values, first_fact_effects  # after the checks
     fact = fact or args.luck_command
     config = config_from_args(args)
     values = None if args.all else [args.value]
@@ -559,7 +259,7 @@ def cmd_luck_fact(args, fact=None, player=0):
                                threads=args.threads, values=values, player=player,
                                step=b.update)
     if args.png:
-        from .analysis.luck import effects_figure  # after the checks
+        from ..analysis.luck import effects_figure  # after the checks
         words = {"area": "first area card", "trump": "first trump suit",
                  "yellows": f"yellows in player {player}'s first hand"}[fact]
         _save_png(args.png, effects_figure(r, "values", words, config_line(r["config"])))
@@ -579,12 +279,12 @@ def cmd_luck_yellows(args):
 
 
 def cmd_luck_state(args):
-    from .analysis.position import load_position  # after the checks
+    from ..analysis.position import load_position  # after the checks
     params = params_from_args(args)
     _check_threads(args)
     position = load_position(args.file)
     _start(args, [args.policy], ["engine", "rollouts"])
-    from .analysis.position import win_probability  # after the checks
+    from ..analysis.position import win_probability  # after the checks
     with _bar(args, args.games, unit="play-out") as b:
         r = win_probability(position, args.policy, args.games, args.seed, args.threads,
                             params, step=b.update)
@@ -593,13 +293,13 @@ def cmd_luck_state(args):
 
 
 def cmd_luck_timeline(args):
-    from .analysis.position import read_record  # after the checks
+    from ..analysis.position import read_record  # after the checks
     _check_threads(args)
     record = read_record(args.file)
     _check_png(args, inputs=[args.file])
     _start(args, [record.policy], ["engine", "record", "rollouts"])
     # after the checks
-    from .analysis.position import load_record, timeline, timeline_figure, timeline_playouts
+    from ..analysis.position import load_record, timeline, timeline_figure, timeline_playouts
     rec = load_record(record)
     with _bar(args, timeline_playouts(rec, args.games), unit="play-out") as b:
         t = timeline(rec, args.games, args.seed, args.threads, step=b.update)
@@ -613,7 +313,7 @@ def cmd_luck_timeline(args):
 
 
 def cmd_luck_sources(args):
-    from .analysis.luck import STREAM_NAMES, check_sources, variance_sources  # after the checks
+    from ..analysis.luck import STREAM_NAMES, check_sources, variance_sources  # after the checks
     config = config_from_args(args)
     groups, repeats = check_sources(args.games, args.repeats)
     _start(args, [args.policy], ["engine", "held"])
@@ -639,29 +339,56 @@ def _names(option, text):
 
 
 def cmd_compare(args):
-    from . import api  # after the checks
-    from .analysis.compare import check_comparison  # after the checks
-    from .progress import increments
+    from .. import api  # after the checks
+    from ..analysis.compare import check_comparison  # after the checks
+    from ..progress import increments
     names = _names("--policies", args.policies)
     config = config_from_args(args)
     params = parse_policy_params(args.policy_param)
     _, _, _, counts = check_comparison(names, args.games, params)
+    known = [k for k in GameConfig.knob_names() if k not in RULE_OPTIONS_ONLY]
+    variants = {}
+    for text in args.variant:
+        name, changes = parse_variant(text, known)
+        if name in variants:
+            raise ConfigError(f"--variant {name!r} is given twice")
+        variants[name] = changes
+    if variants:
+        from ..analysis.compare import check_variants  # after the checks
+        check_variants(config, variants)
     _check_png(args)
     _start(args, names)
+    if variants:
+        return _compare_variants(args, config, names, params, variants, sum(counts))
     with _bar(args, sum(counts)) as b:
         r = api.compare(config, policies=names, games=args.games, seed=args.seed,
                         threads=args.threads, params=params,
                         progress=increments(b.update)).summary()
     if args.png:
-        from .analysis.compare import comparison_figure  # after the checks
+        from ..analysis.compare import comparison_figure  # after the checks
         _save_png(args.png, comparison_figure(r, config_line(r["config"])))
     print(json.dumps(r) if args.json else format_comparison(r, config_line(r["config"])))
     return _violations(sum(row["invariant_violations"] for row in r["policies"]), sum(counts))
 
 
+def _compare_variants(args, config, names, params, variants, games):
+    from .. import api  # after the checks
+    from ..progress import increments
+    with _bar(args, games * (len(variants) + 1)) as b:
+        r = api.compare(config, policies=names, games=args.games, seed=args.seed,
+                        threads=args.threads, params=params, variants=variants,
+                        progress=increments(b.update)).summary()
+    if args.png:
+        from ..analysis.compare import variants_figure  # after the checks
+        _save_png(args.png, variants_figure(r, config_line(r["config"])))
+    print(json.dumps(r) if args.json else format_variants(r, config_line(r["config"])))
+    return _violations(sum(row["invariant_violations"] for row in r["rows"]),
+                       games * (len(variants) + 1))
+
+
 def sweep_backend(args):
     """The backend named by ``sweep``'s ``--backend``, ``--scheduler`` and ``--workers``."""
-    from .backends import make_backend  # after the checks
+    from ..backends import make_backend  # after the checks
     return make_backend(*_backend_choice(args), threads=args.threads,
                         scheduler=args.scheduler, workers=args.workers)
 
@@ -689,10 +416,10 @@ def _backend_choice(args):
 
 
 def cmd_sweep(args):
-    from . import api  # after the checks
-    from .progress import increments
-    from .sweeps import cells as spec_cells
-    from .sweeps import load_spec  # after the checks
+    from .. import api  # after the checks
+    from ..progress import increments
+    from ..sweeps import cells as spec_cells
+    from ..sweeps import load_spec  # after the checks
     spec = load_spec(args.spec)
     _check_threads(args)
     out = check_output(args.out, "--out", inputs=[args.spec])
@@ -704,7 +431,7 @@ def cmd_sweep(args):
                               f"a .parquet name")
         check_output(csv, "--csv (the table as CSV)", inputs=[args.spec])
     if (name := _backend_choice(args)[0]) == "dask":
-        from .backends.dask import _distributed  # after the checks
+        from ..backends.dask import _distributed  # after the checks
         _distributed()
     _start(args, list(spec.policies), ["engine"] if name == "local" else (), spec.notes())
     backend = sweep_backend(args)
@@ -722,7 +449,7 @@ def cmd_sweep(args):
                             csv=args.csv, backend=backend, command=args.command_line,
                             spec_file=args.spec, cells=cells)
         except KeyboardInterrupt:
-            from .sweeps import checkpoint_dir
+            from ..sweeps import checkpoint_dir
             kept = len(list(checkpoint_dir(out).glob("*.npy")))
             print(f"slashersim: interrupted; {kept} finished chunks kept in "
                   f"{checkpoint_dir(out)}: run the same command to resume", file=sys.stderr)
@@ -746,26 +473,41 @@ def _int_list(name, text):
 
 
 def cmd_tune(args):
-    from .tune import check_knobs, check_search, planned_games, tune  # after the checks
+    from ..tune import check_knobs, check_search, planned_games, tune  # after the checks
     param_specs(args.policy)
-    knobs = tuple(k.strip() for k in args.knobs.split(",") if k.strip())
+    fixed = parse_rules(args.fix, [k for k in GameConfig.knob_names()
+                                   if k not in RULE_OPTIONS_ONLY])
+    if args.knobs is None:
+        knobs = tuple(k for k in DEFAULT_TUNE_KNOBS if k not in fixed)
+    else:
+        knobs = tuple(k.strip() for k in args.knobs.split(",") if k.strip())
+        for k in knobs:
+            if k in fixed:
+                raise ConfigError(f"--fix {k} and --knobs {k}: a knob is either searched or "
+                                  f"fixed")
     check_knobs(knobs)
+    base = GameConfig(edition=args.edition, **fixed)
     stages = _int_list("stages", args.stages)
     check_search(args.target, args.tolerance, stages, args.keep)
     _check_threads(args)
     _start(args, [args.policy])
     planned = planned_games(knobs, stages, args.keep)
-    _estimate(args, "tune", [(GameConfig(edition=args.edition), args.policy, None, planned)])
+    _estimate(args, "tune", [(base, args.policy, None, planned)])
     with _bar(args, planned, long=True) as b:
-        df = tune(args.target, args.policy, knobs, GameConfig(edition=args.edition),
-                  args.tolerance, stages, args.seed, args.threads, args.keep, step=b.update)
+        df = tune(args.target, args.policy, knobs, base, args.tolerance, stages, args.seed,
+                  args.threads, args.keep, step=b.update)
     top = df.head(args.top)
     if args.json:
         print(top.to_json(orient="records"))
     else:
-        print(f"{player_line(args.policy)}; {args.edition} edition: settings nearest win rate "
-              f"{args.target:.3f} (95% interval within +-{args.tolerance}), best first")
+        held = "".join(f", {k} held at {_show(v)}" for k, v in fixed.items())
+        print(f"{player_line(args.policy)}; {args.edition} edition{held}: settings nearest win "
+              f"rate {args.target:.3f} (95% interval within +-{args.tolerance}), best first")
         print(top.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+        print(f"\n  distance: how far the win rate is from {args.target:.3f}; meets_target: its "
+              f"95% interval lies within +-{args.tolerance} of it;\n  changes: how many of the "
+              f"searched knobs differ from the {args.edition} edition's own settings (fewer "
+              f"is nearer the printed game).")
     return _violations(df.attrs.get("invariant_violations", 0), int(df["games"].sum()))
 
 
@@ -782,7 +524,7 @@ def cmd_report(args):
         knobs = tuple(k.strip() for k in args.heatmap.split(","))
         if len(knobs) != 2:
             raise ConfigError(f"--heatmap needs two knobs X,Y, got {args.heatmap!r}")
-    from .analysis.report import write_report  # after the checks
+    from ..analysis.report import write_report  # after the checks
     path = write_report(args.table, args.out, heatmap_knobs=knobs, title=args.title,
                         wrote=lambda p: _wrote(p, "report" if p.suffix == ".md" else "figure"))
     print(f"report written to {path}")
@@ -790,7 +532,7 @@ def cmd_report(args):
 
 
 def cmd_info(args):
-    from .tables import table_info  # after the checks
+    from ..tables import table_info  # after the checks
     info = table_info(args.table)
     print(json.dumps(info, indent=1) if args.json else format_info(info))
     return 0
@@ -803,26 +545,28 @@ def cmd_bench(args):
         names = list(policy_names()) if args.policies.strip() == "all" else \
             [resolve(n) for n in _names("--policies", args.policies)]
         _start(args, names)
-        from .bench import policy_speed  # after the checks
+        from ..bench import policy_speed  # after the checks
         rows = [policy_speed(name, seconds=args.seconds) for name in names]
         print(json.dumps(rows) if args.json else format_policy_speeds(rows))
         return 0
     param_specs(args.policy)
     _start(args, [args.policy])
-    from .bench import run_bench  # after the checks
+    from ..bench import run_bench  # after the checks
     b = run_bench(games=args.games, policy=args.policy)
     print(json.dumps(b) if args.json else format_bench(b))
     return 0
 
 
 def cmd_serve(args):
-    from .serve import WEB_EXTRA, web_available  # after the checks
-    from .serve.settings import DEFAULT_PORT, check_port_free  # after the checks
+    from ..serve import WEB_EXTRA, web_available  # after the checks
+    from ..serve.settings import DEFAULT_PORT, check_port_free  # after the checks
     port = check_port_free(DEFAULT_PORT if args.port is None else args.port)
+    if args.cards is not None:
+        GameConfig(cards=args.cards).resolved()
     if not web_available():
         raise ConfigError(WEB_EXTRA)
-    from .serve.app import serve  # after the checks
-    serve(port, open_browser=args.open)
+    from ..serve.app import serve  # after the checks
+    serve(port, open_browser=args.open, cards=args.cards)
     # the server runs until Ctrl-C, which Panel catches to stop it
     print("slashersim: interrupted", file=sys.stderr)
     return 130
