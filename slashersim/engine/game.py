@@ -158,37 +158,23 @@ def check_invariants(st):
         st[S_VIOLATIONS] |= V_TRAPS
 
 
-@njit(cache=True, inline='always')
-def begin_round(st):
-    """A round's start: the traps at its start noted, its Lucky Charm count reset, the area and
-    the deal (:func:`deal.start_round`), and the round counted for its area."""
-    st[S_TRAPS_AT_START] = st[S_TRAPS]
-    st[S_CHARMS_ROUND] = 0
-    start_round(st)
-    st[S_ROUNDS_AREA + st[S_AREA]] += 1
-
-
-@njit(cache=True, inline='always')
-def close_round(st):
-    """A round's end, after its item phase: invariant checks on request, clean-up."""
+@njit(inline='always')
+def end_round(policy, st, params):
+    """After the play phase: the item phase (unless the game is over), checks, clean-up."""
+    if st[S_OUTCOME] == RUNNING:
+        item_phase(policy, st, params)
     if st[C_CHECK]:
         check_invariants(st)
     cleanup(st)
 
 
-@njit(inline='always')
-def end_round(policy, st, params):
-    """After the play phase: the item phase (unless the game is over), then
-    :func:`close_round`."""
-    if st[S_OUTCOME] == RUNNING:
-        item_phase(policy, st, params)
-    close_round(st)
-
-
 @njit
 def play_round(policy, st, params):
     """One round: area, deal, play phase, item phase, clean-up."""
-    begin_round(st)
+    st[S_TRAPS_AT_START] = st[S_TRAPS]
+    st[S_CHARMS_ROUND] = 0
+    start_round(st)
+    st[S_ROUNDS_AREA + st[S_AREA]] += 1
     play_phase(policy, st, params)
     end_round(policy, st, params)
 

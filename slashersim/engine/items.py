@@ -67,11 +67,9 @@ from .layout import (
     S_DECK_SEEN,
     S_DISCARD,
     S_DISCARD_N,
-    S_DRAW_PENDING,
     S_DRAWN,
     S_DRAWN_N,
     S_DRAWS,
-    S_EXTRA_DONE,
     S_GIFTS,
     S_GREENS,
     S_HEALTH,
@@ -397,57 +395,62 @@ def draw_one(st):
 
 
 @njit(cache=True, inline='always')
-def start_draw(st, player):
-    """Open ``player``'s draw: nothing drawn yet, its draw count to come, the extra draw of an
-    area whose card gives one (the Cabins) still to offer."""
-    st[S_DRAWN_N] = 0
-    st[S_DRAW_PENDING] = st[S_DRAWS + player]
-    st[S_EXTRA_DONE] = 0
-    st[S_CURSED_DRAWN] = 0
+def draw_cards(st, count):
+    """Draw ``count`` cards one at a time (:func:`draw_one`); True if the Killer came up.
+
+    Stops at once on the Killer or an empty deck. The Cursed Object counts as a draw, leaves
+    the game and adds ``C_CURSED_EXTRA`` mandatory draws.
+    """
+    pending = count
+    while pending > 0 and st[S_DECK_N] > 0:
+        pending -= 1
+        extra = draw_one(st)
+        if extra < 0:
+            return True
+        pending += extra
+    return False
 
 
 @njit(inline='always')
-def draw_step(policy, player, st, params):
-    """The next card of ``player``'s draw (docs/rules.md, "Drawing"): True when a card was
-    drawn, False when the draw is over. The draw stops on the Killer or an empty deck; once the
-    count is drawn, an area whose card gives an extra draw offers one (``extra_draw``).
+def open_draw(policy, player, st, params):
+    """The start of ``player``'s draw: nothing drawn yet; the cards it draws (its draw count),
+    or -1 when a player who won no yellow declines its one card (``no_yellow_draw = "may"``,
+    decision ``optional_draw``: then no card at all, nor an area's extra one)."""
+    st[S_DRAWN_N] = 0
+    st[S_CURSED_DRAWN] = 0
+    n = st[S_DRAWS + player]
+    if st[C_NO_YELLOW_DRAW] == NO_YELLOW_DRAW_MAY and st[S_YELLOWS + player] == 0 and n > 0 \
+            and st[S_DECK_N] > 0:
+        if ask(policy, api.OPTIONAL_DRAW, player, 0, st, params) != 1:
+            return -1
+    return n
 
-    A draw is :func:`start_draw`, then this step until False: the whole draw
-    (:func:`draw_items`) and a draw watched card by card (the luck timeline) are the same."""
-    while True:
-        if st[S_DRAW_PENDING] > 0 and st[S_DECK_N] > 0:
-            st[S_DRAW_PENDING] -= 1
-            extra = draw_one(st)
-            if extra < 0:
-                st[S_DRAW_PENDING] = 0
-                st[S_EXTRA_DONE] = 1
-            else:
-                st[S_DRAW_PENDING] += extra
+
+@njit(inline='always')
+def takes_extra_draw(policy, player, st, params):
+    """Whether ``player``, its draw count drawn without the Killer, draws one card more: the
+    area card gives an extra draw (the Cabins), the deck is not empty, and it says yes
+    (``extra_draw``); counted in ``S_CABINS_EXTRA``."""
+    if st[C_AREA_EXTRA_DRAW + st[S_AREA]] and st[S_DECK_N] > 0:
+        if ask(policy, api.EXTRA_DRAW, player, 0, st, params) == 1:
+            st[S_CABINS_EXTRA] += 1
             return True
-        if st[S_EXTRA_DONE]:
-            return False
-        st[S_EXTRA_DONE] = 1
-        if st[C_AREA_EXTRA_DRAW + st[S_AREA]] and st[S_DECK_N] > 0:
-            if ask(policy, api.EXTRA_DRAW, player, 0, st, params) == 1:
-                st[S_CABINS_EXTRA] += 1
-                st[S_DRAW_PENDING] = 1
-
-
-@njit(cache=True, inline='always')
-def killer_drawn(st):
-    """True if the draw so far ended on the Killer (it is always the last card drawn)."""
-    n = st[S_DRAWN_N]
-    return n > 0 and st[S_DRAWN + n - 1] == KILLER
+    return False
 
 
 @njit(inline='always')
 def draw_items(policy, player, st, params):
-    """The player's whole draw (:func:`start_draw`, then :func:`draw_step` to its end); True
-    on the Killer."""
-    start_draw(st, player)
-    while draw_step(policy, player, st, params):
-        pass
-    return killer_drawn(st)
+    """The player's draw (docs/rules.md, "Drawing"): :func:`open_draw`, the cards, and the
+    optional extra card of an area whose card gives one (:func:`takes_extra_draw`). True on the
+    Killer."""
+    n = open_draw(policy, player, st, params)
+    if n < 0:
+        return False
+    if draw_cards(st, n):
+        return True
+    if takes_extra_draw(policy, player, st, params):
+        return draw_cards(st, 1)
+    return False
 
 
 # --- step 7: the Killer ---------------------------------------------------------------------
@@ -556,41 +559,18 @@ def keep_items(policy, player, st, params):
 
 
 # --- the phase ------------------------------------------------------------------------------
-@njit(inline='always')
-def begin_turn(policy, player, st, params):
-    """Steps 1-5 of ``player``'s turn: won cards sorted, items used before drawing, the draw
-    opened (:func:`start_draw`) or, by a player who won no yellow and may decline its one card
-    (``no_yellow_draw = "may"``), declined."""
+@njit
+def item_turn(policy, player, st, params):
+    """One player's part of the item phase (docs/rules.md, "The item phase")."""
     st[S_TURN] = player
     sort_won_cards(st, player)
     if st[S_HELD + player] & USABLE_BEFORE_DRAW:
         use_items(policy, api.BEFORE_DRAW, player, st, params, np.int64(0))
-    start_draw(st, player)
-    if st[C_NO_YELLOW_DRAW] == NO_YELLOW_DRAW_MAY and st[S_YELLOWS + player] == 0 \
-            and st[S_DRAW_PENDING] > 0 and st[S_DECK_N] > 0:
-        if ask(policy, api.OPTIONAL_DRAW, player, 0, st, params) != 1:
-            st[S_DRAW_PENDING] = 0
-            st[S_EXTRA_DONE] = 1
-
-
-@njit(inline='always')
-def finish_turn(policy, player, st, params):
-    """Steps 7-8 of ``player``'s turn, once its draw is over: the Killer, or keeping."""
-    if killer_drawn(st):
+    if draw_items(policy, player, st, params):
         resolve_killer(st, player)
     else:
         keep_items(policy, player, st, params)
     st[S_TURN] = -1
-
-
-@njit
-def item_turn(policy, player, st, params):
-    """One player's part of the item phase (docs/rules.md, "The item phase"):
-    :func:`begin_turn`, the draw card by card (:func:`draw_step`), :func:`finish_turn`."""
-    begin_turn(policy, player, st, params)
-    while draw_step(policy, player, st, params):
-        pass
-    finish_turn(policy, player, st, params)
 
 
 @njit
@@ -609,36 +589,23 @@ def item_phase_start(policy, st, params):
 
 
 @njit
-def before_turn(policy, st, params, i):
-    """What comes before turn ``i`` (0 or 1) of the item phase: the phase's start
-    (:func:`item_phase_start`) before the first, and a gift window where the area card allows
-    gifts (the Fire pit)."""
-    if i == 0:
-        item_phase_start(policy, st, params)
-    if st[C_AREA_GIFTS + st[S_AREA]] != 0:
-        fire_pit_gifts(policy, st, params)
-
-
-@njit
-def after_turns(policy, st, params):
-    """What comes after both turns: the last gift window where the area card allows gifts."""
-    if st[C_AREA_GIFTS + st[S_AREA]] != 0:
-        fire_pit_gifts(policy, st, params)
-
-
-@njit
 def item_phase_part(policy, st, params, start, stop):
-    """Turns ``start .. stop - 1`` of the item phase, each after :func:`before_turn`, and
-    :func:`after_turns` after turn 2; ``(0, 2)`` is the whole phase, and so are ``(0, 1)``
-    then ``(1, 2)`` while the game goes on in between. Stops on a finished game."""
+    """Turns ``start .. stop - 1`` of the item phase, each after its gift window where the area
+    card allows gifts (the Fire pit), and the last gift window after turn 2; ``(0, 2)`` is the
+    whole phase, and so are ``(0, 1)`` then ``(1, 2)`` while the game goes on in between.
+    Stops on a finished game."""
     first = item_first_player(st)
+    gifts = st[C_AREA_GIFTS + st[S_AREA]] != 0
+    if start == 0:
+        item_phase_start(policy, st, params)
     for i in range(start, stop):
-        before_turn(policy, st, params, i)
+        if gifts:
+            fire_pit_gifts(policy, st, params)
         item_turn(policy, first ^ i, st, params)
         if st[S_OUTCOME]:
             return
-    if stop == 2:
-        after_turns(policy, st, params)
+    if stop == 2 and gifts:
+        fire_pit_gifts(policy, st, params)
 
 
 @njit

@@ -181,8 +181,6 @@ S_USED = _s.field("used", 12)                        #: items used, by item id
 S_KEPT_ITEM = _s.field("kept_item", 12)              #: items kept, by item id
 S_CABINS_EXTRA = _s.field("cabins_extra")            #: Cabins' extra cards drawn
 S_GIFTS = _s.field("gifts")                          #: items given in the Fire pit
-S_DRAW_PENDING = _s.field("draw_pending")            #: cards still to draw in this draw
-S_EXTRA_DONE = _s.field("extra_done")                #: 1 once the area's extra draw is past
 S_CURSED_DRAWN = _s.field("cursed_drawn")            #: 1 once this draw held the Cursed Object
 STATE_SIZE = _s.size
 #: bit of ``S_DECK_SEEN``: the slot is in the top group of the rulebook's first item deck
