@@ -548,6 +548,7 @@ def compare(config: GameConfig | None = None, *,
 def luck(config: GameConfig | None = None, *, policy: PolicyLike = "expert",
          games: int = 100_000, seed: int = 0, threads: int | None = None,
          positions: int | Iterable[int] | None = None, progress: Progress = False,
+         params: Mapping[str | int, float] | Sequence[float] | np.ndarray | None = None,
          **knobs: Any) -> LuckResult:
     """How much the Killer's starting position in the first item deck decides: the win rate
     of each position and its effect (its win rate minus the average over all positions), on
@@ -570,6 +571,8 @@ def luck(config: GameConfig | None = None, *, policy: PolicyLike = "expert",
     progress : bool or callable, default False
         ``True`` shows a tqdm bar on stderr; a callable is called as ``progress(done,
         total)``, games of all positions together.
+    params : mapping or sequence of float, optional
+        The policy's parameters, as for :func:`simulate`.
     **knobs
         Fields of :class:`GameConfig` and ``difficulty``, applied on top of ``config``.
 
@@ -589,6 +592,7 @@ def luck(config: GameConfig | None = None, *, policy: PolicyLike = "expert",
     games = check_count("games", games)
     seed = check_seed(seed)
     threads = check_threads(threads)
+    params = check_params(policy, params)
     check_progress(progress)
     if isinstance(positions, (int, np.integer)) and not isinstance(positions, bool):
         positions = [int(positions)]
@@ -598,7 +602,7 @@ def luck(config: GameConfig | None = None, *, policy: PolicyLike = "expert",
     with _progress(progress, total, [policy]) as (callback, _):
         result = killer_position_effects(config, policy, games=games, seed=seed,
                                          threads=threads, positions=positions,
-                                         step=_steps(callback, total))
+                                         step=_steps(callback, total), params=params)
     return LuckResult(result)
 
 

@@ -55,11 +55,10 @@ def config_line(c):
 
 
 def area_names(c):
-    """Each printed area's name in answers: the card in its place under the configuration
-    ``c`` (a ``describe()`` dict), which is the printed card's unless a card file replaced it
-    (JSON keeps the printed names as keys)."""
-    names = load_cards(c.get("cards")).names
-    return dict(zip(rules.AREA_NAMES, names))
+    """Each printed area's name in answers, as its card is titled (``Tent site``): the card
+    in its place under the configuration ``c`` (a ``describe()`` dict), the printed card's
+    unless a card file replaced it (JSON keeps the printed names as keys)."""
+    return dict(zip(rules.AREA_NAMES, load_cards(c.get("cards")).titles))
 
 
 def cards_line(path):
@@ -69,37 +68,91 @@ def cards_line(path):
     return f"CHANGED CARDS {changed.label}: {what}"
 
 
+#: what the words of a simulation's answer mean, printed under it
+SUMMARY_LEGEND = (
+    "  win rate: the share of games the pair won; 95% CI: the range the true value is in with "
+    "95 %",
+    "  confidence. Killer's place: where the Killer lay in the first item deck, 1 = its top "
+    "card.",
+    "  traps per round: traps set off per round played in the area; lost here: games that "
+    "ended",
+    "  in a round played in that area, as shares of all games.",
+)
+
+
+def _rounds_line(by_round, games, indent, per_line=6):
+    """``round 1 0.0012, 2 0.0321, ...`` up to the last round with a loss, wrapped."""
+    shown = [(r, n) for r, n in by_round.items()]
+    while shown and shown[-1][1] == 0:
+        shown.pop()
+    if not shown:
+        return []
+    cells = [f"{r} {n / games:.4f}" for r, n in shown]
+    rows = [", ".join(cells[i:i + per_line]) for i in range(0, len(cells), per_line)]
+    return [indent + ("in round " if i == 0 else " " * 9) + row + ("," if i < len(rows) - 1
+                                                                   else "")
+            for i, row in enumerate(rows)]
+
+
+def why_lost_lines(s):
+    """The block "why games are lost" of a ``summary()``: losses by health (the round the
+    Killer took a last health in), by traps, and games with no end, as shares of all games
+    (by area in the area table)."""
+    g = s["games"]
+    losses = s.get("losses")
+    max_rounds = s["config"]["max_rounds"]
+    traps = s["config"]["traps"]
+    rows = [("the Killer took a player's last health", s["loss_health"],
+             _rounds_line(losses["health_by_round"], g, "      ") if losses else []),
+            (f"the {_ordinal(traps)} trap was set off", s["loss_traps"], []),
+            (f"no end within {max_rounds:,} rounds", s["timeout"], [])]
+    lines = ["  why games are lost (shares of all games)"]
+    for label, share, detail in rows:
+        lines += [f"    {label:<40} {share:.4f}", *detail]
+    return lines
+
+
+def _ordinal(n):
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
 def format_summary(s):
-    """The human-readable table of a ``SimulationResult.summary()``."""
+    """The human-readable answer of a ``SimulationResult.summary()``: the win rate, why games
+    are lost, the areas and the Killer's place, and a legend of the words."""
     lo, hi = s["win_ci"]
+    g = s["games"]
     lines = [
-        f"{player_line(s['policy'])}; {config_line(s['config'])}; {s['games']:,} games, "
+        f"{player_line(s['policy'])}; {config_line(s['config'])}; {g:,} games, "
         f"seed {s['seed']}",
         "",
         f"  win rate          {s['win_rate']:.4f}   95% CI [{lo:.4f}, {hi:.4f}]",
-        f"  loss by health    {s['loss_health']:.4f}",
-        f"  loss by traps     {s['loss_traps']:.4f}",
-        f"  timeout           {s['timeout']:.4f}",
-        f"  mean rounds       {s['mean_rounds']:.2f}",
+        f"  rounds per game   {s['mean_rounds']:.2f}",
     ]
     if s.get("invariant_violations"):
         lines.append(f"  INVARIANT VIOLATIONS in {s['invariant_violations']:,} games: the figures "
                      f"are not trustworthy")
-    lines += [
-        "",
-        "  area         rounds played   traps per round",
-    ]
+    lines += ["", *why_lost_lines(s), ""]
+    losses = s.get("losses")
     names = area_names(s["config"])
+    width = max(12, *(len(n) for n in names.values()))
+    lines.append(f"  {'area':<{width}} rounds played   traps per round"
+                 + ("   lost here: by health   by traps" if losses else ""))
     for area, rate in s["trap_rate_by_area"].items():
         played = s["rounds_by_area"][area]
-        lines.append(f"  {names[area]:<12} {played:>13,}   "
-                     f"{'-' if rate is None else format(rate, '.3f'):>15}")
+        line = (f"  {names[area]:<{width}} {played:>13,}   "
+                f"{'-' if rate is None else format(rate, '.3f'):>15}")
+        if losses and played:
+            line += (f"   {losses['health_by_area'][area] / g:>20.4f}"
+                     f"   {losses['traps_by_area'][area] / g:>8.4f}")
+        elif losses:
+            line += f"   {'-':>20}   {'-':>8}"
+        lines.append(line)
     lines.append("")
-    lines.append("  killer start   games      win rate")
+    lines.append("  Killer's place   games      win rate")
     for k, (n, rate) in s["win_rate_by_killer_start"].items():
-        lines.append(f"  {k:>12} {n:>8,}      {rate:.4f}")
-    lines.append("")
-    lines.append(f"  {s['elapsed_s']:.2f} s, {s['games'] / max(s['elapsed_s'], 1e-9):,.0f} games/s")
+        lines.append(f"  {k:>14} {n:>8,}      {rate:.4f}")
+    lines += ["", *SUMMARY_LEGEND, "",
+              f"  {s['elapsed_s']:.2f} s, {g / max(s['elapsed_s'], 1e-9):,.0f} games/s"]
     return "\n".join(lines)
 
 
@@ -109,13 +162,12 @@ def format_killer_effects(r):
     over = f"positions 1..{n_pos}" if len(r["positions"]) == n_pos else \
         f"positions 1..{n_pos} (the same games as dealt, the Killer where the deck put it)"
     return format_effects(r, "positions", "killer start", "position", over) + (
-        "\n  killer start 1 is the top card of the first item deck; an effect is the win rate "
-        "minus\n  that average, game by game, with the range the true value is in with 95 % "
-        "confidence")
+        "\n  killer start: where the Killer lay in the first item deck, 1 = its top card")
 
 
-def format_effects(r, key, column, unit, over):
-    """The human-readable table of a paired-effects result (``r[key]`` holds the rows)."""
+def format_effects(r, key, column, unit, over, labels=None):
+    """The human-readable table of a paired-effects result (``r[key]`` holds the rows,
+    shown by ``labels[key]`` where given), with a legend of its words."""
     games = next(iter(r[key].values()))["games"]
     lines = [
         f"{player_line(r['policy'])}; {config_line(r['config'])}; {games:,} games per {unit}, "
@@ -127,10 +179,13 @@ def format_effects(r, key, column, unit, over):
         lo, hi = p["win_ci"]
         ci = p["effect_ci"]
         effect_ci = "-" if ci is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
-        lines.append(f"  {k:>12} {p['games']:>10,}     {p['win_rate']:.4f}   "
+        name = (labels or {}).get(k, k)
+        lines.append(f"  {name:>12} {p['games']:>10,}     {p['win_rate']:.4f}   "
                      f"[{lo:.4f}, {hi:.4f}]   {p['effect']:+.4f}   {effect_ci}")
     lines.append("")
     lines.append(f"  average over {over}: win rate {r['average']:.4f}")
+    lines += ["", "  effect: the win rate minus that average, game by game; 95% CI: the range "
+              "the true value", "  is in with 95 % confidence."]
     return "\n".join(lines)
 
 def format_sources(r):
@@ -170,11 +225,11 @@ def format_comparison(r, config_line):
                         else f"{row['label']} ({row['policy']})" for row in r["policies"])
     lines = [f"players {players}; {config_line}; seed {r['seed']}", "",
              f"  {'policy':<{width}} {'games':>10}   win rate   95% CI             "
-             f"loss health  loss traps  timeout"]
+             f"lost: health  lost: traps   no end"]
     for row in r["policies"]:
         lines.append(f"  {row['label']:<{width}} {row['games']:>10,}     {row['win_rate']:.4f}"
-                     f"   {format_ci(row['win_ci'])}     {row['loss_health']:.4f}"
-                     f"      {row['loss_traps']:.4f}   {row['timeout']:.4f}")
+                     f"   {format_ci(row['win_ci'])}       {row['loss_health']:.4f}"
+                     f"       {row['loss_traps']:.4f}   {row['timeout']:.4f}")
     if r["pairs"]:
         pw = max(len("b - a"), *(len(p["b"]) + len(p["a"]) + 3 for p in r["pairs"]))
         lines += ["", "  paired difference of win rates on the games both played",
@@ -192,7 +247,22 @@ def format_comparison(r, config_line):
         rates = row["trap_rate_by_area"]
         lines.append(f"  {row['label']:<{width}} " + " ".join(
             f"{'-' if rates[a] is None else format(rates[a], '.3f'):>9}" for a in areas))
+    lines += ["", *comparison_legend(r["config"], bool(r["pairs"]))]
     return "\n".join(lines)
+
+
+def comparison_legend(c, pairs):
+    """What the words of a comparison mean, printed under it (``c``: its ``describe()``)."""
+    lines = ["  win rate: the share of games won; 95% CI: the range the true value is in with "
+             "95 % confidence.",
+             f"  lost: health: the Killer took a player's last health; lost: traps: the "
+             f"{_ordinal(c['traps'])} trap was set off;",
+             f"  no end: no end within {c['max_rounds']:,} rounds (shares of all games)."]
+    if pairs:
+        lines += ["  difference: b's win rate minus a's on the same games, with its 95% CI; "
+                  "unpaired: the",
+                  "  wider interval two runs on different games would give."]
+    return lines
 
 def _verdict(ci):
     """Plain words for an interval of a difference."""
@@ -343,13 +413,16 @@ def format_policy_speeds(rows):
 def format_win_probability(r):
     """The human-readable answer of ``luck state`` (:func:`analysis.position.win_probability`)."""
     lo, hi = r["win_ci"]
+    c = r["config"]
     return "\n".join([
-        f"{player_line(r['policy'])}; {config_line(r['config'])}; {r['games']:,} play-outs, "
+        f"{player_line(r['policy'])}; {config_line(c)}; {r['games']:,} play-outs, "
         f"seed {r['seed']}", "",
         f"  win probability   {r['win_rate']:.4f}   95% CI [{lo:.4f}, {hi:.4f}]",
-        f"  loss by health    {r['loss_health']:.4f}",
-        f"  loss by traps     {r['loss_traps']:.4f}",
-        f"  timeout           {r['timeout']:.4f}"])
+        f"  lost by health    {r['loss_health']:.4f}   (the Killer took a player's last health)",
+        f"  lost by traps     {r['loss_traps']:.4f}   (the {_ordinal(c['traps'])} trap was set "
+        f"off)",
+        f"  no end            {r['timeout']:.4f}   (within {c['max_rounds']:,} rounds)", "",
+        "  95% CI: the range the true value is in with 95 % confidence."])
 
 
 def format_timeline(t):

@@ -1,7 +1,20 @@
 from pathlib import Path
 import sys
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+@pytest.fixture
+def no_play(monkeypatch):
+    """Fail the test if a policy is about to be compiled or played."""
+    from slashersim import policies
+
+    def boom(*args, **kwargs):
+        raise AssertionError("a game was about to be played")
+    monkeypatch.setattr(policies, "_compiled", {})
+    monkeypatch.setattr(policies, "import_module", boom)
 
 
 #: what each of the two pytest-xdist workers compiles (or loads) before its first test: a clean

@@ -11,7 +11,7 @@ KEYS = {"games", "wins", "win_rate", "win_ci", "loss_health", "loss_traps", "tim
         "rounds_by_area", "win_rate_by_killer_start", "item_stats", "invariant_violations",
         "config", "policy", "policy_params", "seed", "elapsed_s"}
 #: the counts beside the rates
-COUNT_KEYS = {"outcomes", "rounds", "damage", "traps_by_area", "rounds_hist"}
+COUNT_KEYS = {"outcomes", "rounds", "damage", "traps_by_area", "rounds_hist", "losses"}
 
 
 def _json(capsys, *args):
@@ -68,8 +68,8 @@ def test_simulate_options_reach_the_config(capsys):
 def test_simulate_human_output(capsys):
     assert main(["simulate", "--games", "1000"]) == 0
     out = capsys.readouterr().out
-    assert "win rate" in out and "95% CI" in out and "loss by traps" in out
-    assert "mean rounds" in out
+    assert "win rate" in out and "95% CI" in out and "trap was set off" in out
+    assert "rounds per game" in out
 
 
 @pytest.mark.parametrize("args, needle", [

@@ -43,15 +43,6 @@ def refused(capsys, needle, *argv):
 
 
 @pytest.fixture
-def no_play(monkeypatch):
-    """Fail the test if a policy is about to be compiled or played."""
-    def boom(*args, **kwargs):
-        raise AssertionError("a game was about to be played")
-    monkeypatch.setattr(policies, "_compiled", {})
-    monkeypatch.setattr(policies, "import_module", boom)
-
-
-@pytest.fixture
 def spec(tmp_path):
     path = tmp_path / "spec.toml"
     path.write_text(SPEC)

@@ -23,7 +23,8 @@ _WIN = rules.OUTCOME_NAMES.index("win")
 
 
 def paired_effects(configs, policy="baseline", games=100_000, seed=0, threads=None,
-                   report=None, chunk_size=DEFAULT_CHUNK, weights=None, step=None, tally=None):
+                   report=None, chunk_size=DEFAULT_CHUNK, weights=None, step=None, tally=None,
+                   params=None):
     """Win rate of each labelled configuration and its effect, on common random numbers.
 
     ``configs`` maps labels to configurations that differ in one set-up fact; all play the same
@@ -40,7 +41,8 @@ def paired_effects(configs, policy="baseline", games=100_000, seed=0, threads=No
     it and takes no part in it).
 
     ``step(n)`` is called with the games just played; ``tally``, a dict, gets
-    ``"invariant_violations"``: the games, over all labels, that broke an invariant.
+    ``"invariant_violations"``: the games, over all labels, that broke an invariant;
+    ``params`` are the policy's parameters (default: its defaults).
     """
     games = check_count("games", games)
     chunk_size = check_count("chunk_size", chunk_size)
@@ -64,7 +66,7 @@ def paired_effects(configs, policy="baseline", games=100_000, seed=0, threads=No
         e_sum[:] += e.sum(axis=1)
         e_sq[:] += (e * e).sum(axis=1)
 
-    player = prepare(policy)
+    player = prepare(policy, params)
     play_side_by_side([(configs[label], player) for label in labels], games, seed,
                       threads=threads, cap=chunk_size, step=step, on_chunk=on_chunk)
     if tally is not None:
@@ -110,7 +112,7 @@ def killer_runs(config, positions=None):
 
 
 def killer_position_effects(config=None, policy="baseline", games=100_000, seed=0, threads=None,
-                            positions=None, chunk_size=DEFAULT_CHUNK, step=None):
+                            positions=None, chunk_size=DEFAULT_CHUNK, step=None, params=None):
     """Win rate and effect of each starting position of the Killer in the first item deck.
 
     Every position ``k`` (1 = top) reported plays the same ``games`` games of ``seed`` with
@@ -138,6 +140,8 @@ def killer_position_effects(config=None, policy="baseline", games=100_000, seed=
         Games held in memory at once per position; results do not depend on it.
     step : callable, optional
         Called with the games just played (``games`` times :func:`killer_runs` in all).
+    params : array, optional
+        The policy's parameter vector (default: its defaults).
 
     Returns
     -------
@@ -166,7 +170,7 @@ def killer_position_effects(config=None, policy="baseline", games=100_000, seed=
         weights = {**{str(k): 0 for k in report}, "as dealt": 1}
     out, average = paired_effects(configs, policy, games, seed, threads,
                                   {str(k) for k in report}, chunk_size, weights=weights,
-                                  step=step, tally=tally)
+                                  step=step, tally=tally, params=params)
     return {"positions": dict(sorted(out.items(), key=lambda kv: int(kv[0]))),
             "average": average, "invariant_violations": tally["invariant_violations"],
             "config": config.describe(), "policy": policy, "seed": int(seed)}
@@ -205,7 +209,7 @@ def fact_values(fact, config=None, values=None, player=0):
 
 def first_fact_effects(fact, config=None, policy="baseline", games=100_000, seed=0,
                        threads=None, values=None, chunk_size=DEFAULT_CHUNK, player=0,
-                       step=None):
+                       step=None, params=None):
     """Win rate and effect of a set-up fact of round 1, each value generated so, not
     filtered, on common random numbers (see :func:`paired_effects`):
 
@@ -218,7 +222,7 @@ def first_fact_effects(fact, config=None, policy="baseline", games=100_000, seed
 
     Returns ``{"values": {value: {...}}, "average", "invariant_violations", "config",
     "policy", "seed"}`` (and ``"player"`` for ``"yellows"``). ``step(n)`` is called with the
-    games just played.
+    games just played; ``params`` are the policy's parameters (default: its defaults).
     """
     knob, allowed, wanted, weights = fact_values(fact, config, values, player)
     config = (config or GameConfig()).replace(**{knob: None})
@@ -231,7 +235,7 @@ def first_fact_effects(fact, config=None, policy="baseline", games=100_000, seed
     configs = {v: config.replace(**{knob: setting(v)}) for v in allowed}
     tally = {}
     out, average = paired_effects(configs, policy, games, seed, threads, set(wanted),
-                                  chunk_size, weights, step=step, tally=tally)
+                                  chunk_size, weights, step=step, tally=tally, params=params)
     result = {"values": {v: out[v] for v in allowed if v in out}, "average": average,
               "invariant_violations": tally["invariant_violations"],
               "config": config.describe(), "policy": policy, "seed": int(seed)}
@@ -280,15 +284,15 @@ def check_sources(games, repeats):
     """``(groups, repeats)`` of :func:`variance_sources`, checked without playing anything."""
     repeats = check_count("repeats", repeats)
     if repeats < 2:
-        raise ValueError(f"repeats must be at least 2, got {repeats}")
+        raise ConfigError(f"repeats must be at least 2, got {repeats}")
     groups = check_count("games", games) // repeats
     if groups < 2:
-        raise ValueError(f"games must be at least 2 x repeats ({2 * repeats}), got {games}")
+        raise ConfigError(f"games must be at least 2 x repeats ({2 * repeats}), got {games}")
     return groups, repeats
 
 
 def variance_sources(config=None, policy="baseline", games=160_000, repeats=8, seed=0,
-                     threads=None, boot=400, streams=STREAM_NAMES, step=None):
+                     threads=None, boot=400, streams=STREAM_NAMES, step=None, params=None):
     """How much of the outcome's variance each random stream explains (Sobol indices).
 
     A stream's **first-order share** ``Var(E[win | stream]) / Var(win)`` is what it decides on
@@ -305,7 +309,8 @@ def variance_sources(config=None, policy="baseline", games=160_000, repeats=8, s
     Returns ``{"shares": {stream: {"first", "first_ci", "total", "total_ci", "games",
     "groups"}}, "sum_first", "sum_total", "interactions", "win_rate", "repeats",
     "invariant_violations", "config", "policy", "seed"}``. ``step(n)`` is called with the
-    games just played (``2 * groups * repeats`` per stream).
+    games just played (``2 * groups * repeats`` per stream); ``params`` are the policy's
+    parameters (default: its defaults).
     """
     config = config or GameConfig()
     groups, repeats = check_sources(games, repeats)
@@ -319,7 +324,7 @@ def variance_sources(config=None, policy="baseline", games=160_000, repeats=8, s
     def held_wins(held):
         nonlocal violations
         rec = simulate(config, policy, games=groups * repeats, seed=seed, threads=threads,
-                       keep_records=True, hold=(held, repeats),
+                       keep_records=True, hold=(held, repeats), params=params,
                        progress=increments(step)).records
         violations += int((rec["violations"] != 0).sum())
         return (rec["outcome"].cat.codes.to_numpy() == _WIN).reshape(groups, repeats)

@@ -19,6 +19,7 @@ from matplotlib.figure import Figure
 import numpy as np
 
 from .. import rules
+from ..cards import load as load_cards
 from ..config import GameConfig
 from ..engine import layout as L
 from ..engine import positions as K
@@ -718,10 +719,11 @@ def snapshot_position(rec, i):
     return Position(rec.config, st, known)
 
 
-def _label(ev):
+def _label(ev, titles):
+    """An event in words; an area by its card's title (``titles``: area -> title)."""
     r = ev["round"]
     if ev["event"] == "deal":
-        return f"R{r} deal: {ev['area']}, leader P{ev['leader']}"
+        return f"R{r} deal: {titles.get(ev['area'], ev['area'])}, leader P{ev['leader']}"
     if ev["event"] == "trump":
         return f"R{r} trump: {ev['trump_card']}"
     if ev["event"] == "play":
@@ -754,6 +756,7 @@ def timeline(rec, games=4000, seed=0, threads=None, step=None):
     play-outs end (:func:`timeline_playouts` of them in all).
     """
     events = record_events(rec)
+    titles = dict(zip(rules.AREA_NAMES, load_cards(rec.config.cards).titles))
     last = len(rec.snaps) - 1
     prob = {}
     places = {0} | {e["before"] for e in events} | {e["after"] for e in events}
@@ -769,7 +772,7 @@ def timeline(rec, games=4000, seed=0, threads=None, step=None):
     for ev in events:
         (b, bci), (a, aci) = prob[ev["before"]], prob[ev["after"]]
         out.append({**{k: x for k, x in ev.items() if k not in ("before", "after")},
-                    "label": _label(ev), "before": b, "before_ci": bci, "after": a,
+                    "label": _label(ev, titles), "before": b, "before_ci": bci, "after": a,
                     "after_ci": aci, "swing": a - b})
     return {"start": {"win_rate": prob[0][0], "win_ci": prob[0][1]}, "events": out,
             "outcome": rules.OUTCOME_NAMES[int(rec.snaps[last][L.S_OUTCOME])],

@@ -81,6 +81,13 @@ class CardSet:
     names: tuple = rules.AREA_NAMES
 
     @property
+    def titles(self):
+        """The title of the card in each printed area's place, as answers show it (a new card
+        without a title: its name)."""
+        return tuple(self.areas[slot]["title"] or name
+                     for slot, name in zip(rules.AREA_NAMES, self.names))
+
+    @property
     def label(self):
         """``printed``, or the card file and the head of its hash: how answers name them."""
         if self.file is None:

@@ -31,6 +31,7 @@ from ..inputs import (
 )
 from ..policies import SKILLS, param_specs, param_vector, policy_names, resolve
 from ..present import (
+    area_names,
     config_line,
     format_bench,
     format_comparison,
@@ -48,7 +49,7 @@ from ..present import (
 from ..presets import overrides
 from ..progress import bar
 from ..rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
-from .parser import build_parser
+from .parser import build_parser, refused_values
 
 
 def params_from_args(args):
@@ -75,8 +76,13 @@ def config_from_args(args):
               **{k: v for k, v in given.items() if v is not None}}
     if getattr(args, "cards", None) is not None:
         values["cards"] = args.cards
-    ruled = parse_rules(getattr(args, "rule", ()),
-                        [k for k in GameConfig.knob_names() if k not in RULE_OPTIONS_ONLY])
+    refused = []
+    try:
+        ruled = parse_rules(getattr(args, "rule", ()),
+                            [k for k in GameConfig.knob_names() if k not in RULE_OPTIONS_ONLY])
+    except ConfigError as e:
+        refused.append(str(e))
+        ruled = {}
     for name, value in ruled.items():
         option = "--" + name.replace("_", "-")
         if name in given and given[name] is not None:
@@ -88,7 +94,7 @@ def config_from_args(args):
     values.update(ruled)
     if args.difficulty is not None:
         values["difficulty"] = args.difficulty
-    config = _config_or_every_refusal(values)
+    config = _config_or_every_refusal(values, refused)
     _check_threads(args)
     args.notes = []
     if args.difficulty is not None:
@@ -98,11 +104,11 @@ def config_from_args(args):
     return config
 
 
-def _config_or_every_refusal(values):
+def _config_or_every_refusal(values, refused=()):
     """``GameConfig.from_dict(values)``; when refused, every value refused on its own is named
-    in the one line, not only the first."""
+    in the one line, not only the first, after the refusals already found (``refused``)."""
     try:
-        return GameConfig.from_dict(values)
+        config = GameConfig.from_dict(values)
     except ConfigError as first:
         edition = {"edition": values["edition"]} if "edition" in values else {}
         found = []
@@ -113,7 +119,28 @@ def _config_or_every_refusal(values):
                 GameConfig.from_dict({**edition, k: v})
             except ConfigError as e:
                 found.append(str(e))
-        raise ConfigError("; ".join(found) if len(found) > 1 else str(first)) from None
+        found = found if len(found) > 1 else [str(first)]
+        raise ConfigError("; ".join([*refused, *found])) from None
+    if refused:
+        raise ConfigError("; ".join(refused))
+    return config
+
+
+def _checked(args, *checks):
+    """The results of ``checks`` (callables), run in turn; when any refuses, one line names
+    every refusal, with the option values refused while parsing (``args.refused``), not only
+    the first. Every command of the run options (``gathers``) starts with it."""
+    found, results = list(getattr(args, "refused", ())), []
+    for check in checks:
+        try:
+            results.append(check())
+        except ValueError as e:
+            found.append(str(e))
+            results.append(None)
+    if found:
+        raise ConfigError("; ".join(dict.fromkeys(found)))
+    args.refused = []
+    return results
 
 
 def _show(value):
@@ -202,9 +229,8 @@ def _check_record(args):
 
 
 def cmd_simulate(args):
-    config = config_from_args(args)
-    params = params_from_args(args)
-    _check_record(args)
+    config, params, _ = _checked(args, lambda: config_from_args(args),
+                                 lambda: params_from_args(args), lambda: _check_record(args))
     _start(args, [args.policy], ["engine", "record"] if args.record is not None else ["engine"])
     from .. import api  # after the checks
     from ..progress import increments
@@ -227,15 +253,15 @@ def cmd_luck_killer(args):
     from .. import api  # after the checks
     from ..analysis.luck import killer_runs  # after the checks
     from ..progress import increments
-    config = config_from_args(args)
     positions = None if args.all else [args.position]
-    runs = killer_runs(config, positions)
-    _check_png(args)
+    config, params, _, runs = _checked(
+        args, lambda: config_from_args(args), lambda: params_from_args(args),
+        lambda: _check_png(args), lambda: killer_runs(config_from_args(args), positions))
     _start(args, [args.policy])
     total = args.games * runs
     with _bar(args, total) as b:
         r = api.luck(config, policy=args.policy, games=args.games, seed=args.seed,
-                     threads=args.threads, positions=positions,
+                     threads=args.threads, positions=positions, params=params,
                      progress=increments(b.update)).summary()
     if args.png:
         from ..analysis.luck import effects_figure  # after the checks
@@ -248,16 +274,17 @@ def cmd_luck_killer(args):
 def cmd_luck_fact(args, fact=None, player=0):
     from ..analysis.luck import fact_values, first_fact_effects  # after the checks
     fact = fact or args.luck_command
-    config = config_from_args(args)
     values = None if args.all else [args.value]
-    _, allowed, _, _ = fact_values(fact, config, values, player)
-    _check_png(args)
+    config, params, _, (_, allowed, _, _) = _checked(
+        args, lambda: config_from_args(args), lambda: params_from_args(args),
+        lambda: _check_png(args), lambda: fact_values(fact, config_from_args(args), values,
+                                                      player))
     _start(args, [args.policy])
     total = args.games * len(allowed)
     with _bar(args, total) as b:
         r = first_fact_effects(fact, config, args.policy, games=args.games, seed=args.seed,
                                threads=args.threads, values=values, player=player,
-                               step=b.update)
+                               step=b.update, params=params)
     if args.png:
         from ..analysis.luck import effects_figure  # after the checks
         words = {"area": "first area card", "trump": "first trump suit",
@@ -270,7 +297,8 @@ def cmd_luck_fact(args, fact=None, player=0):
                              "all counts, weighted by their chances"))
     else:
         column = "first area" if fact == "area" else "first trump"
-        print(format_effects(r, "values", column, "value", "all values"))
+        labels = area_names(r["config"]) if fact == "area" else None
+        print(format_effects(r, "values", column, "value", "all values", labels))
     return _violations(r["invariant_violations"], total)
 
 
@@ -314,14 +342,17 @@ def cmd_luck_timeline(args):
 
 def cmd_luck_sources(args):
     from ..analysis.luck import STREAM_NAMES, check_sources, variance_sources  # after the checks
-    config = config_from_args(args)
+    config, params, _ = _checked(args, lambda: config_from_args(args),
+                                 lambda: params_from_args(args),
+                                 lambda: check_sources(args.games, args.repeats))
     groups, repeats = check_sources(args.games, args.repeats)
     _start(args, [args.policy], ["engine", "held"])
     total = 2 * len(STREAM_NAMES) * groups * repeats
-    _estimate(args, "luck sources", [(config, args.policy, None, total)])
+    _estimate(args, "luck sources", [(config, args.policy, params, total)])
     with _bar(args, total, long=True) as b:
         r = variance_sources(config, args.policy, games=args.games, repeats=args.repeats,
-                             seed=args.seed, threads=args.threads, step=b.update)
+                             seed=args.seed, threads=args.threads, step=b.update,
+                             params=params)
     print(json.dumps(r) if args.json else format_sources(r))
     return _violations(r["invariant_violations"], total)
 
@@ -342,9 +373,9 @@ def cmd_compare(args):
     from .. import api  # after the checks
     from ..analysis.compare import check_comparison  # after the checks
     from ..progress import increments
-    names = _names("--policies", args.policies)
-    config = config_from_args(args)
-    params = parse_policy_params(args.policy_param)
+    names, config, params = _checked(args, lambda: _names("--policies", args.policies),
+                                     lambda: config_from_args(args),
+                                     lambda: parse_policy_params(args.policy_param))
     _, _, _, counts = check_comparison(names, args.games, params)
     known = [k for k in GameConfig.knob_names() if k not in RULE_OPTIONS_ONLY]
     variants = {}
@@ -584,8 +615,14 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv)
     args.command_line = "slashersim " + shlex.join(argv)
-    _resolve_skills(args)
+    args.refused = refused_values(args)
     try:
+        try:
+            _resolve_skills(args)
+        except ConfigError as e:
+            args.refused.append(str(e))
+        if args.refused and not getattr(args, "gathers", False):
+            raise ConfigError("; ".join(args.refused))
         return COMMANDS[args.command](args) or 0
     except (ConfigError, ValueError) as e:
         print(f"slashersim: error: {e}", file=sys.stderr)

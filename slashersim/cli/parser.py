@@ -14,14 +14,47 @@ from ..policies import DEFAULT_SKILL, SKILLS, policy_names
 from ..rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
 
 
+class Refused:
+    """An option's value refused by its type or choices, held in its place until every option
+    is read, so that one line names every refused value (:func:`refused_values`)."""
+
+    def __init__(self, message, default):
+        self.message = message
+        self.default = default
+
+
+def refused_values(args):
+    """The messages of the option values refused while parsing ``args``; each refused value
+    is replaced by its option's default, so that the command's own checks can still run."""
+    found = []
+    for name, value in vars(args).items():
+        if isinstance(value, Refused):
+            found.append(value.message)
+            setattr(args, name, value.default)
+        elif isinstance(value, list) and any(isinstance(v, Refused) for v in value):
+            found += [v.message for v in value if isinstance(v, Refused)]
+            setattr(args, name, [v for v in value if not isinstance(v, Refused)])
+    return found
+
+
 class _Parser(argparse.ArgumentParser):
     """Argument errors as one line on stderr and exit status 2. Options are never abbreviated
     (``--game`` is not ``--games``), and a misspelt option or value gets the nearest valid one
-    suggested."""
+    suggested. A bad value of an option is held (:class:`Refused`) rather than refused at
+    once, so that one line can name every bad value."""
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
+
+    def _get_values(self, action, arg_strings):
+        try:
+            return super()._get_values(action, arg_strings)
+        except argparse.ArgumentError as e:
+            if not action.option_strings:
+                raise
+            message = f"{e}{self._hint(str(e))}"
+            return Refused(message, [] if isinstance(action.default, list) else action.default)
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message}{self._hint(message)}\n")
@@ -169,6 +202,7 @@ def add_run_options(parser, games_help="games to play (default 100000)", policy=
     parser.add_argument("--threads", type=_positive("threads"), default=None,
                         help="worker threads (default: all cores)")
     _add_output_options(parser)
+    parser.set_defaults(gathers=True)
 
 
 def build_parser():

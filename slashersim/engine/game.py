@@ -3,7 +3,17 @@ parallel chunk of games."""
 from numba import njit, prange, types
 import numpy as np
 
-from ..rules import ALL_CARDS, JUNK, KILLER, KILLER_RESHUFFLE_AT_CLEANUP, RUNNING, TIMEOUT, WIN
+from ..rules import (
+    ALL_CARDS,
+    JUNK,
+    KILLER,
+    KILLER_RESHUFFLE_AT_CLEANUP,
+    LOSS_HEALTH,
+    LOSS_TRAPS,
+    RUNNING,
+    TIMEOUT,
+    WIN,
+)
 from .bits import popcount
 from .deal import setup_game, start_round
 from .items import item_phase, reshuffle_item_deck, team_escapes
@@ -23,6 +33,9 @@ from .layout import (
     K_KILLER_DRAWS,
     K_KILLER_GAMES,
     K_KILLER_WINS,
+    K_LOSS_HEALTH_AREA,
+    K_LOSS_HEALTH_ROUND,
+    K_LOSS_TRAPS_AREA,
     K_OUTCOMES,
     K_ROUNDS,
     K_ROUNDS_AREA,
@@ -31,6 +44,7 @@ from .layout import (
     K_USED,
     K_VIOLATIONS,
     MAX_KILLER_START,
+    MAX_LOSS_ROUND,
     R_CABINS_EXTRA,
     R_DAMAGE,
     R_ESCAPES,
@@ -43,6 +57,7 @@ from .layout import (
     R_KEPT_ITEM,
     R_KILLER_DRAWS,
     R_KILLER_START,
+    R_LAST_AREA,
     R_OUTCOME,
     R_ROUNDS,
     R_ROUNDS_AREA,
@@ -230,6 +245,7 @@ def write_record(st, rec):
         rec[R_KEPT_ITEM + i] = st[S_KEPT_ITEM + i]
     rec[R_CABINS_EXTRA] = st[S_CABINS_EXTRA]
     rec[R_GIFTS] = st[S_GIFTS]
+    rec[R_LAST_AREA] = st[S_AREA]
 
 
 @njit
@@ -310,6 +326,11 @@ def aggregate(records, counts):
             counts[K_KEPT_ITEM + j] += r[R_KEPT_ITEM + j]
         counts[K_CABINS_EXTRA] += r[R_CABINS_EXTRA]
         counts[K_GIFTS] += r[R_GIFTS]
+        if r[R_OUTCOME] == LOSS_HEALTH:
+            counts[K_LOSS_HEALTH_AREA + r[R_LAST_AREA]] += 1
+            counts[K_LOSS_HEALTH_ROUND + min(r[R_ROUNDS], MAX_LOSS_ROUND)] += 1
+        elif r[R_OUTCOME] == LOSS_TRAPS:
+            counts[K_LOSS_TRAPS_AREA + r[R_LAST_AREA]] += 1
         k = min(r[R_KILLER_START], MAX_KILLER_START)
         counts[K_KILLER_GAMES + k] += 1
         if r[R_OUTCOME] == WIN:

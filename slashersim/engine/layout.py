@@ -223,6 +223,7 @@ R_USED = _r.field("used", 12)
 R_KEPT_ITEM = _r.field("kept_item", 12)
 R_CABINS_EXTRA = _r.field("cabins_extra_draws")
 R_GIFTS = _r.field("gifts")
+R_LAST_AREA = _r.field("last_area")                  #: the area of the round the game ended in
 RECORD_SIZE = _r.size
 RECORD_FIELDS = tuple(_r.names)
 
@@ -244,6 +245,14 @@ K_USED = _k.field("used", 12)                        #: items used, by item id
 K_KEPT_ITEM = _k.field("kept_item", 12)              #: items kept, by item id
 K_CABINS_EXTRA = _k.field("cabins_extra_draws")
 K_GIFTS = _k.field("gifts")
+#: games lost by health, by the area of the round the Killer took the last health in
+K_LOSS_HEALTH_AREA = _k.field("loss_health_area", 7)
+#: games lost by traps, by the area of the round the last trap was set off in
+K_LOSS_TRAPS_AREA = _k.field("loss_traps_area", 7)
+#: rounds told apart in :data:`K_LOSS_HEALTH_ROUND`; later rounds count in the last
+MAX_LOSS_ROUND = 12
+#: games lost by health in round r, r = 1..MAX_LOSS_ROUND (the last: that round or later)
+K_LOSS_HEALTH_ROUND = _k.field("loss_health_round", MAX_LOSS_ROUND + 1)
 K_ROUNDS_HIST = _k.field("rounds_hist", 0)           #: games ending in round r, r = 0..max
 K_FIXED_SIZE = _k.size
 

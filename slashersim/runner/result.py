@@ -47,6 +47,23 @@ def count_fields(counts):
     return out
 
 
+def loss_fields(counts):
+    """Why the games of ``counts`` were lost, as counts: ``health_by_area`` and
+    ``traps_by_area`` (area -> games lost in a round played there), ``health_by_round``
+    (``"1"``, ``"2"``, ... -> games in which the Killer took a last health in that round; the
+    last key, ``"12+"``, counts that round and later) and ``timeout``. Not columns of a sweep
+    table: a run's answer only."""
+    c = [int(x) for x in counts]
+    last = L.MAX_LOSS_ROUND
+    return {
+        "health_by_area": {a: c[L.K_LOSS_HEALTH_AREA + i] for i, a in enumerate(AREAS)},
+        "health_by_round": {(f"{r}+" if r == last else str(r)): c[L.K_LOSS_HEALTH_ROUND + r]
+                            for r in range(1, last + 1)},
+        "traps_by_area": {a: c[L.K_LOSS_TRAPS_AREA + i] for i, a in enumerate(AREAS)},
+        "timeout": c[L.K_OUTCOMES + rules.TIMEOUT],
+    }
+
+
 @dataclass
 class SimulationResult:
     """Counts of a run (``counts`` laid out by ``layout.K_*``) and, on request, its records."""
@@ -161,6 +178,7 @@ class SimulationResult:
             "rounds_hist": f["rounds_hist"],
             "win_rate_by_killer_start": self.win_rate_by_killer_start(),
             "item_stats": self.item_stats(),
+            "losses": loss_fields(self.counts),
             "invariant_violations": f["invariant_violations"],
             "config": self.config.describe(),
             "policy": self.policy,

@@ -26,7 +26,7 @@ import panel as pn
 from .. import rules
 from ..config import GameConfig
 from ..errors import ConfigError
-from ..present import cards_line
+from ..present import area_names, cards_line
 from ..stats import wilson_interval
 from .live import LiveRun, LuckRun
 from .settings import (
@@ -59,8 +59,8 @@ from .settings import (
 #: how often a session's page shows the numbers of its running games
 REFRESH_MS = 300
 COLOURS = ("#c0392b", "#2471a3")
-OUTCOMES = (("win", "win"), ("loss_health", "loss by health"), ("loss_traps", "loss by traps"),
-            ("timeout", "timeout"))
+OUTCOMES = (("win", "win"), ("loss_health", "lost by health"), ("loss_traps", "lost by traps"),
+            ("timeout", "no end"))
 SKILL_COLOURS = {"novice": "#7f8c8d", "casual": "#2471a3", "expert": "#c0392b"}
 STALE = "stale: settings changed since this run &mdash; press Run for the settings on screen"
 LUCK_STALE = ("stale: settings changed since this answer &mdash; press Win probability for "
@@ -489,7 +489,7 @@ class Explorer:
                 continue
             lines.append(
                 f"{head}: win rate <span class='grid-win-rate-{tag.lower()}'>"
-                f"{answer.win_rate:.4f}</span> 95% CI {_fmt_ci(answer.win_ci)}; loss by health "
+                f"{answer.win_rate:.4f}</span> 95% CI {_fmt_ci(answer.win_ci)}; lost by health "
                 f"{answer.loss_health:.4f}, by traps {answer.loss_traps:.4f} "
                 f"<i>({answer.label()}, {html.escape(answer.source)})</i>")
         self.precomputed.object = "<div class='grid'>" + "<br>".join(lines) + "</div>"
@@ -623,7 +623,7 @@ class Explorer:
         out = ("<p class='player'>" + "; ".join(
             f"{tag}: {html.escape(s.player)}" for tag, s in self.commands) + "</p>"
             "<table class='summary'><tr><th></th><th>player</th><th>win rate</th><th>95% CI</th>"
-               "<th>loss by health</th><th>loss by traps</th><th>timeout</th>"
+               "<th>lost by health</th><th>lost by traps</th><th>no end</th>"
                "<th>mean rounds</th><th>games</th></tr>" + "".join(rows) + "</table>")
         out += "".join(f"<div>{tag}: {html.escape(s.describe())} &mdash; the same games: "
                        f"<code class='command-{tag.lower()}'>{html.escape(s.command())}"
@@ -647,6 +647,7 @@ class Explorer:
                                      f"{tag} {label}: {n / r.games:.4f}"))
         played = [area for area in rules.AREA_NAMES
                   if any(r.rounds_by_area()[area] for _, r in runs)]
+        titles = area_names(a.config.describe())
         for area in played:
             for tag, r in runs:
                 rate = r.trap_rate_by_area()[area]
@@ -654,8 +655,8 @@ class Explorer:
                     continue
                 rounds = r.rounds_by_area()[area]
                 low, high = wilson_interval(r.traps_by_area()[area], rounds)
-                trap_rows.append((area, tag, rate, low, high,
-                                  f"{tag} {area}: {rate:.3f} traps per round, {rounds:,} "
+                trap_rows.append((titles[area], tag, rate, low, high,
+                                  f"{tag} {titles[area]}: {rate:.3f} traps per round, {rounds:,} "
                                   f"rounds"))
         starts = sorted({k for _, r in runs for k in r.win_rate_by_killer_start()}, key=int)
         for k in starts:
@@ -753,8 +754,8 @@ class Explorer:
                 f"{player}<span class='luck-state'>done</span>: {x['games']:,} play-outs, seed "
                 f"{x['seed']}, policy {x['policy']}<br>win probability "
                 f"<b class='luck-win'>{x['win_rate']:.4f}</b> 95% CI {_fmt_ci(x['win_ci'])}"
-                f"<br>loss by health {x['loss_health']:.4f}, by traps "
-                f"{x['loss_traps']:.4f}, timeout {x['timeout']:.4f}")
+                f"<br>lost by health {x['loss_health']:.4f}, by traps "
+                f"{x['loss_traps']:.4f}, no end {x['timeout']:.4f}")
         if r.finished:
             self.luck_button.disabled = False
 
