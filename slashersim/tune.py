@@ -133,17 +133,21 @@ def check_knobs(knobs):
 
 
 def check_search(target, tolerance, stages, keep=12):
-    """Refuse a target, tolerance, stages or keep that :meth:`Tuner.search` cannot use."""
+    """Refuse a target, tolerance, stages or keep that :meth:`Tuner.search` cannot use, every
+    bad one named in the one message (``stages=None``: stages already refused)."""
+    found = []
     if not (isinstance(target, (int, float)) and math.isfinite(target) and 0 < target < 1):
-        raise ConfigError(f"target must be between 0 and 1, got {target!r}")
+        found.append(f"target must be between 0 and 1, got {target!r}")
     if not (isinstance(tolerance, (int, float)) and math.isfinite(tolerance)
             and 0 < tolerance < 0.5):
-        raise ConfigError(f"tolerance must be between 0 and 0.5, got {tolerance!r}")
-    if not stages or stages[0] < 1 or any(b <= a for a, b in zip(stages, stages[1:])) \
-            or stages[-1] >= 1 << 63:
-        raise ConfigError(f"stages must be increasing game counts, got {list(stages)!r}")
+        found.append(f"tolerance must be between 0 and 0.5, got {tolerance!r}")
+    if stages is not None and (not stages or stages[0] < 1 or any(
+            b <= a for a, b in zip(stages, stages[1:])) or stages[-1] >= 1 << 63):
+        found.append(f"stages must be increasing game counts, got {list(stages)!r}")
     if isinstance(keep, bool) or not isinstance(keep, int) or keep < 1:
-        raise ConfigError(f"keep must be at least 1, got {keep!r}")
+        found.append(f"keep must be at least 1, got {keep!r}")
+    if found:
+        raise ConfigError("; ".join(found))
 
 
 def planned_games(knobs, stages, keep):

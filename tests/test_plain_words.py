@@ -123,6 +123,10 @@ def test_compare_and_luck_tables_have_a_legend(capsys):
      ["argument --games", "no parameter 'q'", "killer position must be 1..7"]),
     (["luck", "sources", "--repeats", "1", "--health", "0"],
      ["health must be 1..7", "repeats must be at least 2"]),
+    (["tune", "--target", "2", "--tolerance", "0.9", "--stages", "a", "--fix", "foo=1",
+      "--keep", "0"],
+     ["target must be between", "tolerance must be", "stages must be comma-separated",
+      "unknown rule 'foo'", "argument --keep"]),
     (["simulate", "--record", "5", "--edition", "nope"],
      ["argument --edition: invalid choice", "--record-out FILE.json go together"]),
 ])

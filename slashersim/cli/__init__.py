@@ -503,11 +503,9 @@ def _int_list(name, text):
         raise ConfigError(f"{name} must be comma-separated integers, got {text!r}") from None
 
 
-def cmd_tune(args):
-    from ..tune import check_knobs, check_search, planned_games, tune  # after the checks
-    param_specs(args.policy)
-    fixed = parse_rules(args.fix, [k for k in GameConfig.knob_names()
-                                   if k not in RULE_OPTIONS_ONLY])
+def _tune_knobs(args, fixed):
+    """The knobs ``tune`` searches: ``--knobs``, or the difficulty knobs less those fixed."""
+    from ..tune import check_knobs  # after the checks
     if args.knobs is None:
         knobs = tuple(k for k in DEFAULT_TUNE_KNOBS if k not in fixed)
     else:
@@ -517,10 +515,30 @@ def cmd_tune(args):
                 raise ConfigError(f"--fix {k} and --knobs {k}: a knob is either searched or "
                                   f"fixed")
     check_knobs(knobs)
-    base = GameConfig(edition=args.edition, **fixed)
-    stages = _int_list("stages", args.stages)
-    check_search(args.target, args.tolerance, stages, args.keep)
-    _check_threads(args)
+    return knobs
+
+
+def _stages_or_none(text):
+    try:
+        return _int_list("stages", text)
+    except ConfigError:
+        return None
+
+
+def cmd_tune(args):
+    from ..tune import check_search, planned_games, tune  # after the checks
+
+    def fixed_rules():
+        return parse_rules(args.fix, [k for k in GameConfig.knob_names()
+                                      if k not in RULE_OPTIONS_ONLY])
+
+    _, fixed, stages, _, _ = _checked(
+        args, lambda: param_specs(args.policy), fixed_rules,
+        lambda: _int_list("stages", args.stages), lambda: _check_threads(args),
+        lambda: check_search(args.target, args.tolerance, _stages_or_none(args.stages),
+                             args.keep))
+    knobs, base = _checked(args, lambda: _tune_knobs(args, fixed),
+                           lambda: GameConfig(edition=args.edition, **fixed))
     _start(args, [args.policy])
     planned = planned_games(knobs, stages, args.keep)
     _estimate(args, "tune", [(base, args.policy, None, planned)])

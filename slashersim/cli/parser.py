@@ -332,6 +332,7 @@ def build_parser():
     tune.add_argument("--top", type=_positive("top"), default=10, help="rows to print")
     tune.add_argument("--json", action="store_true")
     _add_output_options(tune)
+    tune.set_defaults(gathers=True)
 
     report = sub.add_parser("report", help="figures and report.md from a sweep table")
     report.add_argument("table", help="a sweep table, .parquet or .csv")
