@@ -56,7 +56,7 @@ from .inputs import (
     parse_names,
     suggest,
 )
-from .policies import DEFAULT_SKILL, resolve
+from .policies import DEFAULT_SKILL, compile_parts
 from .policies.python import policy_label
 from .present import (
     config_line,
@@ -115,7 +115,7 @@ def _progress(progress: Progress, total: int,
     games of ``policies``: a bar on stderr for ``True`` (closed on leaving), the callable
     itself, or nothing. A kernel compiled on the way is reported on stderr
     (:func:`slashersim.compiling.session`)."""
-    with compiling.session([resolve(p) if isinstance(p, str) else p for p in policies]):
+    with compiling.session(compile_parts(policies)):
         yield from _bar_or_callback(progress, total)
 
 

@@ -22,40 +22,44 @@ import subprocess
 import sys
 import threading
 import time
+from typing import NamedTuple
 
-#: part -> (kernel file stem, kernel function, label, seconds to compile from a clean cache)
-PARTS = {
-    "engine": ("kernels", "chunk", "the engine", 20),
-    "engine_baseline": ("kernels", "chunk_baseline", "the engine with the baseline", 20),
-    "engine_heuristic": ("kernels", "chunk_heuristic", "the engine with the heuristic", 35),
-    "rollouts": ("kernels", "rollouts", "the play-outs of positions", 25),
-    "rollouts_baseline": ("kernels", "rollouts_baseline", "the play-outs of positions", 20),
-    "rollouts_heuristic": ("kernels", "rollouts_heuristic", "the play-outs of positions", 40),
-    "record": ("kernels", "record_game", "the game recorder", 15),
-    "python": ("kernels", "play_games", "the engine for Python players", 15),
-    "exerciser": ("exerciser", "decide", "the exerciser player", 5),
-    "expert": ("expert", "decide", "the expert player", 25),
-    "search": ("search", "decide", "the search player", 30),
-    "omniscient": ("omniscient", "decide", "the omniscient player", 30),
+
+class Part(NamedTuple):
+    """A piece compiled (or loaded) as one: its ``name``, the kernel that holds it (file
+    ``stem`` and ``function``), how the notice names it (``label``) and about how long it
+    takes from a clean cache on an idle 2-core machine (``seconds``). The engine's kernels are
+    :data:`KERNELS`; the players' parts come from their registry entries
+    (:func:`slashersim.policies.compile_parts`)."""
+
+    name: str
+    stem: str
+    function: str
+    label: str
+    seconds: int
+
+
+#: the engine's kernels that take the player as a function, by kind
+KERNELS = {
+    "engine": Part("engine", "kernels", "chunk", "the engine", 20),
+    "rollouts": Part("rollouts", "kernels", "rollouts", "the play-outs of positions", 25),
+    "record": Part("record", "kernels", "record_game", "the game recorder", 15),
+    "python": Part("python", "kernels", "play_games", "the engine for Python players", 15),
 }
-#: policies compiled into kernels of their own (:data:`slashersim.runner.kernels.FAST`)
-FAST = ("baseline", "heuristic")
 #: kernel kinds of a command -> the kernel that plays them
-_KINDS = {"engine": "engine", "held": "engine", "rollouts": "rollouts", "record": "record"}
+KINDS = {"engine": "engine", "held": "engine", "rollouts": "rollouts", "record": "record"}
 
-_state = {"enabled": False, "said": False, "parts": ("engine",), "watch": None, "api": True,
+_state = {"enabled": False, "said": False, "parts": (), "watch": None, "api": True,
           "command": False}
 
 
-def enable(on=True, policies=(), kernels=("engine",), command=True):
+def enable(on=True, parts=(), command=True):
     """Let :func:`announce` print (the command line does, unless ``--quiet``), for a command
-    that will play ``policies`` with ``kernels`` (keys of :data:`PARTS`); ``on=False`` also
-    ends the report of a compile in progress. ``command``: a command decides (a Python API
-    call inside it then adds no report of its own); the command line's last call says
-    ``command=False``."""
+    that needs ``parts`` (:class:`Part`); ``on=False`` also ends the report of a compile in
+    progress. ``command``: a command decides (a Python API call inside it then adds no report
+    of its own); the command line's last call says ``command=False``."""
     stop()
-    _state.update(enabled=bool(on), said=False, parts=tuple(parts_for(policies, kernels)),
-                  command=bool(command))
+    _state.update(enabled=bool(on), said=False, parts=tuple(parts), command=bool(command))
 
 
 def api_notes(on=True):
@@ -65,14 +69,13 @@ def api_notes(on=True):
 
 
 @contextmanager
-def session(policies=(), kernels=("engine",)):
-    """A Python API call that will play ``policies`` with ``kernels``: its compiling is
-    reported as the command line's is (unless :func:`api_notes` turned it off, or a command
-    already reports its own)."""
+def session(parts=()):
+    """A Python API call that needs ``parts``: its compiling is reported as the command line's
+    is (unless :func:`api_notes` turned it off, or a command already reports its own)."""
     if _state["command"] or not _state["api"]:
         yield
         return
-    enable(True, policies, kernels, command=False)
+    enable(True, parts, command=False)
     try:
         yield
     finally:
@@ -87,9 +90,9 @@ def cache_dir():
 
 
 def is_cached(part):
-    """Whether the kernel of ``part`` has an index file in the numba cache."""
-    stem, function, _, _ = PARTS[part]
-    roots = _cache_roots()
+    """Whether the kernel of ``part`` (a :class:`Part`) has an index file in the numba cache."""
+    stem, function = part.stem, part.function
+    roots = cache_roots()
     if any(next(root.rglob(f"{stem}.{function}-*.nbi"), None) is not None for root in roots):
         return True
     # a package's kernel (the expert's) is cached as __init__ in the package's folder
@@ -97,7 +100,7 @@ def is_cached(part):
                for root in roots for index in root.rglob(f"__init__.{function}-*.nbi"))
 
 
-def _cache_roots():
+def cache_roots():
     """The folders under which numba keeps this package's cache files."""
     folder = cache_dir()
     if folder:
@@ -108,112 +111,12 @@ def _cache_roots():
     return [root for root in roots if root.is_dir()]
 
 
-def _plain(args):
-    """A signature's text with literals, omitted defaults and unsigned ints as ``int64``."""
-    import re
-    text = ", ".join(str(t) for t in args)
-    text = re.sub(r"Literal\[int\]\(-?\d+\)|omitted\(default=[^)]*\)", "int64", text)
-    text = re.sub(r"Literal\[bool\]\((True|False)\)", "bool", text)
-    return text.replace("uint64", "int64")
-
-
-def repeated_compilations(compiled):
-    """The functions of ``compiled`` (``(function name, argument types)`` per compilation)
-    compiled more than once for what is one signature: ``{name: [signature, ...]}``.
-
-    Numba specialises a jitted callee on the types of its arguments, and a constant passed
-    as an argument is typed as a literal (``Literal[int](0)``), so the same function is
-    compiled again for each constant, for an omitted default and for an unsigned loop index;
-    passing ``np.int64(...)`` compiles it once."""
-    seen = {}
-    for name, args in compiled:
-        seen.setdefault((name, _plain(args)), set()).add(", ".join(str(t) for t in args))
-    repeated = {}
-    for (name, _), sigs in seen.items():
-        if len(sigs) > 1:
-            repeated.setdefault(name, []).extend(sorted(sigs))
-    return repeated
-
-
-@contextmanager
-def compile_log():
-    """The list of ``(function name, argument types)`` numba compiles inside the block
-    (numba's ``numba:compile`` events), for :func:`repeated_compilations`."""
-    from numba.core import event
-
-    log = []
-
-    class Log(event.Listener):
-        def on_start(self, ev):
-            data = ev.data or {}
-            fn = getattr(data.get("dispatcher"), "py_func", None)
-            name = f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', '?')}"
-            log.append((name, tuple(data.get("args") or ())))
-
-        def on_end(self, ev):
-            pass
-
-    listener = Log()
-    event.register("numba:compile", listener)
-    try:
-        yield log
-    finally:
-        event.unregister("numba:compile", listener)
-
-
-def cached_twice():
-    """The functions in the numba cache with more than one signature, as ``{index file:
-    [signature, ...]}``.
-
-    Numba's cache is not safe when two processes save two signatures of one function at
-    once (both take the same data file), and the command's helpers and the test workers
-    compile side by side. So a function generic in the player (first parameter ``policy``)
-    is not cached by itself but inside each kernel, and every other function has one
-    signature (saved under two keys, an explicit signature and the same types inferred hold
-    the same code). Read from numba's index files (a pickled version, then the pickled
-    ``(stamp, overloads)``)."""
-    import pickle
-    found = {}
-    for root in _cache_roots():
-        for index in sorted(root.rglob("*.nbi")):
-            with open(index, "rb") as f:
-                pickle.load(f)
-                _, overloads = pickle.loads(f.read())
-            # an explicit signature and the same types inferred are two keys of one code
-            signatures = {", ".join(map(str, getattr(key[0], "args", key[0])))
-                          for key in overloads}
-            if len(signatures) > 1:
-                found[index.name] = sorted(signatures)
-    return found
-
-
 def _package_folder(folder):
     """The package a cache folder holds kernels of: ``expert`` for ``.../expert/__pycache__``
     and for numba's ``expert_<hash>`` under ``NUMBA_CACHE_DIR``."""
     if folder.name == "__pycache__":
         return folder.parent.name
     return folder.name.rsplit("_", 1)[0]
-
-
-def parts_for(policies=(), kernels=("engine",)):
-    """The parts a command needs: each kernel kind of ``kernels`` (``engine``, ``held``,
-    ``rollouts``, ``record``) for each of ``policies`` (a policy with a fast path has kernels
-    of its own), and the policies compiled apart; a Python player (anything not a ``str``)
-    plays on a kernel of its own."""
-    parts = []
-    for kind in kernels:
-        kernel = _KINDS[kind]
-        for p in policies or ("",):
-            if not isinstance(p, str):
-                if kernel == "engine" and "python" not in parts:
-                    parts.append("python")
-                continue
-            part = f"{kernel}_{p}" if kernel != "record" and p in FAST else kernel
-            if part not in parts:
-                parts.append(part)
-            if p in PARTS and p not in parts and (kernel == "record" or p not in FAST):
-                parts.append(p)
-    return parts
 
 
 def processes():
@@ -230,8 +133,8 @@ def schedule(parts, workers):
     """``parts`` dealt to ``workers`` processes, longest first, each to the least loaded:
     ``[[part, ...], ...]`` (the order each worker compiles them in)."""
     lanes = [[] for _ in range(max(1, min(workers, len(parts))))]
-    for part in sorted(parts, key=lambda p: -PARTS[p][3]):
-        min(lanes, key=lambda lane: sum(PARTS[p][3] for p in lane)).append(part)
+    for part in sorted(parts, key=lambda p: -p.seconds):
+        min(lanes, key=lambda lane: sum(p.seconds for p in lane)).append(part)
     return lanes
 
 
@@ -252,10 +155,10 @@ def message(parts, workers=1, loaded=None):
     cold = [p for p in parts if not is_cached(p)]
     if not cold:
         return None
-    labels = list(dict.fromkeys(PARTS[p][2] for p in cold))
+    labels = list(dict.fromkeys(p.label for p in cold))
     what = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
     lanes = schedule(cold, workers)
-    seconds = max(sum(PARTS[p][3] for p in lane) for lane in lanes)
+    seconds = max(sum(p.seconds for p in lane) for lane in lanes)
     side = f" in {len(lanes)} processes" if len(lanes) > 1 else ""
     if busy(workers) if loaded is None else loaded:
         return (f"slashersim: compiling {what}{side}, first run only; other work is keeping "
@@ -296,7 +199,7 @@ def compile_apart(parts, workers, watch=None, command=None):
     :data:`HELPER`). Interrupted, the helpers are stopped."""
     if command is None:
         def command(part):
-            return [sys.executable, "-c", HELPER.format(part=part)]
+            return [sys.executable, "-c", HELPER.format(part=part.name)]
     lanes = [list(lane) for lane in schedule(parts, workers)]
     running, failed = {}, []
     try:
@@ -337,10 +240,9 @@ class Watch:
     (``numba:compile``, sent when a function is really compiled, not loaded from the cache):
     which part is compiling, part k of n, and the time so far, every ``every`` seconds (on a
     terminal, one line refreshed each second), and the time it took once the last part is
-    compiled. ``table`` maps each part to its kernel as :data:`PARTS` does."""
+    compiled (``parts``: :class:`Part` objects)."""
 
-    def __init__(self, parts, stream, every=None, table=None):
-        self.table = PARTS if table is None else table
+    def __init__(self, parts, stream, every=None):
         self.parts = list(parts)
         self.stream = stream
         tty = getattr(stream, "isatty", lambda: False)()
@@ -357,7 +259,7 @@ class Watch:
         if fn is None:
             return None
         where = (fn.__module__.rsplit(".", 1)[-1], fn.__name__)
-        return next((p for p in self.parts if self.table[p][:2] == where), None)
+        return next((p for p in self.parts if (p.stem, p.function) == where), None)
 
     def start(self):
         from numba.core import event  # numba is loaded once a kernel is about to compile
@@ -411,7 +313,7 @@ class Watch:
         elapsed = time.monotonic() - self.start_time
         if not current:
             return f"slashersim: compiling, {elapsed:.0f} s so far"
-        labels = list(dict.fromkeys(self.table[p][2] for p in current))
+        labels = list(dict.fromkeys(p.label for p in current))
         what = " and ".join(labels)
         which = (f"part {k} of {len(self.parts)}" if len(current) == 1
                  else f"parts {k - len(current) + 1}-{k} of {len(self.parts)}")

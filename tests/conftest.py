@@ -20,8 +20,8 @@ def no_play(monkeypatch):
 #: what each of the two pytest-xdist workers compiles (or loads) before its first test: a clean
 #: numba cache is filled once, its two halves at the same time. Left to the tests, whichever
 #: came first compiled a kernel, and now and then both workers compiled the same one at once.
-#: Names are parts of ``slashersim.compiling.PARTS``, and ``steps`` (the engine's entry points
-#: for single rules).
+#: Names are compile parts (``slashersim.policies.compile_part``), and ``steps`` (the engine's
+#: entry points for single rules).
 WARM_UP = {"gw0": ("engine_baseline", "engine_heuristic", "rollouts_baseline", "record",
                    "steps"),
            "gw1": ("engine", "expert", "search", "omniscient", "exerciser", "rollouts")}
@@ -40,7 +40,7 @@ def pytest_sessionstart(session):
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker in WARM_UP and os.environ.get("PYTEST_XDIST_WORKER_COUNT") == "2" \
             and os.environ.get("NUMBA_DISABLE_JIT") != "1":
-        from slashersim.compiling import compile_log
+        from slashersim.numba_checks import compile_log
         with compile_log() as log:
             for part in WARM_UP[worker]:
                 _warm(part)

@@ -401,15 +401,15 @@ def test_adaptive_kernel_calls_keep_results_bit_identical():
 
 def test_compile_message_only_on_a_cold_cache(monkeypatch, capsys):
     monkeypatch.setattr(compiling, "busy", lambda workers: False)
-    assert compiling.is_cached("engine")          # the tests have loaded the engine
-    compiling.enable(True, ["heuristic"])
+    assert compiling.is_cached(policies.compile_part("engine"))   # the tests loaded it
+    compiling.enable(True, policies.compile_parts(["heuristic"]))
     assert compiling.announce() is None           # warm: nothing said
-    monkeypatch.setattr(compiling, "is_cached", lambda part: part != "search")
-    compiling.enable(True, ["search"])
+    monkeypatch.setattr(compiling, "is_cached", lambda part: part.name != "search")
+    compiling.enable(True, policies.compile_parts(["search"]))
     said = compiling.announce()
     assert said.startswith("slashersim: compiling the search player, first run only, about ")
     assert compiling.announce() is None           # once per command
-    compiling.enable(False, ["search"])
+    compiling.enable(False)
     assert compiling.announce() is None
     assert capsys.readouterr().err == said + "\n"
 
@@ -496,6 +496,11 @@ def test_ctrl_c_during_a_kernel_call_is_held_until_it_returns():
 
 
 def test_every_policy_compiled_apart_from_the_engine_is_announced():
-    """The engine has baseline and heuristic built in; every other registered policy is a
-    kernel of its own whose first compilation is announced."""
-    assert set(policies.policy_names()) - {"baseline", "heuristic"} <= set(compiling.PARTS)
+    """A policy with a fast path has kernels of its own (``runner.kernels.FAST``); every other
+    registered policy is a part of its own whose first compilation is announced."""
+    from slashersim.runner.kernels import FAST
+    fast = {name for name, spec in policies.POLICIES.items() if spec.fast}
+    assert fast == set(FAST) == {"baseline", "heuristic"}
+    for name in set(policies.policy_names()) - fast:
+        assert [p.name for p in policies.compile_parts([name])] == ["engine", name]
+        assert policies.compile_part(name).label

@@ -11,10 +11,12 @@ import types
 from numba.core import event
 import pytest
 
-from slashersim import compiling
+from slashersim import compiling, numba_checks
+from slashersim.compiling import Part
+from slashersim.policies import compile_part, compile_parts
 
-TABLE = {"first": ("parts_here", "first", "the first part", 1),
-         "second": ("parts_here", "second", "the second part", 1)}
+FIRST = Part("first", "parts_here", "first", "the first part", 1)
+SECOND = Part("second", "parts_here", "second", "the second part", 1)
 
 
 def fake_compile(name):
@@ -29,7 +31,7 @@ def fake_compile(name):
 
 def test_the_watch_names_the_part_compiling_and_the_time_so_far():
     out = io.StringIO()
-    w = compiling.Watch(["first", "second"], out, every=3600, table=TABLE).start()
+    w = compiling.Watch([FIRST, SECOND], out, every=3600).start()
     try:
         assert w.line() == "slashersim: compiling, 0 s so far"
         start, end = fake_compile("first")
@@ -53,7 +55,7 @@ def test_the_watch_reports_while_it_waits_and_sees_real_compiles(tmp_path):
     try:
         import parts_here
         out = io.StringIO()
-        w = compiling.Watch(["first"], out, every=0.001, table=TABLE).start()
+        w = compiling.Watch([FIRST], out, every=0.001).start()
         time.sleep(0.05)
         assert parts_here.first(1) == 2
         w.close()
@@ -82,53 +84,62 @@ def test_an_api_call_reports_a_cold_kernel(monkeypatch, capsys):
         compiling.api_notes(True)
 
 
+def _names(parts):
+    return [p.name for p in parts]
+
+
 def test_a_python_player_has_a_part_of_its_own():
-    assert compiling.parts_for([object()]) == ["python"]
-    assert compiling.parts_for(["expert", object()]) == ["engine", "expert", "python"]
+    assert _names(compile_parts([object()])) == ["python"]
+    assert _names(compile_parts(["expert", object()])) == ["engine", "expert", "python"]
+
+
+def test_the_parts_come_from_the_registry():
+    assert _names(compile_parts(["novice", "casual"], ["engine", "rollouts", "record"])) == [
+        "engine_baseline", "engine_heuristic", "rollouts_baseline", "rollouts_heuristic",
+        "record"]
+    assert compile_parts(["expert"]) == [compile_part("engine"), compile_part("expert")]
+    assert compile_part("engine_baseline").label == "the engine with the baseline"
+    assert compile_part("search").label == "the search player"
+    with pytest.raises(ValueError):
+        compile_part("engine_expert")
 
 
 def test_a_package_kernel_counts_as_cached(tmp_path, monkeypatch):
     """The expert is a package: numba caches its ``decide`` as ``__init__.decide`` in the
     package's cache folder, which counts as the expert's."""
     monkeypatch.setattr(compiling, "cache_dir", lambda: str(tmp_path))
-    assert not compiling.is_cached("expert")
+    assert not compiling.is_cached(compile_part("expert"))
     folder = tmp_path / "numba-0" / "expert_0123abcd"
     folder.mkdir(parents=True)
     (folder / "__init__.decide-80.py311.nbi").write_bytes(b"")
-    assert compiling.is_cached("expert")
-    assert not compiling.is_cached("search")
+    assert compiling.is_cached(compile_part("expert"))
+    assert not compiling.is_cached(compile_part("search"))
 
 
 # --- parts side by side in helper processes ---------------------------------------------------
-@pytest.fixture
-def estimates(monkeypatch):
-    """Fixed estimates (engine 45 s, expert 40, exerciser 5), so that the order tested does
-    not follow the measured ones."""
-    table = dict(compiling.PARTS)
-    for part, seconds in (("engine", 45), ("expert", 40), ("exerciser", 5)):
-        table[part] = table[part][:3] + (seconds,)
-    monkeypatch.setattr(compiling, "PARTS", table)
+#: fixed estimates (engine 45 s, expert 40, exerciser 5), so that the order tested does not
+#: follow the measured ones
+ENGINE, EXPERT, EXERCISER = (compile_part(name)._replace(seconds=seconds) for name, seconds in
+                             (("engine", 45), ("expert", 40), ("exerciser", 5)))
 
 
-@pytest.mark.usefixtures("estimates")
 def test_parts_are_dealt_longest_first_to_the_least_loaded_process():
-    assert compiling.schedule(["expert", "engine"], 2) == [["engine"], ["expert"]]
-    assert compiling.schedule(["exerciser", "expert", "engine"], 2) == \
-        [["engine"], ["expert", "exerciser"]]
-    assert compiling.schedule(["expert", "engine"], 1) == [["engine", "expert"]]
-    assert compiling.schedule(["expert"], 4) == [["expert"]]
+    assert compiling.schedule([EXPERT, ENGINE], 2) == [[ENGINE], [EXPERT]]
+    assert compiling.schedule([EXERCISER, EXPERT, ENGINE], 2) == \
+        [[ENGINE], [EXPERT, EXERCISER]]
+    assert compiling.schedule([EXPERT, ENGINE], 1) == [[ENGINE, EXPERT]]
+    assert compiling.schedule([EXPERT], 4) == [[EXPERT]]
 
 
-@pytest.mark.usefixtures("estimates")
 def test_the_announcement_says_how_many_processes_and_the_longest_wait(monkeypatch):
     monkeypatch.setattr(compiling, "is_cached", lambda part: False)
-    line = compiling.message(["engine", "expert", "exerciser"], workers=2, loaded=False)
+    line = compiling.message([ENGINE, EXPERT, EXERCISER], workers=2, loaded=False)
     assert line.startswith("slashersim: compiling the engine, the expert player and the "
                            "exerciser player in 2 processes, first run only, about 45 s on an "
                            "idle machine")
-    assert "processes" not in compiling.message(["engine", "expert"], workers=1)
+    assert "processes" not in compiling.message([ENGINE, EXPERT], workers=1)
     # on a busy machine the estimate is said to be an idle machine's, not promised
-    line = compiling.message(["engine", "expert", "exerciser"], workers=2, loaded=True)
+    line = compiling.message([ENGINE, EXPERT, EXERCISER], workers=2, loaded=True)
     assert "other work is keeping the cores busy, so it takes longer than the 45 s it takes " \
         "on an idle machine" in line
 
@@ -140,34 +151,33 @@ def test_the_processes_follow_the_environment(monkeypatch):
     assert compiling.processes() >= 1
 
 
-@pytest.mark.usefixtures("estimates")
 def test_helpers_run_side_by_side_and_a_failed_part_is_left_to_the_command(tmp_path):
     def command(part):
         code = (f"import time; t = time.time(); time.sleep(0.4); "
-                f"open({str(tmp_path / part)!r}, 'w').write(f'{{t}} {{time.time()}}'); "
-                f"raise SystemExit({int(part == 'exerciser')})")
+                f"open({str(tmp_path / part.name)!r}, 'w').write(f'{{t}} {{time.time()}}'); "
+                f"raise SystemExit({int(part.name == 'exerciser')})")
         return [sys.executable, "-c", code]
     out = io.StringIO()
-    parts = ["engine", "expert", "exerciser"]
+    parts = [ENGINE, EXPERT, EXERCISER]
     w = compiling.Watch(parts, out, every=3600).start()
     try:
         failed = compiling.compile_apart(parts, 2, w, command=command)
     finally:
         w.close()
-    assert failed == ["exerciser"]
+    assert failed == [EXERCISER]
     (a0, a1), (b0, b1) = (map(float, (tmp_path / p).read_text().split())
                           for p in ("engine", "expert"))
     assert a0 < b1 and b0 < a1                  # the two ran at the same time
-    assert w.started == ["engine", "expert", "exerciser"]
-    assert w.done == {"engine", "expert"} and out.getvalue() == ""   # not finished yet
-    w.end("exerciser")                          # the command compiled it itself
+    assert w.started == [ENGINE, EXPERT, EXERCISER]
+    assert w.done == {ENGINE, EXPERT} and out.getvalue() == ""   # not finished yet
+    w.end(EXERCISER)                            # the command compiled it itself
     assert out.getvalue().startswith("slashersim: compiled in ")
 
 
 def test_the_watch_names_every_part_compiling_side_by_side():
-    w = compiling.Watch(["engine", "expert"], io.StringIO(), every=3600)
-    w.begin("engine")
-    w.begin("expert")
+    w = compiling.Watch([ENGINE, EXPERT], io.StringIO(), every=3600)
+    w.begin(ENGINE)
+    w.begin(EXPERT)
     assert w.line() == ("slashersim: compiling the engine and the expert player "
                         "(parts 1-2 of 2), 0 s so far")
 
@@ -198,7 +208,7 @@ def test_a_function_compiled_again_for_a_literal_is_found():
                 ("game.play_block", (arr, nt.int64)), ("game.play_block", (arr, nt.uint64)),
                 ("deal.once", (arr, nt.int64)), ("deal.once", (nt.float64[::1], nt.int64)),
                 ("deal.same", (arr, nt.int64)), ("deal.same", (arr, nt.int64))]
-    found = compiling.repeated_compilations(compiled)
+    found = numba_checks.repeated_compilations(compiled)
     assert sorted(found) == ["game.play_block", "items.use_items"]
     assert len(found["items.use_items"]) == 3
 
@@ -215,9 +225,9 @@ def test_the_compile_log_names_what_numba_compiles():
     def caller(a, n):
         return twice(a, 0) + twice(a, n)
 
-    with compiling.compile_log() as log:
+    with numba_checks.compile_log() as log:
         caller(np.zeros(3), 1)
-    found = compiling.repeated_compilations(log)
+    found = numba_checks.repeated_compilations(log)
     assert [name.rsplit(".", 1)[-1] for name in found] == ["twice"]
 
 
@@ -227,7 +237,7 @@ def test_a_cached_function_with_two_signatures_is_found(tmp_path, monkeypatch):
     arr = nt.int64[::1]
     _index(tmp_path / "items.use_items-1.py311.nbi", [(arr, nt.int64), (arr, nt.literal(0))])
     _index(tmp_path / "deal.once-1.py311.nbi", [(arr, nt.int64)])
-    assert list(compiling.cached_twice()) == ["items.use_items-1.py311.nbi"]
+    assert list(numba_checks.cached_twice()) == ["items.use_items-1.py311.nbi"]
 
 
 def test_the_warm_up_compiled_each_function_once_per_signature(request):
@@ -237,12 +247,12 @@ def test_the_warm_up_compiled_each_function_once_per_signature(request):
     log = getattr(request.config, "slashersim_compiled", None)
     if not log:
         pytest.skip("this worker's warm-up compiled nothing (the cache was warm)")
-    assert compiling.repeated_compilations(log) == {}
+    assert numba_checks.repeated_compilations(log) == {}
 
 
 def test_no_function_in_the_cache_has_two_signatures():
     """The race-free cache: a function generic in the player is cached only inside its
-    kernels, every other one with its one signature (see ``compiling.cached_twice``)."""
+    kernels, every other one with its one signature (see ``numba_checks.cached_twice``)."""
     from slashersim.runner.kernels import compile_part
     compile_part("engine")
-    assert compiling.cached_twice() == {}
+    assert numba_checks.cached_twice() == {}

@@ -261,6 +261,22 @@ def test_the_worked_compiled_example_plays_as_its_python_twin(cautious_registere
     assert 0 < compiled.win_rate < 1
 
 
+def test_one_registry_entry_is_a_whole_player(cautious_registered, capsys):
+    """The entry alone makes the player: its compile part, the command line, a comparison."""
+    from helpers import run_main
+
+    from slashersim.policies import compile_parts
+    part = compile_parts([cautious_registered])[1]
+    assert (part.name, part.stem, part.function, part.label) == \
+        ("cautious", "cautious", "decide", "the cautious player")
+    code, out, err = run_main(capsys, "simulate", "--policy", "cautious", "--games", "50",
+                              "--quiet")
+    assert code == 0 and out.startswith("policy cautious; rulebook edition"), err
+    code, out, err = run_main(capsys, "compare", "--policies", "novice,cautious", "--games",
+                              "50", "--quiet")
+    assert code == 0 and "\n  cautious " in out, err
+
+
 def test_the_worked_compiled_example_is_fair(cautious_registered):
     points = Hy.decision_points(cautious_registered, CONFIGS["instructions"], 100, seed=1)
     assert len(points) > 200 and Hy.check_decisions(cautious_registered, points) == []

@@ -29,7 +29,14 @@ from ..inputs import (
     parse_variant,
     write_atomic,
 )
-from ..policies import SKILLS, param_specs, param_vector, policy_names, resolve
+from ..policies import (
+    SKILLS,
+    compile_parts,
+    param_specs,
+    param_vector,
+    policy_names,
+    resolve,
+)
 from ..present import (
     area_names,
     config_line,
@@ -158,7 +165,7 @@ def _start(args, policies=(), kernels=("engine",), notes=()):
     play."""
     for note in [*getattr(args, "notes", ()), *notes]:
         print(f"slashersim: {note}", file=sys.stderr)
-    compiling.enable(not getattr(args, "quiet", False), [resolve(p) for p in policies], kernels)
+    compiling.enable(not getattr(args, "quiet", False), compile_parts(policies, kernels))
 
 
 def _bar(args, total, unit="game", long=False):

@@ -15,16 +15,25 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..compiling import KERNELS, KINDS, Part
 from .params import EXPERT, HEURISTIC, OMNISCIENT, SEARCH, Param, defaults
 
 
 class PolicySpec(NamedTuple):
-    """A registry line: where the policy's jitted function is and what it takes."""
+    """A registry line: everything about a player. Where its jitted function is and what it
+    takes; the skill level it plays, if any (:data:`SKILLS` is read from these); how the
+    compile notice names it and about how long it compiles from a clean cache on an idle
+    2-core machine (its compile part, :func:`compile_parts`); and whether it has kernels of
+    its own (``fast``: :data:`slashersim.runner.kernels.FAST` holds them)."""
 
     module: str                 #: its module, relative to this package (``.name``) or absolute
     params: tuple = ()          #: :class:`Param` specs, in parameter-vector order
     omniscient: bool = False    #: True if it reads hidden information (an upper bound)
     function: str = "decide"    #: the ``@njit`` policy function in that module
+    skill: str | None = None    #: the skill level it plays (novice, casual, expert), if any
+    label: str = ""             #: how the compile notice names it ("the expert player")
+    compile_seconds: int = 30   #: its compile time (its kernels' each, for a fast path)
+    fast: bool = False          #: True if it has kernels of its own, with it compiled in
 
 
 class Policy(NamedTuple):
@@ -38,21 +47,83 @@ class Policy(NamedTuple):
 
 
 POLICIES = {
-    "baseline": PolicySpec(".baseline"),
-    "exerciser": PolicySpec(".exerciser"),
-    "heuristic": PolicySpec(".heuristic", HEURISTIC),
-    "expert": PolicySpec(".expert", EXPERT),
-    "search": PolicySpec(".search", SEARCH),
-    "omniscient": PolicySpec(".omniscient", OMNISCIENT, omniscient=True),
+    "baseline": PolicySpec(".baseline", skill="novice", label="the baseline",
+                           compile_seconds=20, fast=True),
+    "exerciser": PolicySpec(".exerciser", label="the exerciser player", compile_seconds=5),
+    "heuristic": PolicySpec(".heuristic", HEURISTIC, skill="casual", label="the heuristic",
+                            compile_seconds=40, fast=True),
+    "expert": PolicySpec(".expert", EXPERT, skill="expert", label="the expert player",
+                         compile_seconds=25),
+    "search": PolicySpec(".search", SEARCH, label="the search player"),
+    "omniscient": PolicySpec(".omniscient", OMNISCIENT, omniscient=True,
+                             label="the omniscient player"),
 }
 
 _compiled = {}
 
-#: the skill ladder: the level a designer asks for, and the player that plays it
-SKILLS = {"novice": "baseline", "casual": "heuristic", "expert": "expert"}
+#: the skill ladder: the level a designer asks for, and the player that plays it (read from
+#: the registry's ``skill``)
+SKILLS = {spec.skill: name for name, spec in POLICIES.items() if spec.skill}
 #: the player every command, the Python API, the page and the notebooks speak for unless told
 #: otherwise: the level a designer tunes for
 DEFAULT_SKILL = "expert"
+
+
+def compile_parts(policies=(), kernels=("engine",)):
+    """The :class:`~slashersim.compiling.Part` objects a run needs: each kernel kind of
+    ``kernels`` (``engine``, ``held``, ``rollouts``, ``record``) for each of ``policies`` (a
+    policy with a fast path has kernels of its own), and the policies compiled apart; a
+    Python player (anything not a ``str``) plays on a kernel of its own. Read from the
+    registry, so a new player's entry is its part."""
+    parts = []
+
+    def add(part):
+        if part not in parts:
+            parts.append(part)
+
+    for kind in kernels:
+        kernel = KINDS[kind]
+        for name in policies or ("",):
+            if not isinstance(name, str):
+                if kernel == "engine":
+                    add(KERNELS["python"])
+                continue
+            spec = POLICIES.get(resolve(name))
+            listed = isinstance(spec, PolicySpec)
+            if listed and spec.fast and kernel != "record":
+                add(_fast_part(resolve(name), kernel))
+                continue
+            add(KERNELS[kernel])
+            if listed and not spec.fast:
+                add(_policy_part(resolve(name)))
+    return parts
+
+
+def _fast_part(name, kernel):
+    spec = POLICIES[name]
+    label = f"the engine with {spec.label}" if kernel == "engine" else KERNELS[kernel].label
+    function = "chunk" if kernel == "engine" else "rollouts"
+    return Part(f"{kernel}_{name}", "kernels", f"{function}_{name}", label,
+                spec.compile_seconds)
+
+
+def _policy_part(name):
+    spec = POLICIES[name]
+    return Part(name, spec.module.rsplit(".", 1)[-1], spec.function,
+                spec.label or f"the {name} player", spec.compile_seconds)
+
+
+def compile_part(name):
+    """The :class:`~slashersim.compiling.Part` named ``name`` (what a helper process
+    compiles: :func:`slashersim.runner.kernels.compile_part`)."""
+    if name in KERNELS:
+        return KERNELS[name]
+    kernel, _, policy = name.partition("_")
+    if kernel in ("engine", "rollouts") and POLICIES.get(policy, PolicySpec("")).fast:
+        return _fast_part(policy, kernel)
+    if isinstance(POLICIES.get(name), PolicySpec) and not POLICIES[name].fast:
+        return _policy_part(name)
+    raise ValueError(f"no compile part {name!r}")
 
 
 def resolve(name):

@@ -42,6 +42,8 @@ class Kernels(NamedTuple):
     chunk_kernel: object
     rollouts_kernel: object
     policy: object = None
+    #: the policy function compiled into the kernels (a fast path), else ``None``
+    compiled_in: object = None
 
     def _bound(self):
         return () if self.policy is None else (self.policy,)
@@ -113,13 +115,12 @@ def rollouts_heuristic(base, params, pos, seed, first, out):
     luck.rollouts(heuristic.decide, base, params, pos, seed, first, out)
 
 
-#: registered policy name -> its kernels with the policy compiled in
+#: registered policy name -> its kernels with the policy compiled in (the registry entries
+#: marked ``fast``)
 FAST = {
-    "baseline": Kernels(chunk_baseline, rollouts_baseline),
-    "heuristic": Kernels(chunk_heuristic, rollouts_heuristic),
+    "baseline": Kernels(chunk_baseline, rollouts_baseline, compiled_in=baseline.decide),
+    "heuristic": Kernels(chunk_heuristic, rollouts_heuristic, compiled_in=heuristic.decide),
 }
-#: the policy function each fast path holds
-FAST_FUNCTIONS = {"baseline": baseline.decide, "heuristic": heuristic.decide}
 
 
 def kernels_for(name, decide):
@@ -127,7 +128,7 @@ def kernels_for(name, decide):
     fast path if it has one, else the kernels that call ``decide`` (compiled here for
     ``engine.api.POLICY_SIGNATURE``) through its function pointer."""
     fast = FAST.get(name)
-    if fast is not None and decide is FAST_FUNCTIONS[name]:
+    if fast is not None and decide is fast.compiled_in:
         return fast
     return Kernels(chunk, rollouts, as_function(decide))
 
@@ -141,14 +142,16 @@ def as_function(decide):
     return decide
 
 
-def compile_part(part):
-    """Compile ``part`` (a key of :data:`slashersim.compiling.PARTS`) into the on-disk cache:
-    what a helper process runs when a command's parts compile side by side. A kernel's part
-    includes :func:`engine.game.aggregate`, which sums the records of every kernel."""
-    stem, function, _, _ = compiling.PARTS[part]
-    if stem == "kernels":
-        globals()[function].compile()
+def compile_part(name):
+    """Compile the part named ``name`` (:func:`slashersim.policies.compile_part`) into the
+    on-disk cache: what a helper process runs when a command's parts compile side by side. A
+    kernel's part includes :func:`engine.game.aggregate`, which sums the records of every
+    kernel."""
+    from ..policies import compile_part as part_named
+    from ..policies import get_policy
+    part = part_named(name)
+    if part.stem == "kernels":
+        globals()[part.function].compile()
         game.aggregate.compile()
     else:
-        from ..policies import get_policy
-        as_function(get_policy(stem).decide)
+        as_function(get_policy(name).decide)

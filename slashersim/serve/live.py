@@ -24,6 +24,7 @@ from ..analysis.position import win_probability
 from ..api import Simulation
 from ..engine import layout as L
 from ..errors import ConfigError
+from ..policies import compile_parts
 from ..runner import play_side_by_side, prepare
 from ..stats import mean_interval, unpaired_difference_interval
 from .settings import SKILLS, Settings
@@ -52,7 +53,7 @@ def between_calls(stop: threading.Event | None = None) -> None:
 def compile_note(policies: list[str], kernels: tuple[str, ...] = ("engine",)) -> str | None:
     """What is about to compile, and about how long it takes, when a kernel these policies
     need is not in numba's cache yet; ``None`` on a warm cache."""
-    text = compiling.message(compiling.parts_for(policies, kernels))
+    text = compiling.message(compile_parts(policies, kernels))
     return None if text is None else text.removeprefix("slashersim: ")
 
 

@@ -24,6 +24,7 @@ from ..analysis.position import parse_position
 from ..config import GameConfig
 from ..errors import ConfigError
 from ..inputs import SEED_LIMIT, parse_port  # noqa: F401 (the page's port rule)
+from ..policies import DEFAULT_SKILL, SKILLS
 from ..present import cards_line
 from ..presets import DIFFICULTIES, load_presets
 from ..tables import load_table
@@ -34,10 +35,6 @@ DEFAULT_PORT = 5006
 MAX_GAMES = 10_000_000
 #: the most play-outs of one position in the luck panel
 MAX_PLAYOUTS = 1_000_000
-#: the page's skill levels and the policies they stand for (docs/players.md, "What each level does")
-SKILLS = {"novice": "baseline", "casual": "heuristic", "expert": "expert"}
-#: the page's default skill level, on both tabs (the player the presets were derived for)
-DEFAULT_SKILL = "expert"
 RESULTS = Path(__file__).resolve().parent.parent.parent / "results"
 #: the committed precomputed grid (``slashersim sweep experiments/difficulty.toml``)
 GRID_TABLE = RESULTS / "difficulty.parquet"
