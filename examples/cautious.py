@@ -16,7 +16,7 @@ it never draws from its random stream.
 """
 from numba import njit
 
-from slashersim.engine import api
+from slashersim.engine import interface
 from slashersim.engine import layout as L
 from slashersim.engine.bits import lowest_bit, popcount
 from slashersim.rules import FIRST_AID_LARGE, FIRST_AID_SMALL, LUCKY_CHARM, N_ESCAPES, SUIT_MASK
@@ -54,7 +54,7 @@ def card_to_keep(st, pick):
     first = -1
     for i in range(st[L.S_DRAWN_N]):
         card = st[L.S_DRAWN + i]
-        if not api.keepable(card) or (pick > 0 and st[L.S_PICK] == i):
+        if not interface.keepable(card) or (pick > 0 and st[L.S_PICK] == i):
             continue
         if card < N_ESCAPES and not (team >> card) & 1:
             return i
@@ -65,15 +65,16 @@ def card_to_keep(st, pick):
 
 @njit(cache=True)
 def decide(decision, player, arg, st, params):
-    """The engine's one policy signature (``engine.api``): answer ``decision``."""
-    if decision == api.PLAY_CARD:
+    """The engine's one policy signature (``engine.interface``): answer ``decision``."""
+    if decision == interface.PLAY_CARD:
         return lowest_bit(arg) if st[L.S_LED] >= 0 else lead_card(arg, st[L.S_TRUMP])
-    if decision in (api.PHASE_START, api.BEFORE_DRAW, api.PLAY_START, api.AFTER_TRICK):
+    if decision in (interface.PHASE_START, interface.BEFORE_DRAW, interface.PLAY_START,
+                    interface.AFTER_TRICK):
         return item_to_use(st, player)
-    if decision == api.USE_BACKPACK:
+    if decision == interface.USE_BACKPACK:
         return 1
-    if decision == api.KEEP:
+    if decision == interface.KEEP:
         return card_to_keep(st, arg)
-    if decision == api.EXTRA_DRAW:
+    if decision == interface.EXTRA_DRAW:
         return 0
     return -1

@@ -6,14 +6,26 @@ games, each policy and its parameters, and the full configuration of every cell.
 """
 from datetime import UTC, datetime
 from functools import cache
+import hashlib
 from importlib import metadata
 from pathlib import Path
 import platform
 import subprocess
 
-from . import __version__, source_digest
+from . import __version__
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+@cache
+def source_digest():
+    """SHA-1 of this package's Python sources (paths and contents): names the code that played
+    a table's games even outside a git checkout, and keys the numba cache."""
+    digest = hashlib.sha1()
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        digest.update(str(path.relative_to(PACKAGE_DIR)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def _git(*args):
@@ -50,7 +62,7 @@ def _version(dist):
 
 def software():
     """The software behind a result, JSON-ready: ``slashersim`` (version), ``git`` (see
-    :func:`git_state`), ``source_sha1`` (:func:`slashersim.source_digest`), and the versions of
+    :func:`git_state`), ``source_sha1`` (:func:`source_digest`), and the versions of
     Python, numpy and numba."""
     return {"slashersim": __version__, "git": git_state(), "source_sha1": source_digest(),
             "python": platform.python_version(), "numpy": _version("numpy"),

@@ -4,7 +4,6 @@ Everything here is plain integers and numpy arrays so that the numba kernels rea
 definitions as the Python side. The rules themselves are stated in ``docs/rules.md``; the
 comments below name its sections.
 """
-from enum import IntEnum
 
 import numpy as np
 
@@ -16,19 +15,11 @@ N_RANKS = 5
 N_NUMBER_CARDS = 20
 HAND_SIZE = 8
 TRICKS_PER_ROUND = 8
-TRUMP_DECK_SIZE = 4
 SUIT_NAMES = ("white", "green", "yellow", "red")
 #: bitmask of all number cards
 ALL_CARDS = (1 << N_NUMBER_CARDS) - 1
 #: ``SUIT_MASK[s]``: bitmask of the five cards of suit ``s``
 SUIT_MASK = np.array([0b11111 << (5 * s) for s in range(N_SUITS)], dtype=np.int64)
-
-
-class Suit(IntEnum):
-    WHITE = WHITE
-    GREEN = GREEN
-    YELLOW = YELLOW
-    RED = RED
 
 
 def card_id(suit, rank):
@@ -40,26 +31,10 @@ def card_name(card):
     """``'red 5'`` for the id of the red 5."""
     return f"{SUIT_NAMES[card // N_RANKS]} {card % N_RANKS + 1}"
 
-
 # --- areas (docs/rules.md, "The cards", "The areas and their traps") ----------------------
 TENT_SITE, LODGE, LAKESIDE, HIDEAWAY, CABINS, WOODLAND, FIRE_PIT = range(7)
 N_AREAS = 7
 AREA_NAMES = ("tent_site", "lodge", "lakeside", "hideaway", "cabins", "woodland", "fire_pit")
-
-
-class Area(IntEnum):
-    TENT_SITE = TENT_SITE
-    LODGE = LODGE
-    LAKESIDE = LAKESIDE
-    HIDEAWAY = HIDEAWAY
-    CABINS = CABINS
-    WOODLAND = WOODLAND
-    FIRE_PIT = FIRE_PIT
-
-
-#: rulebook area groups (docs/rules.md, "The area deck"): 1 = Lv.1 (on top), 2 = Lv.2;
-#: Hideaway joins Lv.2
-DEFAULT_AREA_LEVEL = np.array([1, 1, 2, 2, 2, 1, 2], dtype=np.int64)
 
 # --- item cards (docs/rules.md, "The cards", "The items") ---------------------------------
 (MAP, CAR_KEY, GASOLINE, BOLT_CUTTERS, BASEBALL_BAT, FIRST_AID_SMALL, FIRST_AID_LARGE,
@@ -79,30 +54,6 @@ STANDARD_ITEMS = tuple(range(CURSED_OBJECT + 1))
 #: their names, by item id: the keys of the item statistics (used and kept counts)
 ITEM_STAT_NAMES = ITEM_NAMES[:CURSED_OBJECT + 1]
 
-
-class Item(IntEnum):
-    MAP = MAP
-    CAR_KEY = CAR_KEY
-    GASOLINE = GASOLINE
-    BOLT_CUTTERS = BOLT_CUTTERS
-    BASEBALL_BAT = BASEBALL_BAT
-    FIRST_AID_SMALL = FIRST_AID_SMALL
-    FIRST_AID_LARGE = FIRST_AID_LARGE
-    FLASHLIGHT = FLASHLIGHT
-    BACKPACK = BACKPACK
-    LUCKY_CHARM = LUCKY_CHARM
-    WALKIE_TALKIE = WALKIE_TALKIE
-    CURSED_OBJECT = CURSED_OBJECT
-    KILLER = KILLER
-    JUNK = JUNK
-
-
-# --- red cards (docs/rules.md, "The red table") -------------------------------------------
-#: knives of red ranks 1..5
-DEFAULT_RED_KNIVES = np.array([1, 1, 2, 2, 3], dtype=np.int64)
-#: greens needed to nullify red ranks 1..5
-DEFAULT_RED_GREENS = np.array([1, 1, 2, 2, 3], dtype=np.int64)
-
 # --- health and white colours (docs/rules.md, "Colours of the whites") --------------------
 MAX_HEALTH = 7
 #: colour codes of a white card in the item phase, ordered so that "one step down" is -1
@@ -112,10 +63,6 @@ COLOUR_RED, COLOUR_YELLOW, COLOUR_GREEN = 0, 1, 2
 RULEBOOK, INSTRUCTIONS = 0, 1
 EDITION_NAMES = ("rulebook", "instructions")
 
-
-class Edition(IntEnum):
-    RULEBOOK = RULEBOOK
-    INSTRUCTIONS = INSTRUCTIONS
 
 
 #: area-deck modes

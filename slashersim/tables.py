@@ -61,8 +61,6 @@ ITEM_COLUMNS = tuple(f"{kind}_{i}" for kind in ("used", "kept") for i in rules.I
 #: integer counts: pooling rows adds them
 COUNT_COLUMNS = ("games", *OUTCOME_COLUMNS, "invariant_violations", "rounds", "damage",
                  *TRAP_COUNT_COLUMNS, *AREA_ROUND_COLUMNS, *ITEM_COLUMNS)
-#: rates written beside the counts for convenience; always recomputed from them on load
-RATE_COLUMNS = ("win_rate", "win_ci_low", "win_ci_high", "mean_rounds")
 #: the columns after the knobs, in the order ``sweep`` writes them
 TABLE_COLUMNS = ("policy", "cell", "games", "wins", "win_rate", "win_ci_low", "win_ci_high",
                  "loss_health", "loss_traps", "timeout", "invariant_violations", "rounds",

@@ -50,10 +50,10 @@ from numba.extending import intrinsic
 import numpy as np
 
 from . import rules
-from .engine import api
+from .engine import interface
 from .engine import layout as L
 from .engine import rng as R
-from .engine.view import prepare
+from .engine.view import fill_view
 from .policies import get_policy, param_vector
 from .policies.python import BRIDGE_STATE_SIZE, REPORT_AT, Observation, answerer
 from .runner import drive
@@ -232,10 +232,10 @@ def _recorder(name):
     inner = as_function(entry.decide)
     n_params = len(entry.default_params)
     rates_at = n_params
-    address_at = rates_at + api.N_DECISIONS
+    address_at = rates_at + interface.N_DECISIONS
     row = POINT_HEADER + L.STATE_SIZE
 
-    @njit(api.POLICY_SIGNATURE)
+    @njit(interface.POLICY_SIGNATURE)
     def record(decision, player, arg, st, params):
         head = carray(_pointer(np.int64(params[address_at])), (_CONTROL,), np.int64)
         count = head[0]
@@ -272,8 +272,8 @@ def decision_points(policy, config, games, seed=0, rates=None, capacity=2000, pa
     record, n_params, rates_at, address_at, row = _recorder(policy)
     vec = np.zeros(address_at + 1, dtype=np.float64)
     vec[:n_params] = param_vector(policy) if params is None else params
-    r = np.full(api.N_DECISIONS, 0.5)
-    r[api.PLAY_CARD] = 0.03
+    r = np.full(interface.N_DECISIONS, 0.5)
+    r[interface.PLAY_CARD] = 0.03
     if rates is not None:
         for k, v in dict(rates).items():
             r[k] = v
@@ -344,7 +344,7 @@ def _python_decide(act):
     def decide_(decision, player, arg, st, params):
         full = np.zeros(BRIDGE_STATE_SIZE, dtype=np.int64)
         full[:L.STATE_SIZE] = st
-        prepare(decision, player, arg, full)
+        fill_view(decision, player, arg, full)
         obs = Observation(full[L.STATE_SIZE:REPORT_AT].copy())
         answer = act(obs)
         st[L.S_RNG + R.POLICY] = obs.state[L.S_RNG + R.POLICY]
@@ -393,7 +393,7 @@ def check_decisions(policy, points, redraws=2, seed=0, params=None):
     rng = np.random.default_rng(seed)
     bad = []
     for i, point in enumerate(points):
-        name = api.DECISION_NAMES[int(point[0])]
+        name = interface.DECISION_NAMES[int(point[0])]
         allowed = allowed_writes(int(point[1]))
         st = point[POINT_HEADER:]
         base = decide(checked, point)

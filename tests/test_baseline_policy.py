@@ -12,7 +12,7 @@ import pytest
 
 from slashersim import rules as R
 from slashersim.config import GameConfig
-from slashersim.engine import api, steps
+from slashersim.engine import interface, steps
 from slashersim.engine import layout as L
 from slashersim.policies.baseline import decide as baseline
 from slashersim.rules import (
@@ -43,7 +43,7 @@ PRIORITY = [FIRST_AID_LARGE, FIRST_AID_SMALL, LUCKY_CHARM, WALKIE_TALKIE, BACKPA
 
 
 def keep(st, pick=0, player=0):
-    return baseline(api.KEEP, player, pick, st, P)
+    return baseline(interface.KEEP, player, pick, st, P)
 
 
 # --- keep ---------------------------------------------------------------------------------
@@ -94,7 +94,7 @@ def test_backpack_used_with_two_keepable_keeping_best_two():
     hold(st, 0, BACKPACK)
     set_discard(st, [])
     set_drawn(st, [FLASHLIGHT, MAP, FIRST_AID_SMALL])
-    assert baseline(api.USE_BACKPACK, 0, 3, st, P) == 1
+    assert baseline(interface.USE_BACKPACK, 0, 3, st, P) == 1
     steps.keep_items(baseline, 0, st, P)
     assert held(st, 0) == {MAP, FIRST_AID_SMALL}
     assert sorted(discard(st)) == sorted([BACKPACK, FLASHLIGHT])
@@ -117,7 +117,7 @@ def test_walkie_talkie_takes_earliest_missing_escape_from_discard():
     set_discard(st, [FLASHLIGHT, GASOLINE, MAP])
     set_drawn(st, [FIRST_AID_LARGE])
     st[L.S_PICK] = 0
-    assert baseline(api.TAKE_DISCARD, 0, 0, st, P) == 1
+    assert baseline(interface.TAKE_DISCARD, 0, 0, st, P) == 1
     set_drawn(st, [FIRST_AID_LARGE])
     steps.keep_items(baseline, 0, st, P)
     assert held(st, 0) == {GASOLINE}             # replaces the First Aid pick
@@ -169,7 +169,7 @@ def test_first_aid_before_draw(aids, health, answer):
     st = make_state()
     hold(st, 0, *aids)
     st[L.S_HEALTH] = health
-    assert baseline(api.BEFORE_DRAW, 0, 0, st, P) == answer
+    assert baseline(interface.BEFORE_DRAW, 0, 0, st, P) == answer
 
 
 @pytest.mark.parametrize("health, after, left", [
@@ -181,7 +181,7 @@ def test_first_aid_large_then_small(health, after, left):
     st = make_state()
     hold(st, 0, FIRST_AID_LARGE, FIRST_AID_SMALL)
     st[L.S_HEALTH] = health
-    steps.use_items(baseline, api.BEFORE_DRAW, 0, st, P)
+    steps.use_items(baseline, interface.BEFORE_DRAW, 0, st, P)
     assert st[L.S_HEALTH] == after
     assert held(st, 0) == left
 
@@ -196,14 +196,14 @@ def test_lucky_charm_at_phase_start_while_traps(hold_charm, traps, answer):
     hold(st, 1, FIRST_AID_SMALL)
     st[L.S_TRAPS] = traps
     st[L.S_HEALTH + 1] = 3
-    assert baseline(api.PHASE_START, 1, 0, st, P) == answer
+    assert baseline(interface.PHASE_START, 1, 0, st, P) == answer
 
 
 def test_lucky_charm_used_by_either_holder():
     st = make_state()
     hold(st, 1, LUCKY_CHARM)
     st[L.S_TRAPS] = 2
-    steps.use_items(baseline, api.PHASE_START, 1, st, P)
+    steps.use_items(baseline, interface.PHASE_START, 1, st, P)
     assert st[L.S_TRAPS] == 1
     assert held(st, 1) == set()
 
@@ -214,13 +214,13 @@ def test_never_uses_flashlight():
     hold(st, 0, FLASHLIGHT)
     st[L.S_HEALTH] = 1
     st[L.S_TRAPS] = 2
-    assert baseline(api.PHASE_START, 0, 0, st, P) == -1
-    assert baseline(api.BEFORE_DRAW, 0, 0, st, P) == -1
+    assert baseline(interface.PHASE_START, 0, 0, st, P) == -1
+    assert baseline(interface.BEFORE_DRAW, 0, 0, st, P) == -1
 
 
 def test_never_takes_cabins_extra_draw():
     st = make_state(area=CABINS)
-    assert baseline(api.EXTRA_DRAW, 0, 0, st, P) != 1
+    assert baseline(interface.EXTRA_DRAW, 0, 0, st, P) != 1
 
 
 def test_never_trades():
@@ -228,7 +228,7 @@ def test_never_trades():
     hold(st, 0, MAP, FIRST_AID_LARGE)
     hold(st, 1, GASOLINE)
     for p in (0, 1):
-        assert baseline(api.TRADE, p, 0, st, P) == -1
+        assert baseline(interface.TRADE, p, 0, st, P) == -1
 
 
 # --- cards --------------------------------------------------------------------------------
@@ -237,7 +237,7 @@ def test_play_card_is_legal():
     r = random.Random(1)
     for _ in range(500):
         legal = r.randrange(1, 1 << 20)
-        card = baseline(api.PLAY_CARD, r.randrange(2), legal, st, P)
+        card = baseline(interface.PLAY_CARD, r.randrange(2), legal, st, P)
         assert 0 <= card < 20 and (legal >> card) & 1
 
 
@@ -248,7 +248,7 @@ def test_play_card_is_roughly_uniform():
     legal = sum(1 << x for x in legal_cards)
     counts = {x: 0 for x in legal_cards}
     for i in range(3000):
-        counts[baseline(api.PLAY_CARD, i % 2, legal, st, P)] += 1
+        counts[baseline(interface.PLAY_CARD, i % 2, legal, st, P)] += 1
     assert sum(counts.values()) == 3000
     assert all(600 <= n <= 900 for n in counts.values()), counts
 

@@ -212,7 +212,10 @@ def test_a_printed_card_copied_under_a_new_name_plays_as_the_original(tmp_path, 
     assert mine.records.equals(theirs.records)
     text = format_summary(mine.summary())
     assert f"my_{area} in place of {area}" in text.splitlines()[0]
-    assert f"  my_{area} " in text
+    # the copy keeps the printed card's title, which answers show
+    title = C.load(path).titles[rules.AREA_NAMES.index(area)]
+    assert title == C.load().titles[rules.AREA_NAMES.index(area)]
+    assert f"\n  {title} " in text
 
 
 def test_a_new_card_starts_blank_where_its_file_is_silent(tmp_path):

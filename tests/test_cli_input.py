@@ -15,7 +15,7 @@ import pytest
 from slashersim import compiling, policies
 from slashersim.analysis.position import parse_position
 from slashersim.config import ConfigError
-from slashersim.engine import api
+from slashersim.engine import interface
 from slashersim.inputs import OutputLock, lock_path
 from slashersim.policies import POLICIES, param_specs, param_vector
 from slashersim.policies.baseline import decide as baseline
@@ -284,10 +284,10 @@ def test_record_uses_the_policy_parameters(capsys, tmp_path):
     assert code == 0 and "game 7 of seed 3" in out_text
 
 
-@njit(api.POLICY_SIGNATURE)
+@njit(interface.POLICY_SIGNATURE)
 def _illegal(decision, player, arg, st, params):
     """Plays a card it does not hold: the engine flags every such game."""
-    if decision == api.PLAY_CARD:
+    if decision == interface.PLAY_CARD:
         return 63
     return baseline(decision, player, arg, st, params)
 

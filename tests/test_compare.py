@@ -12,7 +12,7 @@ from slashersim.analysis.compare import compare_policies, pair
 from slashersim.bench import policy_speed
 from slashersim.cli import main
 from slashersim.config import GameConfig
-from slashersim.engine import api
+from slashersim.engine import interface
 from slashersim.inputs import parse_games
 from slashersim.policies import POLICIES, param_vector
 from slashersim.policies.baseline import decide as baseline
@@ -20,11 +20,11 @@ from slashersim.present import format_policy_speeds
 from slashersim.runner import simulate
 
 
-@njit(api.POLICY_SIGNATURE)
+@njit(interface.POLICY_SIGNATURE)
 def _no_charm(decision, player, arg, st, params):
     """The baseline, except that with ``params[0] > 0`` it never uses a Lucky Charm at the
     start of an item phase."""
-    if decision == api.PHASE_START and params[0] > 0:
+    if decision == interface.PHASE_START and params[0] > 0:
         return -1
     return baseline(decision, player, arg, st, params)
 
@@ -137,8 +137,8 @@ def test_compare_cli_text_and_json(capsys):
     assert main(args) == 0
     out = capsys.readouterr().out
     assert out.startswith("players baseline, baseline#2; instructions edition, health 5")
-    for needle in ("win rate", "95% CI", "loss health", "paired difference",
-                   "baseline#2 - baseline", "+0.0000   [+0.0000, +0.0000]", "hideaway"):
+    for needle in ("win rate", "95% CI", "lost: health", "paired difference",
+                   "baseline#2 - baseline", "+0.0000   [+0.0000, +0.0000]", "Hideaway"):
         assert needle in out, needle
     assert main([*args, "--json"]) == 0
     r = json.loads(capsys.readouterr().out)

@@ -155,7 +155,7 @@ def test_importing_the_kernels_compiles_none():
     """Importing the engine and the runner's kernels compiles nothing: each kernel compiles
     on its first call (most of a minute from a clean cache), and a run compiles only the
     kernels of the player it plays."""
-    out = run_python("import slashersim.engine.game as g, slashersim.engine.luck as l\n"
+    out = run_python("import slashersim.engine.game as g, slashersim.engine.luck_kernels as l\n"
                      "import slashersim.runner.kernels as k\n"
                      "from slashersim.engine.lazy import LazyKernel\n"
                      "ks = {n: x for m in (g, l, k) for n, x in vars(m).items()\n"

@@ -11,7 +11,7 @@ import pytest
 
 from slashersim import testing as Hy
 from slashersim.config import GameConfig
-from slashersim.engine import api
+from slashersim.engine import interface
 from slashersim.engine import layout as L
 from slashersim.engine.bits import nth_bit, popcount
 from slashersim.policies import POLICIES, param_vector
@@ -42,7 +42,7 @@ def test_fair_policies_decide_alike_whatever_the_hidden_cards(policy, overrides)
     points = points_of(policy, games, params)
     assert len(points) >= 1000
     kinds = set(int(d) for d in points[:, 0])
-    assert {api.PLAY_CARD, api.KEEP, api.PHASE_START} <= kinds
+    assert {interface.PLAY_CARD, interface.KEEP, interface.PHASE_START} <= kinds
     assert Hy.check_decisions(policy, points, params=params) == []
 
 
@@ -127,9 +127,9 @@ def peek_partner_memory(st, player):
 
 def cheater(peek):
     """The exerciser, except that its card play follows ``peek``'s hidden value."""
-    @njit(api.POLICY_SIGNATURE)
+    @njit(interface.POLICY_SIGNATURE)
     def cheat(decision, player, arg, st, params):
-        if decision == api.PLAY_CARD and popcount(arg) > 1:
+        if decision == interface.PLAY_CARD and popcount(arg) > 1:
             v = peek(st, player)
             if v >= 0:
                 return nth_bit(arg, v % popcount(arg))
@@ -156,7 +156,7 @@ def channel_points(exerciser_points):
     still in the deck (rare: a few dozen in a thousand games): the cheaters peek when they
     play a card."""
     more = np.concatenate([Hy.decision_points("exerciser", cfg, 400, seed=11 + i,
-                                              rates={api.PLAY_CARD: 0.2}, capacity=4000)
+                                              rates={interface.PLAY_CARD: 0.2}, capacity=4000)
                            for i, cfg in enumerate(CONFIGS)])
     marked = [p for p in more if peek_partner_flashlight(p[Hy.POINT_HEADER:], int(p[1])) >= 0]
     return np.concatenate([exerciser_points, np.array(marked)])
@@ -173,7 +173,7 @@ def test_a_policy_peeking_at_one_channel_is_caught(channel, channel_points):
 
 
 # --- what a decision writes ----------------------------------------------------------------------
-@njit(api.POLICY_SIGNATURE)
+@njit(interface.POLICY_SIGNATURE)
 def hides_hands_in_a_spare_slot(decision, player, arg, st, params):
     """The hidden-memory cheat: fair answers, but both hands written into a state slot the
     engine does not use at this point."""
@@ -181,7 +181,7 @@ def hides_hands_in_a_spare_slot(decision, player, arg, st, params):
     return X.decide(decision, player, arg, st, params)
 
 
-@njit(api.POLICY_SIGNATURE)
+@njit(interface.POLICY_SIGNATURE)
 def launders_through_memory(decision, player, arg, st, params):
     """Fair answers, but the partner's hand written into the player's own memory, for a later
     decision to read."""
@@ -189,14 +189,14 @@ def launders_through_memory(decision, player, arg, st, params):
     return X.decide(decision, player, arg, st, params)
 
 
-@njit(api.POLICY_SIGNATURE)
+@njit(interface.POLICY_SIGNATURE)
 def launders_through_its_stream(decision, player, arg, st, params):
     """Fair answers, but the partner's hand folded into the player's own random stream."""
     st[L.S_RNG + L.POLICY] ^= st[L.S_HAND + 1 - player]
     return X.decide(decision, player, arg, st, params)
 
 
-@njit(api.POLICY_SIGNATURE)
+@njit(interface.POLICY_SIGNATURE)
 def counts_its_decisions(decision, player, arg, st, params):
     """Fair: its memory holds what it may know (how many decisions it took, its last hand)."""
     mine = L.S_MEMORY + player * L.MEMORY_SIZE
@@ -398,17 +398,17 @@ def test_a_policy_that_writes_its_parameters_does_not_compile():
         return X.decide(decision, player, arg, st, params)
 
     with pytest.raises(TypingError):
-        njit(api.POLICY_SIGNATURE)(blackboard)
+        njit(interface.POLICY_SIGNATURE)(blackboard)
 
 
-@njit(api.POLICY_SIGNATURE)
+@njit(interface.POLICY_SIGNATURE)
 def blackboard_through_a_pointer(decision, player, arg, st, params):
     """The blackboard again, past the compiler: a writable array made from the parameters'
     address (what native code can always do); its card play follows the partner's note."""
     board = writable(params)
     board[player] = st[L.S_HAND + player]
     note = np.int64(board[1 - player])
-    if decision == api.PLAY_CARD and popcount(arg) > 1 and note > 0:
+    if decision == interface.PLAY_CARD and popcount(arg) > 1 and note > 0:
         return nth_bit(arg, note % popcount(arg))
     return X.decide(decision, player, arg, st, params)
 

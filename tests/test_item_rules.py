@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 
 from slashersim import rules as R
-from slashersim.engine import api, deal, game, items, steps
+from slashersim.engine import deal, game, interface, items, steps
 from slashersim.engine import layout as L
 from slashersim.policies.exerciser import decide as exerciser
 from slashersim.rules import (
@@ -70,10 +70,11 @@ _KEEP0, _KEEP1, _AT_TRICK = 12, 13, 14
 _LOG = 2 * _STRIDE          #: params[_LOG] = entries logged; then _ENTRY values per entry
 _ENTRY = 6                  #: decision, player, arg, drawn cards, tricks played, health
 _LOG_MAX = 64
-_ITEM_WINDOWS = (api.PHASE_START, api.BEFORE_DRAW, api.TRADE, api.PLAY_START, api.AFTER_TRICK)
+_ITEM_WINDOWS = (interface.PHASE_START, interface.BEFORE_DRAW, interface.TRADE,
+                 interface.PLAY_START, interface.AFTER_TRICK)
 
 
-@numba.njit(api.POLICY_SIGNATURE, cache=True)
+@numba.njit(interface.POLICY_SIGNATURE, cache=True)
 def scripted(decision, player, arg, st, params):
     """Plays the lowest legal card; every other answer comes from ``params`` (see script).
 
@@ -84,7 +85,7 @@ def scripted(decision, player, arg, st, params):
     Each decision but card play is logged with the drawn cards, tricks played and the asked
     player's health at that moment (into the parameters, through ``helpers.writable``).
     """
-    if decision == api.PLAY_CARD:
+    if decision == interface.PLAY_CARD:
         card = 0
         while not (arg >> card) & 1:
             card += 1
@@ -101,15 +102,16 @@ def scripted(decision, player, arg, st, params):
         tape[e + 5] = st[L.S_HEALTH + player]
         tape[_LOG] = n + 1
     base = player * _STRIDE
-    if decision == api.KEEP:
+    if decision == interface.KEEP:
         return np.int64(params[base + _KEEP0 + arg])
     a = np.int64(params[base + decision])
-    if decision == api.PHASE_START or decision == api.BEFORE_DRAW or decision == api.TRADE \
-            or decision == api.PLAY_START or decision == api.AFTER_TRICK:
+    if decision == interface.PHASE_START or decision == interface.BEFORE_DRAW \
+            or decision == interface.TRADE or decision == interface.PLAY_START \
+            or decision == interface.AFTER_TRICK:
         at = np.int64(params[base + _AT_TRICK])
-        if decision == api.AFTER_TRICK and at > 0 and st[L.S_TRICK] != at:
+        if decision == interface.AFTER_TRICK and at > 0 and st[L.S_TRICK] != at:
             return -1
-        if a >= 0 and (st[L.S_HELD + player] >> (a % api.ON_PARTNER)) & 1:
+        if a >= 0 and (st[L.S_HELD + player] >> (a % interface.ON_PARTNER)) & 1:
             return a
         return -1
     return a
@@ -124,11 +126,12 @@ item_phase, item_phase_start, item_turn, keep_items, use_items, draw_items, play
 _DEFAULTS = dict(phase_start=-1, before_draw=-1, flashlight=0, cabins=0, backpack=0,
                  keep=(0, 1), walkie=-1, trade=-1, play_start=-1, after_trick=-1, at_trick=0,
                  optional_draw=0)
-_SLOTS = dict(phase_start=api.PHASE_START, before_draw=api.BEFORE_DRAW,
-              flashlight=api.PEEK_ORDER, cabins=api.EXTRA_DRAW, backpack=api.USE_BACKPACK,
-              walkie=api.TAKE_DISCARD, trade=api.TRADE, play_start=api.PLAY_START,
-              after_trick=api.AFTER_TRICK, at_trick=_AT_TRICK,
-              optional_draw=api.OPTIONAL_DRAW)
+_SLOTS = dict(phase_start=interface.PHASE_START, before_draw=interface.BEFORE_DRAW,
+              flashlight=interface.PEEK_ORDER, cabins=interface.EXTRA_DRAW,
+              backpack=interface.USE_BACKPACK,
+              walkie=interface.TAKE_DISCARD, trade=interface.TRADE, play_start=interface.PLAY_START,
+              after_trick=interface.AFTER_TRICK, at_trick=_AT_TRICK,
+              optional_draw=interface.OPTIONAL_DRAW)
 
 
 def script(p0=None, p1=None, **both):
@@ -227,7 +230,7 @@ def test_cursed_object_drawn_first_turns_a_single_draw_into_three():
     assert discard(st) == [MAP, GASOLINE]
     assert deck(st) == [FLASHLIGHT]
     assert is_out(st, CURSED_OBJECT) and CURSED_OBJECT not in discard(st)
-    assert log(p, api.KEEP)[0][3] == 3            # the keep saw 3 drawn cards
+    assert log(p, interface.KEEP)[0][3] == 3            # the keep saw 3 drawn cards
 
 
 def test_cursed_object_drawn_mid_way_adds_three_after_the_remaining_draws():
@@ -264,7 +267,7 @@ def test_cursed_object_stays_out_when_the_killer_comes_among_its_extra_draws():
     item_turn(scripted, 0, st, p)
     assert st[L.S_HEALTH] == 6 and st[L.S_DAMAGE] == 1
     assert held(st, 0) == set()
-    assert asked(p, api.EXTRA_DRAW, api.KEEP) == []
+    assert asked(p, interface.EXTRA_DRAW, interface.KEEP) == []
     assert sorted(deck(st)) == sorted([MAP, KILLER, CAR_KEY, JUNK])
     assert discard(st) == []
     assert is_out(st, CURSED_OBJECT)
@@ -299,7 +302,7 @@ def test_backpack_not_offered_with_one_keepable_card():
     set_drawn(st, [JUNK, MAP, JUNK + 1])
     p = script(backpack=1, keep=(1, 2))
     keep_items(scripted, 0, st, p)
-    assert asked(p) == [(api.KEEP, 0)]
+    assert asked(p) == [(interface.KEEP, 0)]
     assert held(st, 0) == {BACKPACK, MAP}
     assert discard(st) == [JUNK, JUNK + 1]
     assert not violated(st)
@@ -313,7 +316,7 @@ def test_backpack_with_two_keepable_cards_keeps_both():
     set_drawn(st, [FLASHLIGHT, LUCKY_CHARM])
     p = script(backpack=1, keep=(1, 0))
     keep_items(scripted, 0, st, p)
-    assert log(p, api.USE_BACKPACK)[0][2] == 2
+    assert log(p, interface.USE_BACKPACK)[0][2] == 2
     assert held(st, 0) == {FLASHLIGHT, LUCKY_CHARM}
     assert discard(st) == [BACKPACK]
     assert st[L.S_KEPT] == 2
@@ -328,7 +331,7 @@ def test_backpack_with_three_keepable_cards_keeps_the_two_chosen():
     set_drawn(st, [MAP, FIRST_AID_SMALL, GASOLINE])
     p = script(backpack=1, keep=(2, 1))
     keep_items(scripted, 0, st, p)
-    assert log(p, api.USE_BACKPACK)[0][2] == 3
+    assert log(p, interface.USE_BACKPACK)[0][2] == 3
     assert held(st, 0) == {GASOLINE, FIRST_AID_SMALL}
     assert discard(st) == [BACKPACK, MAP]
     assert kept(st) == {GASOLINE: 1, FIRST_AID_SMALL: 1}
@@ -382,7 +385,7 @@ def test_walkie_talkie_with_backpack_and_one_keepable_card():
     set_drawn(st, [FLASHLIGHT])
     p = script(backpack=1, keep=(0, 1), walkie=0)
     keep_items(scripted, 0, st, p)
-    assert asked(p) == [(api.KEEP, 0), (api.TAKE_DISCARD, 0)]
+    assert asked(p) == [(interface.KEEP, 0), (interface.TAKE_DISCARD, 0)]
     assert held(st, 0) == {BACKPACK, GASOLINE}
     assert sorted(discard(st)) == sorted([WALKIE_TALKIE, FLASHLIGHT])
     assert kept(st) == {GASOLINE: 1} and used(st) == {WALKIE_TALKIE: 1}
@@ -406,7 +409,7 @@ def test_walkie_talkie_after_a_zero_card_tent_site_draw(allowed):
     if allowed:
         assert held(st, 0) == {CAR_KEY} and discard(st) == [WALKIE_TALKIE]
     else:
-        assert asked(p, api.TAKE_DISCARD) == []
+        assert asked(p, interface.TAKE_DISCARD) == []
         assert held(st, 0) == {WALKIE_TALKIE} and discard(st) == [CAR_KEY]
 
 
@@ -432,10 +435,10 @@ def test_a_player_with_no_yellow_may_decline_its_card(answer):
         put_deck(st, [MAP, CAR_KEY, GASOLINE, BACKPACK])
         p = script(optional_draw=answer)
         item_phase(scripted, st, p)
-        assert asked(p, api.OPTIONAL_DRAW) == ([(api.OPTIONAL_DRAW, 0)] if asks else [])
+        assert asked(p, interface.OPTIONAL_DRAW) == ([(interface.OPTIONAL_DRAW, 0)] if asks else [])
         drew = not asks or answer == 1
         assert held(st, 0) == ({MAP} if drew else set())
-        assert asked(p, api.EXTRA_DRAW).count((api.EXTRA_DRAW, 0)) == drew
+        assert asked(p, interface.EXTRA_DRAW).count((interface.EXTRA_DRAW, 0)) == drew
         assert held(st, 1) == ({CAR_KEY} if drew else {MAP})
 
 
@@ -501,7 +504,7 @@ def test_flashlight_sends_a_block_with_the_killer_under_the_deck():
     st[L.S_WHITE_COLOUR] = COL_G
     p = script(before_draw=FLASHLIGHT, flashlight=6)
     item_turn(scripted, 0, st, p)
-    assert log(p, api.PEEK_ORDER)[0][2] == 3
+    assert log(p, interface.PEEK_ORDER)[0][2] == 3
     assert st[L.S_HEALTH] == 7 and st[L.S_KILLER_DRAWS] == 0
     assert held(st, 0) == {GASOLINE}
     assert deck(st) == [MAP, KILLER, CAR_KEY]
@@ -517,8 +520,8 @@ def test_flashlight_with_one_card_left_sees_only_that_card():
     set_discard(st, [])
     hold(st, 0, FLASHLIGHT)
     p = script(before_draw=FLASHLIGHT, flashlight=6)
-    use_items(scripted, api.BEFORE_DRAW, 0, st, p)
-    assert log(p, api.PEEK_ORDER)[0][2] == 1
+    use_items(scripted, interface.BEFORE_DRAW, 0, st, p)
+    assert log(p, interface.PEEK_ORDER)[0][2] == 1
     assert deck(st) == [MAP]
     assert seen(st) == [1]
     assert discard(st) == [FLASHLIGHT] and held(st, 0) == set()
@@ -532,7 +535,7 @@ def test_flashlight_order_beyond_the_seen_cards_is_refused():
     put_deck(st, [MAP, CAR_KEY])
     set_discard(st, [])
     hold(st, 0, FLASHLIGHT)
-    use_items(scripted, api.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=2))
+    use_items(scripted, interface.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=2))
     assert violated(st)
     assert deck(st) == [MAP, CAR_KEY]
 
@@ -545,7 +548,7 @@ def test_flashlight_block_at_the_bottom_is_drawn_last_former_top_card_first():
     put_deck(st, [MAP, CAR_KEY, GASOLINE, BACKPACK, LUCKY_CHARM])
     set_discard(st, [])
     hold(st, 0, FLASHLIGHT)
-    use_items(scripted, api.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=6))
+    use_items(scripted, interface.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=6))
     assert deck(st) == [BACKPACK, LUCKY_CHARM, MAP, CAR_KEY, GASOLINE]
     st[L.S_DRAWN_N] = 0
     assert not draw_cards(st, 5)
@@ -562,11 +565,11 @@ def test_flashlight_sightings_move_with_the_cards():
     put_deck(st, [MAP, CAR_KEY, GASOLINE, BACKPACK, LUCKY_CHARM])
     set_discard(st, [])
     hold(st, 0, FLASHLIGHT)
-    use_items(scripted, api.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=6))
+    use_items(scripted, interface.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=6))
     assert seen(st) == [0, 0, 1, 1, 1]
     set_discard(st, [])
     hold(st, 1, FLASHLIGHT)
-    use_items(scripted, api.BEFORE_DRAW, 1, st, script(before_draw=FLASHLIGHT, flashlight=5))
+    use_items(scripted, interface.BEFORE_DRAW, 1, st, script(before_draw=FLASHLIGHT, flashlight=5))
     assert deck(st) == [MAP, LUCKY_CHARM, BACKPACK, CAR_KEY, GASOLINE]
     assert seen(st) == [3, 2, 2, 1, 1]
 
@@ -578,7 +581,7 @@ def test_flashlight_sightings_cleared_when_the_cards_are_drawn():
     put_deck(st, [MAP, CAR_KEY, GASOLINE, BACKPACK, LUCKY_CHARM])
     set_discard(st, [])
     hold(st, 0, FLASHLIGHT)
-    use_items(scripted, api.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=0))
+    use_items(scripted, interface.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=0))
     assert seen(st) == [1, 1, 1, 0, 0]
     st[L.S_DRAWN_N] = 0
     draw_cards(st, 2)
@@ -596,7 +599,7 @@ def test_flashlight_sightings_cleared_when_the_deck_is_reshuffled(edition):
     put_deck(st, [MAP, CAR_KEY, GASOLINE, BACKPACK])
     set_discard(st, [LUCKY_CHARM])
     hold(st, 0, FLASHLIGHT)
-    use_items(scripted, api.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=0))
+    use_items(scripted, interface.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=0))
     assert seen(st) == [1, 1, 1, 0]
     set_drawn(st, [KILLER])
     items.resolve_killer(st, 1)
@@ -630,7 +633,7 @@ def test_cabins_extra_card_offered_after_the_cursed_objects_extras():
     st[L.S_DRAWS] = 1
     p = script(cabins=1)
     assert not draw_items(scripted, 0, st, p)
-    assert log(p) == [(api.EXTRA_DRAW, 0, 0, 3, 0, 7)]
+    assert log(p) == [(interface.EXTRA_DRAW, 0, 0, 3, 0, 7)]
     assert drawn(st) == [MAP, CAR_KEY, GASOLINE, BACKPACK]
     assert deck(st) == [LUCKY_CHARM]
     assert st[L.S_CABINS_EXTRA] == 1
@@ -735,11 +738,11 @@ def test_lucky_charm_at_zero_traps_is_refused_and_flagged():
     st = make_state()
     hold(st, 0, LUCKY_CHARM)
     p = script(phase_start=LUCKY_CHARM)
-    use_items(scripted, api.PHASE_START, 0, st, p)
+    use_items(scripted, interface.PHASE_START, 0, st, p)
     assert violated(st)
     assert held(st, 0) == {LUCKY_CHARM}
     assert st[L.S_TRAPS] == 0
-    assert asked(p) == [(api.PHASE_START, 0)]
+    assert asked(p) == [(interface.PHASE_START, 0)]
     assert used(st) == {}
 
 
@@ -748,7 +751,7 @@ def test_first_aid_at_full_health_is_used_up_without_overheal():
     st = make_state()
     set_discard(st, [])
     hold(st, 0, FIRST_AID_LARGE)
-    use_items(scripted, api.BEFORE_DRAW, 0, st, script(before_draw=FIRST_AID_LARGE))
+    use_items(scripted, interface.BEFORE_DRAW, 0, st, script(before_draw=FIRST_AID_LARGE))
     assert st[L.S_HEALTH] == 7
     assert held(st, 0) == set()
     assert discard(st) == [FIRST_AID_LARGE]
@@ -762,8 +765,8 @@ def test_first_aid_on_the_partner_heals_the_partner_under_either_target():
     set_discard(st, [])
     hold(st, 0, FIRST_AID_SMALL)
     st[L.S_HEALTH + 1] = 3
-    p = script(before_draw=FIRST_AID_SMALL + api.ON_PARTNER)
-    use_items(scripted, api.BEFORE_DRAW, 0, st, p)
+    p = script(before_draw=FIRST_AID_SMALL + interface.ON_PARTNER)
+    use_items(scripted, interface.BEFORE_DRAW, 0, st, p)
     assert (st[L.S_HEALTH], st[L.S_HEALTH + 1]) == (7, 4)
     assert held(st, 0) == set() and discard(st) == [FIRST_AID_SMALL]
     assert not violated(st)
@@ -775,8 +778,8 @@ def test_first_aid_on_the_partner_is_refused_under_holder_target():
     set_discard(st, [])
     hold(st, 0, FIRST_AID_SMALL)
     st[L.S_HEALTH + 1] = 3
-    use_items(scripted, api.BEFORE_DRAW, 0, st,
-                    script(before_draw=FIRST_AID_SMALL + api.ON_PARTNER))
+    use_items(scripted, interface.BEFORE_DRAW, 0, st,
+                    script(before_draw=FIRST_AID_SMALL + interface.ON_PARTNER))
     assert violated(st)
     assert (st[L.S_HEALTH], st[L.S_HEALTH + 1]) == (7, 3)
     assert held(st, 0) == {FIRST_AID_SMALL} and discard(st) == []
@@ -812,7 +815,7 @@ def test_fire_pit_gift_windows_before_each_turn_and_after_both_first_drawer_firs
     put_deck(st, [BACKPACK, LUCKY_CHARM])
     p = script()
     item_phase(scripted, st, p)
-    T, K = api.TRADE, api.KEEP
+    T, K = interface.TRADE, interface.KEEP
     assert asked(p) == [(T, 1), (T, 0), (K, 1), (T, 1), (T, 0), (K, 0), (T, 1), (T, 0)]
     assert held(st, 1) == {CAR_KEY, BACKPACK} and held(st, 0) == {MAP, LUCKY_CHARM}
 
@@ -829,7 +832,7 @@ def test_fire_pit_gift_windows_follow_the_draw_order_under_last_trick_winner():
     put_deck(st, [BACKPACK, LUCKY_CHARM])
     p = script()
     item_phase(scripted, st, p)
-    assert asked(p, api.TRADE) == [(api.TRADE, 1), (api.TRADE, 0)] * 3
+    assert asked(p, interface.TRADE) == [(interface.TRADE, 1), (interface.TRADE, 0)] * 3
 
 def test_no_gift_window_after_a_turn_that_ends_the_game():
     # escapes_needed = 1: player 0 (first) keeps the Map and wins; no window follows
@@ -840,7 +843,8 @@ def test_no_gift_window_after_a_turn_that_ends_the_game():
     p = script()
     item_phase(scripted, st, p)
     assert st[L.S_OUTCOME] == R.WIN
-    assert asked(p, api.TRADE, api.KEEP) == [(api.TRADE, 0), (api.TRADE, 1), (api.KEEP, 0)]
+    assert asked(p, interface.TRADE, interface.KEEP) == [
+        (interface.TRADE, 0), (interface.TRADE, 1), (interface.KEEP, 0)]
 
 
 def test_fire_pit_gifts_none_opens_no_gift_window():
@@ -850,7 +854,7 @@ def test_fire_pit_gifts_none_opens_no_gift_window():
     put_deck(st, [CAR_KEY, GASOLINE])
     p = script(trade=MAP)
     item_phase(scripted, st, p)
-    assert asked(p, api.TRADE) == []
+    assert asked(p, interface.TRADE) == []
     assert held(st, 0) == {MAP, CAR_KEY} and held(st, 1) == {GASOLINE}
     assert st[L.S_GIFTS] == 0
 
@@ -884,9 +888,9 @@ def test_any_time_window_c_opens_at_the_play_phase_start():
     st[L.S_HEALTH] = 5
     p = script(p0=dict(play_start=FIRST_AID_SMALL))
     play_phase(scripted, st, p)
-    assert log(p)[0] == (api.PLAY_START, 0, 0, 0, 0, 5)
+    assert log(p)[0] == (interface.PLAY_START, 0, 0, 0, 0, 5)
     assert st[L.S_HEALTH] == 6
-    assert asked(p, api.PLAY_START) == [(api.PLAY_START, 0)]
+    assert asked(p, interface.PLAY_START) == [(interface.PLAY_START, 0)]
 
 
 def test_any_time_window_d_opens_after_each_trick():
@@ -897,17 +901,17 @@ def test_any_time_window_d_opens_after_each_trick():
     hold(st, 1, FIRST_AID_LARGE)
     p = script()
     play_phase(scripted, st, p)
-    after = [(e[1], e[4]) for e in log(p, api.AFTER_TRICK)]
+    after = [(e[1], e[4]) for e in log(p, interface.AFTER_TRICK)]
     assert after == [(pl, t) for t in range(1, 9) for pl in (0, 1)]
 
 
 def test_after_trick_window_is_told_the_trick_number():
-    # api.AFTER_TRICK: 'window (d) right after trick arg (1..8)'
+    # interface.AFTER_TRICK: 'window (d) right after trick arg (1..8)'
     st = play_state(DEAL_A)
     hold(st, 0, FIRST_AID_SMALL)
     p = script()
     play_phase(scripted, st, p)
-    assert [e[2] for e in log(p, api.AFTER_TRICK)] == list(range(1, 9))
+    assert [e[2] for e in log(p, interface.AFTER_TRICK)] == list(range(1, 9))
 
 
 def test_play_windows_ask_the_round_leader_first():
@@ -919,9 +923,9 @@ def test_play_windows_ask_the_round_leader_first():
     p = script()
     play_phase(scripted, st, p)
     assert st[L.S_TRICKS] == 8
-    windows = asked(p, api.PLAY_START, api.AFTER_TRICK)
-    assert windows == [(api.PLAY_START, 1), (api.PLAY_START, 0)] + \
-        [(api.AFTER_TRICK, pl) for _ in range(8) for pl in (1, 0)]
+    windows = asked(p, interface.PLAY_START, interface.AFTER_TRICK)
+    assert windows == [(interface.PLAY_START, 1), (interface.PLAY_START, 0)] + \
+        [(interface.AFTER_TRICK, pl) for _ in range(8) for pl in (1, 0)]
 
 
 def test_first_aid_after_trick_8_colours_that_rounds_whites():
@@ -936,7 +940,7 @@ def test_first_aid_after_trick_8_colours_that_rounds_whites():
     put_deck(st, [MAP])
     p = script(p0=dict(after_trick=FIRST_AID_SMALL, at_trick=8))
     play_phase(scripted, st, p)
-    assert [e[4] for e in log(p, api.AFTER_TRICK)] == list(range(1, 9))
+    assert [e[4] for e in log(p, interface.AFTER_TRICK)] == list(range(1, 9))
     assert st[L.S_HEALTH] == 7
     item_phase(scripted, st, p)
     assert st[L.S_WHITE_COLOUR] == COL_G
@@ -953,7 +957,7 @@ def test_no_play_window_after_a_trap_that_ends_the_game():
     p = script(p0=dict(after_trick=LUCKY_CHARM))
     play_phase(scripted, st, p)
     assert st[L.S_OUTCOME] == R.LOSS_TRAPS and st[L.S_TRAPS] == 3
-    assert asked(p) == [(api.PLAY_START, 0)]
+    assert asked(p) == [(interface.PLAY_START, 0)]
     assert held(st, 0) == {LUCKY_CHARM}
 
 
@@ -986,8 +990,9 @@ def test_last_trick_winner_draws_first_under_draw_order_last_trick_winner():
     put_deck(st, [MAP, CAR_KEY, GASOLINE])
     p = script()
     item_phase(scripted, st, p)
-    assert asked(p, api.PHASE_START, api.KEEP) == [(api.PHASE_START, 1), (api.PHASE_START, 0),
-                                                   (api.KEEP, 1), (api.KEEP, 0)]
+    assert asked(p, interface.PHASE_START, interface.KEEP) == [
+        (interface.PHASE_START, 1), (interface.PHASE_START, 0), (interface.KEEP, 1),
+        (interface.KEEP, 0)]
     assert held(st, 1) == {FIRST_AID_SMALL, MAP} and held(st, 0) == {LUCKY_CHARM, CAR_KEY}
     assert deck(st) == [GASOLINE]
 
@@ -1064,8 +1069,8 @@ def test_exerciser_uses_first_aid_before_the_flashlight():
     st[L.S_HEALTH] = 5
     st[L.S_DRAWS] = 1
     put_deck(st, [MAP, CAR_KEY])
-    assert exerciser(api.BEFORE_DRAW, 0, 0, st, NO_PARAMS) == FIRST_AID_LARGE
-    use_items(exerciser, api.BEFORE_DRAW, 0, st, NO_PARAMS)
+    assert exerciser(interface.BEFORE_DRAW, 0, 0, st, NO_PARAMS) == FIRST_AID_LARGE
+    use_items(exerciser, interface.BEFORE_DRAW, 0, st, NO_PARAMS)
     assert st[L.S_HEALTH] == 7
     assert discard(st) == [FIRST_AID_LARGE, FLASHLIGHT]
     assert held(st, 0) == {FIRST_AID_SMALL}
@@ -1079,8 +1084,8 @@ def test_exerciser_flashlight_needs_a_draw_and_a_card_in_the_deck(n, deck_size, 
     hold(st, 0, FLASHLIGHT)
     st[L.S_DRAWS] = n
     put_deck(st, [MAP, CAR_KEY, GASOLINE, BACKPACK, LUCKY_CHARM][:deck_size])
-    assert exerciser(api.BEFORE_DRAW, 0, 0, st, NO_PARAMS) == answer
-    assert exerciser(api.PHASE_START, 0, 0, st, NO_PARAMS) == -1    # only before its draw
+    assert exerciser(interface.BEFORE_DRAW, 0, 0, st, NO_PARAMS) == answer
+    assert exerciser(interface.PHASE_START, 0, 0, st, NO_PARAMS) == -1    # only before its draw
 
 
 def test_exerciser_flashlight_moves_a_seen_killer_out_of_its_draw():
@@ -1103,7 +1108,7 @@ def _flashlight_answer(peek, team=()):
     st = make_state()
     hold(st, 1, *team)
     st[L.S_PEEK:L.S_PEEK + len(peek)] = peek
-    return exerciser(api.PEEK_ORDER, 0, len(peek), st, NO_PARAMS)
+    return exerciser(interface.PEEK_ORDER, 0, len(peek), st, NO_PARAMS)
 
 
 @pytest.mark.parametrize("peek", [[MAP, KILLER, CAR_KEY], [KILLER, BACKPACK], [KILLER],
@@ -1160,7 +1165,7 @@ def test_exerciser_gifts_only_first_aid_kits_to_a_weaker_partner(mine, health, p
     st = make_state(area=FIRE_PIT)
     hold(st, 0, *mine)
     st[L.S_HEALTH], st[L.S_HEALTH + 1] = health, partner
-    assert exerciser(api.TRADE, 0, 0, st, NO_PARAMS) == answer
+    assert exerciser(interface.TRADE, 0, 0, st, NO_PARAMS) == answer
 
 
 def test_exerciser_never_uses_the_play_windows():
@@ -1169,5 +1174,5 @@ def test_exerciser_never_uses_the_play_windows():
     st[L.S_HEALTH] = 2
     st[L.S_TRAPS] = 2
     st[L.S_DRAWS] = 2
-    for decision, arg in ((api.PLAY_START, 0), (api.AFTER_TRICK, 3)):
+    for decision, arg in ((interface.PLAY_START, 0), (interface.AFTER_TRICK, 3)):
         assert exerciser(decision, 0, arg, st, NO_PARAMS) == -1

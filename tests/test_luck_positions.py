@@ -24,7 +24,7 @@ from slashersim.analysis.position import (
 from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
 from slashersim.engine import layout as L
-from slashersim.engine import luck as K
+from slashersim.engine import luck_kernels as K
 from slashersim.engine import rng
 from slashersim.policies import get_policy, param_vector
 from slashersim.runner import simulate

@@ -13,7 +13,7 @@ import pytest
 from slashersim import testing as Hy
 from slashersim.analysis.compare import compare_policies
 from slashersim.config import GameConfig
-from slashersim.engine import api
+from slashersim.engine import interface
 from slashersim.engine import layout as L
 from slashersim.player import Game, IllegalAnswer, Observation, policy_label
 from slashersim.policies import get_policy, param_vector
@@ -94,7 +94,7 @@ def test_every_legal_answer_is_accepted_and_every_decision_is_asked():
     for i, config in enumerate(CONFIGS.values()):
         r = simulate(config, RandomLegal(i), games=300, seed=i, keep_records=True)
         assert not (r.records["violations"] & L.V_POLICY).any()
-    assert RandomLegal.KINDS == set(api.DECISION_NAMES)
+    assert RandomLegal.KINDS == set(interface.DECISION_NAMES)
 
 
 def test_an_illegal_answer_stops_the_run_with_the_legal_answers():
@@ -133,7 +133,7 @@ def test_a_game_step_by_step_is_the_game_of_simulate(name):
         game = Game(config, seed=9, game=g).play(name)
         assert game.over and game.player is None and game.legal == ()
         assert game.record() == records.iloc[g].drop("game").to_dict()
-        assert all(k in api.DECISION_NAMES for _, k, _, _ in game.history)
+        assert all(k in interface.DECISION_NAMES for _, k, _, _ in game.history)
 
 
 def test_a_game_step_by_step_with_a_python_policy_is_its_simulated_game():

@@ -331,7 +331,7 @@ def test_numba_on_and_off_play_the_same_policy_games():
 
 
 @pytest.mark.parametrize("module", ["slashersim.engine.tricks", "slashersim.engine.items",
-                                    "slashersim.policies", "slashersim.engine.luck",
+                                    "slashersim.policies", "slashersim.engine.luck_kernels",
                                     "slashersim.policies.heuristic", "slashersim.policies.common",
                                     "slashersim.policies.expert", "slashersim.engine.predicates"])
 def test_every_module_imports_first(module):

@@ -30,7 +30,7 @@ import pytest
 
 from slashersim import rules as R
 from slashersim.config import ConfigError, GameConfig
-from slashersim.engine import api, deal, game, items, predicates, steps, tricks
+from slashersim.engine import deal, game, interface, items, predicates, steps, tricks
 from slashersim.engine import layout as L
 from slashersim.rules import (
     BACKPACK,
@@ -70,23 +70,24 @@ _STRIDE = 16
 _KEEP0, _KEEP1 = 11, 12
 
 
-@numba.njit(api.POLICY_SIGNATURE)
+@numba.njit(interface.POLICY_SIGNATURE)
 def scripted(decision, player, arg, st, params):
     """Plays the lowest legal card; every other answer comes from ``params`` (see script).
 
     Item uses (PHASE_START, BEFORE_DRAW) and trades answer the scripted item only while the
     player still holds it, so the engine's ask-again loops end.
     """
-    if decision == api.PLAY_CARD:
+    if decision == interface.PLAY_CARD:
         card = 0
         while not (arg >> card) & 1:
             card += 1
         return card
     base = player * _STRIDE
-    if decision == api.KEEP:
+    if decision == interface.KEEP:
         return np.int64(params[base + _KEEP0 + arg])
     a = np.int64(params[base + decision])
-    if decision == api.PHASE_START or decision == api.BEFORE_DRAW or decision == api.TRADE:
+    if decision == interface.PHASE_START or decision == interface.BEFORE_DRAW \
+            or decision == interface.TRADE:
         if a >= 0 and (st[L.S_HELD + player] >> a) & 1:
             return a
         return -1
@@ -100,14 +101,14 @@ def script(players=(0, 1), phase_start=-1, before_draw=-1, flashlight=0, cabins=
     for pl in (0, 1):
         b = pl * _STRIDE
         mine = pl in players
-        p[b + api.PHASE_START] = phase_start if mine else -1
-        p[b + api.BEFORE_DRAW] = before_draw if mine else -1
-        p[b + api.PEEK_ORDER] = flashlight if mine else 0
-        p[b + api.EXTRA_DRAW] = cabins if mine else 0
-        p[b + api.USE_BACKPACK] = backpack if mine else 0
+        p[b + interface.PHASE_START] = phase_start if mine else -1
+        p[b + interface.BEFORE_DRAW] = before_draw if mine else -1
+        p[b + interface.PEEK_ORDER] = flashlight if mine else 0
+        p[b + interface.EXTRA_DRAW] = cabins if mine else 0
+        p[b + interface.USE_BACKPACK] = backpack if mine else 0
         p[b + _KEEP0], p[b + _KEEP1] = keep if mine else (0, 1)
-        p[b + api.TAKE_DISCARD] = walkie if mine else -1
-        p[b + api.TRADE] = trade if mine else -1
+        p[b + interface.TAKE_DISCARD] = walkie if mine else -1
+        p[b + interface.TRADE] = trade if mine else -1
     return p
 
 
@@ -807,12 +808,12 @@ FIVE = [MAP, CAR_KEY, GASOLINE, BOLT_CUTTERS, BASEBALL_BAT]     # top first
     (5, 1, [BOLT_CUTTERS, BASEBALL_BAT, GASOLINE, CAR_KEY, MAP]),       # under, reversed
 ])
 def test_flashlight_reorders_top_three(order, bottom, expected):
-    assert list(api.FLASHLIGHT_ORDERS[2, order]) == \
+    assert list(interface.FLASHLIGHT_ORDERS[2, order]) == \
         [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]][order]
     st = make_state()
     set_deck(st, FIVE)
     hold(st, 0, FLASHLIGHT)
-    steps.use_items(scripted, api.BEFORE_DRAW, 0, st,
+    steps.use_items(scripted, interface.BEFORE_DRAW, 0, st,
                     script(before_draw=FLASHLIGHT, flashlight=order + 6 * bottom))
     assert st[L.S_VIOLATIONS] == 0
     assert deck(st) == expected
@@ -826,7 +827,8 @@ def test_flashlight_with_two_cards_left():
     st = make_state()
     set_deck(st, [MAP, CAR_KEY])
     hold(st, 0, FLASHLIGHT)
-    steps.use_items(scripted, api.BEFORE_DRAW, 0, st, script(before_draw=FLASHLIGHT, flashlight=1))
+    steps.use_items(scripted, interface.BEFORE_DRAW, 0, st,
+                    script(before_draw=FLASHLIGHT, flashlight=1))
     assert deck(st) == [CAR_KEY, MAP]
     assert [int(x) for x in st[L.S_DECK_SEEN:L.S_DECK_SEEN + 2]] == [1, 1]
 

@@ -40,3 +40,18 @@ def test_the_thread_limit_is_numbas():
 
     from slashersim.inputs import max_threads
     assert max_threads() == numba.config.NUMBA_NUM_THREADS
+
+
+def test_importing_the_package_changes_nothing(tmp_path):
+    """``import slashersim`` loads no numba and leaves the environment as it was; the engine's
+    import points numba's cache at the package's folder for these sources."""
+    code = ("import os, sys; before = dict(os.environ); import slashersim; "
+            "assert 'numba' not in sys.modules, 'numba loaded'; "
+            "assert dict(os.environ) == before, 'environment changed'; "
+            "import slashersim.engine, numba; print(numba.config.CACHE_DIR)")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env.update(PYTHONPATH=str(Path(__file__).resolve().parents[1]),
+               SLASHERSIM_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         check=True).stdout
+    assert Path(out.strip()).parent == tmp_path and Path(out.strip()).name.startswith("numba-")

@@ -1,7 +1,7 @@
 """Win probability of a position: a described game state (``luck state``), a recorded game
 (``simulate --record``) and its luck timeline (``luck timeline``).
 
-A position is a game state and what is known of it (:mod:`slashersim.engine.luck`); its win
+A position is a game state and what is known of it (:mod:`slashersim.engine.luck_kernels`); its win
 probability is estimated by playing it out many times, each time redrawing whatever is unknown
 consistently with what is known and the set-up rules, under a policy. A timeline takes the
 positions of a recorded game before and after each random event, as the two players would see
@@ -41,7 +41,7 @@ USABLE = ("first_aid_small", "first_aid_large", "flashlight", "backpack", "lucky
 
 class Position(NamedTuple):
     """A game state ``state : ndarray(int64, (STATE_SIZE,))`` and what is known of it,
-    ``known : ndarray(int64, (P_SIZE,))`` (``engine.luck.P_*``), under ``config``."""
+    ``known : ndarray(int64, (P_SIZE,))`` (``engine.luck_kernels.P_*``), under ``config``."""
 
     config: GameConfig
     state: np.ndarray
@@ -455,9 +455,9 @@ def win_probability(position, policy="baseline", games=20_000, seed=0, threads=N
 # --- recorded games ---------------------------------------------------------------------------
 class GameRecord(NamedTuple):
     """Game ``game`` of ``seed`` under ``policy`` replayed: its positions ``snaps :
-    ndarray(int64, (n, STATE_SIZE))`` and ``info : ndarray(int64, (n, engine.luck.INFO_SIZE))``
-    (kind, round, turns done, cards still to draw, Cabins choice past), the last being the
-    finished game."""
+    ndarray(int64, (n, STATE_SIZE))`` and ``info : ndarray(int64, (n,
+    engine.luck_kernels.INFO_SIZE))`` (kind, round, turns done, cards still to draw, Cabins
+    choice past), the last being the finished game."""
 
     config: GameConfig
     policy: str

@@ -1,7 +1,7 @@
 """The decisions a player is asked: their codes, when each is asked, what its answers mean.
 
 Plain data, so that a policy's answers can be named and checked without compiling anything;
-:mod:`.api` holds the signature of the compiled function that answers them, and
+:mod:`.interface` holds the signature of the compiled function that answers them, and
 :data:`DECISIONS` says, decision by decision, when it is asked, what ``arg`` holds and what
 the legal answers mean (the engine's ``legal_answers`` lists them; any other answer is an
 illegal one, replaced by the first legal answer and flagged).

@@ -32,9 +32,9 @@ from ..rules import (
     WIN,
     YELLOW,
 )
-from . import api
-from .api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, ask, keepable, may_keep_none
+from . import interface
 from .bits import popcount
+from .interface import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, ask, keepable, may_keep_none
 from .layout import (
     C_AID_TARGET,
     C_AREA_EXTRA_DRAW,
@@ -269,13 +269,14 @@ def use_item(st, player, answer, flashlight_answer):
 
     First Aid heals its holder (its card's ``heal``: +1 / +2 printed, never above the maximum),
     or the partner when the
-    answer carries ``api.ON_PARTNER`` and ``C_AID_TARGET`` allows it; a Lucky Charm removes a
+    answer carries ``interface.ON_PARTNER`` and ``C_AID_TARGET`` allows it; a Lucky Charm removes a
     set-off trap; the Flashlight reorders the seen top cards by ``flashlight_answer`` (see
     :func:`reorder_top`).
     """
-    item = answer % api.ON_PARTNER
-    target = player if answer < api.ON_PARTNER else 1 - player
-    ok = 0 <= answer < 2 * api.ON_PARTNER and item < 12 and (st[S_HELD + player] >> item) & 1 == 1
+    item = answer % interface.ON_PARTNER
+    target = player if answer < interface.ON_PARTNER else 1 - player
+    ok = (0 <= answer < 2 * interface.ON_PARTNER and item < 12
+          and (st[S_HELD + player] >> item) & 1 == 1)
     aid = ok and st[C_ITEM_HEAL + item] > 0
     if target == player:
         ok = ok and (aid or item == FLASHLIGHT or (item == LUCKY_CHARM and st[S_TRAPS] > 0))
@@ -315,7 +316,7 @@ def use_items(policy, decision, player, st, params, arg):
         if item == FLASHLIGHT and (st[S_HELD + player] >> FLASHLIGHT) & 1:
             k = peek_top(st, player)
             if k > 0:
-                answer = ask(policy, api.PEEK_ORDER, player, k, st, params)
+                answer = ask(policy, interface.PEEK_ORDER, player, k, st, params)
         ok = use_item(st, player, item, answer)
         if item == FLASHLIGHT:
             st[S_PEEK_N] = 0
@@ -362,7 +363,7 @@ def fire_pit_gifts(policy, st, params):
         for _ in range(_MAX_ACTIONS):
             if not st[S_HELD + p]:
                 break
-            item = ask(policy, api.TRADE, p, 0, st, params)
+            item = ask(policy, interface.TRADE, p, 0, st, params)
             if item < 0:
                 break
             if item >= 12 or not (st[S_HELD + p] >> item) & 1:
@@ -421,7 +422,7 @@ def open_draw(policy, player, st, params):
     n = st[S_DRAWS + player]
     if st[C_NO_YELLOW_DRAW] == NO_YELLOW_DRAW_MAY and st[S_YELLOWS + player] == 0 and n > 0 \
             and st[S_DECK_N] > 0:
-        if ask(policy, api.OPTIONAL_DRAW, player, 0, st, params) != 1:
+        if ask(policy, interface.OPTIONAL_DRAW, player, 0, st, params) != 1:
             return -1
     return n
 
@@ -432,7 +433,7 @@ def takes_extra_draw(policy, player, st, params):
     area card gives an extra draw (the Cabins), the deck is not empty, and it says yes
     (``extra_draw``); counted in ``S_CABINS_EXTRA``."""
     if st[C_AREA_EXTRA_DRAW + st[S_AREA]] and st[S_DECK_N] > 0:
-        if ask(policy, api.EXTRA_DRAW, player, 0, st, params) == 1:
+        if ask(policy, interface.EXTRA_DRAW, player, 0, st, params) == 1:
             st[S_CABINS_EXTRA] += 1
             return True
     return False
@@ -498,7 +499,7 @@ def first_keepable(st):
 def keep_items(policy, player, st, params):
     """Keep 1 drawn card (2 with a Backpack, or from the discard with a Walkie-talkie).
 
-    Keeping is optional or mandatory (:func:`api.may_keep_none`): where mandatory, the first
+    Keeping is optional or mandatory (:func:`interface.may_keep_none`): where mandatory, the first
     pick must be a keepable drawn card when there is one (an illegal answer becomes the first
     keepable card); a Backpack's second pick and the Walkie-talkie stay optional. The win is checked
     after the keep (docs/rules.md, "Winning and losing")."""
@@ -513,12 +514,12 @@ def keep_items(policy, player, st, params):
     st[S_PICKS] = 1
     optional = may_keep_none(st)
     if (held_before >> BACKPACK) & 1 and n_keepable >= 2:
-        if ask(policy, api.USE_BACKPACK, player, n_keepable, st, params) == 1:
+        if ask(policy, interface.USE_BACKPACK, player, n_keepable, st, params) == 1:
             st[S_HELD + player] &= ~(1 << BACKPACK)
             dispose_used_item(st, BACKPACK)
             st[S_PICKS] = 2
     for k in range(min(st[S_PICKS], n_keepable)):
-        i = ask(policy, api.KEEP, player, k, st, params)
+        i = ask(policy, interface.KEEP, player, k, st, params)
         if i < 0 and (k > 0 or optional):
             break
         if i < 0 or i >= n or not keepable(st[S_DRAWN + i]) or st[S_PICK] == i:
@@ -530,7 +531,7 @@ def keep_items(policy, player, st, params):
     from_discard = -1
     if (held_before >> WALKIE_TALKIE) & 1 and st[S_DISCARD_N] > 0 and \
             (n > 0 or st[C_WALKIE_WITHOUT_DRAW]):
-        d = ask(policy, api.TAKE_DISCARD, player, 0, st, params)
+        d = ask(policy, interface.TAKE_DISCARD, player, 0, st, params)
         if d >= 0:
             if d >= st[S_DISCARD_N] or not keepable(st[S_DISCARD + d]):
                 st[S_VIOLATIONS] |= V_POLICY
@@ -565,7 +566,7 @@ def item_turn(policy, player, st, params):
     st[S_TURN] = player
     sort_won_cards(st, player)
     if st[S_HELD + player] & USABLE_BEFORE_DRAW:
-        use_items(policy, api.BEFORE_DRAW, player, st, params, np.int64(0))
+        use_items(policy, interface.BEFORE_DRAW, player, st, params, np.int64(0))
     if draw_items(policy, player, st, params):
         resolve_killer(st, player)
     else:
@@ -585,7 +586,7 @@ def item_phase_start(policy, st, params):
     for i in range(2):
         p = first ^ i
         if st[S_HELD + p] & USABLE_BEFORE_DRAW:
-            use_items(policy, api.PHASE_START, p, st, params, np.int64(0))
+            use_items(policy, interface.PHASE_START, p, st, params, np.int64(0))
 
 
 @njit

@@ -192,9 +192,8 @@ V_CARDS, V_ITEMS, V_HEALTH, V_TRAPS, V_POLICY = 1, 2, 4, 8, 16
 # --- the view block: what a Python player is shown, kept after the state -------------------
 #: most legal answers of any decision (a keep or a Walkie-talkie pick from a full pile, or -1)
 MAX_LEGAL = DECK_CAPACITY + 1
-#: offsets in the block after the state (:mod:`.view`): the view, then the decision and its
-#: legal answers
-V_VIEW = 0
+#: offsets in the block after the state (:mod:`.view`): the view (a copy of the state, at 0),
+#: then the decision and its legal answers
 V_DECISION = STATE_SIZE
 V_PLAYER = V_DECISION + 1
 V_ARG = V_DECISION + 2

@@ -1,7 +1,7 @@
 """Kernels compiled on first call instead of at import.
 
 ``@njit(signature, ...)`` compiles (or loads from the cache) when its module is imported, so
-importing :mod:`slashersim.engine.luck` used to compile all of its kernels, though a command
+importing :mod:`slashersim.engine.luck_kernels` used to compile all of its kernels, though a command
 needs one. :func:`lazy_njit` takes the same arguments and compiles the one signature when the
 kernel is first called, from the on-disk cache when it is there, with the same cache entry.
 """

@@ -1,5 +1,5 @@
 """Where a described position stands and what of it is known: the offsets ``P_*`` of the
-``pos`` array the luck kernels take (:mod:`slashersim.engine.luck`) and its phases, and the
+``pos`` array the luck kernels take (:mod:`slashersim.engine.luck_kernels`) and its phases, and the
 kinds of positions a recorded game keeps.
 
 Plain numbers, so that a position can be read and checked without compiling any kernel.

@@ -1,5 +1,5 @@
 """The engine's flow functions as entry points that take the policy as a first-class function
-(``api.POLICY_TYPE``): called from Python with any policy, they are compiled once, for every
+(``interface.POLICY_TYPE``): called from Python with any policy, they are compiled once, for every
 policy, and cached on disk — instead of once per policy object, which is what calling
 :mod:`.tricks` or :mod:`.items` directly from Python with a policy costs. For tests of single
 rules; the kernels themselves call the flow directly.
@@ -9,7 +9,7 @@ from numba import njit, types
 import numpy as np
 
 from . import game, items, tricks
-from .api import PARAMS_TYPE, POLICY_TYPE
+from .interface import PARAMS_TYPE, POLICY_TYPE
 
 _P, _ST, _PAR, _I = POLICY_TYPE, types.int64[::1], PARAMS_TYPE, types.int64
 

@@ -4,9 +4,9 @@ from numba import njit
 import numpy as np
 
 from ..rules import LOSS_TRAPS, TRICKS_PER_ROUND
-from . import api, items
-from .api import ask
+from . import interface, items
 from .bits import lowest_bit
+from .interface import ask
 from .layout import (
     C_TRAPS,
     S_AREA,
@@ -59,7 +59,7 @@ def place_card(st, player, card):
 def choose_card(policy, player, st, params):
     """Ask ``policy`` for ``player``'s card; an illegal answer becomes the lowest legal card."""
     legal = legal_cards(st[S_HAND + player], st[S_LED])
-    card = ask(policy, api.PLAY_CARD, player, legal, st, params)
+    card = ask(policy, interface.PLAY_CARD, player, legal, st, params)
     if card < 0 or card >= 20 or not (legal >> card) & 1:
         st[S_VIOLATIONS] |= V_POLICY
         card = lowest_bit(legal)
@@ -106,10 +106,10 @@ def finish_play_phase(policy, st, params):
         lead = st[S_LED]
         follow = choose_card(policy, 1 - st[S_TRICK_LEADER], st, params)
         resolve_trick(st, lead, follow)
-        items.play_window(policy, api.AFTER_TRICK, st[S_TRICK], st, params)
+        items.play_window(policy, interface.AFTER_TRICK, st[S_TRICK], st, params)
     while st[S_TRICK] < TRICKS_PER_ROUND and not st[S_OUTCOME]:
         play_trick(policy, st, params)
-        items.play_window(policy, api.AFTER_TRICK, st[S_TRICK], st, params)
+        items.play_window(policy, interface.AFTER_TRICK, st[S_TRICK], st, params)
 
 
 @njit(inline='always')
@@ -124,9 +124,9 @@ def play_phase(policy, st, params):
     st[S_TRICKS + 1] = 0
     st[S_PLAYED] = 0
     st[S_TRAP_ROUND] = 0
-    items.play_window(policy, api.PLAY_START, np.int64(0), st, params)
+    items.play_window(policy, interface.PLAY_START, np.int64(0), st, params)
     for _ in range(TRICKS_PER_ROUND):
         play_trick(policy, st, params)
         if st[S_OUTCOME]:
             return
-        items.play_window(policy, api.AFTER_TRICK, st[S_TRICK], st, params)
+        items.play_window(policy, interface.AFTER_TRICK, st[S_TRICK], st, params)

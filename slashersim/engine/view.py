@@ -14,7 +14,7 @@ A Python policy runs on the compiled engine through a small compiled policy that
 into Python (:mod:`slashersim.policies.python`); that policy keeps, after the engine's state
 ``st``, a block of ``VIEW_SIZE`` slots (``st[STATE_SIZE:]``, offsets ``V_*`` in
 :mod:`.layout`): the view, then the decision, the player, its argument and the legal answers
-(:func:`prepare`). The engine never reads past ``STATE_SIZE``.
+(:func:`fill_view`). The engine never reads past ``STATE_SIZE``.
 """
 from numba import njit
 
@@ -27,9 +27,9 @@ from ..rules import (
     LUCKY_CHARM,
     N_AREAS,
 )
-from . import api
-from .api import N_FLASHLIGHT_ORDERS, keepable
+from . import interface
 from .bits import lowest_bit
+from .interface import N_FLASHLIGHT_ORDERS, keepable
 from .layout import (
     C_AID_TARGET,
     C_AREA_DECK,
@@ -122,7 +122,7 @@ def write_view(st, player, out):
 
 @njit(cache=True)
 def legal_answers(decision, player, arg, st, out):
-    """Write the answers the engine accepts at ``decision`` (``engine.api``) into ``out``;
+    """Write the answers the engine accepts at ``decision`` (``engine.interface``) into ``out``;
     their number. Card play: the legal cards of ``arg``; item-use windows: -1 (done) and each
     held usable item (a First Aid kit also ``+ ON_PARTNER`` when ``first_aid_target = either``,
     a Lucky Charm only with a trap set off); Flashlight: every order of the ``arg`` seen cards,
@@ -130,13 +130,13 @@ def legal_answers(decision, player, arg, st, out):
     each keepable drawn card not picked yet, and -1 unless the first keep is mandatory;
     Walkie-talkie: -1 or a keepable card of the discard pile; gift: -1 or a held item."""
     n = 0
-    if decision == api.PLAY_CARD:
+    if decision == interface.PLAY_CARD:
         for c in range(20):
             if (arg >> c) & 1:
                 out[n] = c
                 n += 1
-    elif decision == api.PHASE_START or decision == api.BEFORE_DRAW or \
-            decision == api.PLAY_START or decision == api.AFTER_TRICK:
+    elif decision == interface.PHASE_START or decision == interface.BEFORE_DRAW or \
+            decision == interface.PLAY_START or decision == interface.AFTER_TRICK:
         out[0] = -1
         n = 1
         held = st[S_HELD + player] & USABLE
@@ -148,34 +148,34 @@ def legal_answers(decision, player, arg, st, out):
                 out[n] = item
                 n += 1
             if aid and st[C_AID_TARGET] == AID_EITHER:
-                out[n] = item + api.ON_PARTNER
+                out[n] = item + interface.ON_PARTNER
                 n += 1
-    elif decision == api.PEEK_ORDER:
+    elif decision == interface.PEEK_ORDER:
         for bottom in range(2):
             for order in range(N_FLASHLIGHT_ORDERS[arg]):
                 out[n] = order + 6 * bottom
                 n += 1
-    elif decision == api.EXTRA_DRAW or decision == api.USE_BACKPACK \
-            or decision == api.OPTIONAL_DRAW:
+    elif decision == interface.EXTRA_DRAW or decision == interface.USE_BACKPACK \
+            or decision == interface.OPTIONAL_DRAW:
         out[0] = 0
         out[1] = 1
         n = 2
-    elif decision == api.KEEP:
-        if arg > 0 or api.may_keep_none(st):
+    elif decision == interface.KEEP:
+        if arg > 0 or interface.may_keep_none(st):
             out[0] = -1
             n = 1
         for i in range(st[S_DRAWN_N]):
             if keepable(st[S_DRAWN + i]) and not (arg > 0 and st[S_PICK] == i):
                 out[n] = i
                 n += 1
-    elif decision == api.TAKE_DISCARD:
+    elif decision == interface.TAKE_DISCARD:
         out[0] = -1
         n = 1
         for i in range(st[S_DISCARD_N]):
             if keepable(st[S_DISCARD + i]):
                 out[n] = i
                 n += 1
-    elif decision == api.TRADE:
+    elif decision == interface.TRADE:
         out[0] = -1
         n = 1
         for item in range(12):
@@ -186,7 +186,7 @@ def legal_answers(decision, player, arg, st, out):
 
 
 @njit(cache=True)
-def prepare(decision, player, arg, st):
+def fill_view(decision, player, arg, st):
     """Fill the block after ``st``: ``player``'s view, the decision, its argument and its
     legal answers (for a Python policy's observation); the number of legal answers."""
     v = st[STATE_SIZE:]

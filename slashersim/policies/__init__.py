@@ -3,7 +3,7 @@
 The registry below is pure Python: the command line reads policy names, parameter specs and
 defaults from it to check its input before anything compiles. :func:`get_policy` imports a
 policy's module only when games are about to be played. Adding a policy means one module that
-defines ``decide(decision, player, arg, st, params)`` (``engine.api`` documents the decisions)
+defines ``decide(decision, player, arg, st, params)`` (``engine.interface`` documents the decisions)
 and one line in ``POLICIES``; a policy with parameters lists them there as :class:`Param`
 specs (the built-in ones live in :mod:`.params`).
 """
@@ -179,7 +179,7 @@ def param_vector(name, overrides=None):
     ``overrides`` maps a parameter name (or its index) to a value, a number or its text; each
     value is checked against the parameter's type and range (:meth:`Param.check`), so a bad
     value is refused before anything compiles. Returns ``ndarray(float64, (n_params,))``,
-    read-only (a policy receives its parameters read-only: ``engine.api.readonly``).
+    read-only (a policy receives its parameters read-only: ``engine.interface.readonly``).
     """
     specs = param_specs(name)
     names = tuple(p.name for p in specs)

@@ -8,9 +8,9 @@ for a missing escape item in the discard pile. Never Flashlight, Cabins' extra c
 from numba import njit
 import numpy as np
 
-from ..engine import api
-from ..engine.api import keepable
+from ..engine import interface
 from ..engine.bits import nth_bit, popcount
+from ..engine.interface import keepable
 from ..engine.layout import (
     S_DISCARD,
     S_DISCARD_N,
@@ -120,18 +120,18 @@ def walkie_talkie_pick(st):
 @njit(cache=True, inline='always')
 def decide(decision, player, arg, st, params):
     """The baseline policy (docs/rules.md, "The baseline player")."""
-    if decision == api.PLAY_CARD:
+    if decision == interface.PLAY_CARD:
         return random_legal_card(arg, st)
-    if decision == api.PHASE_START:
+    if decision == interface.PHASE_START:
         return lucky_charm_now(st, player)
-    if decision == api.BEFORE_DRAW:
+    if decision == interface.BEFORE_DRAW:
         return first_aid_now(st, player)
-    if decision == api.USE_BACKPACK or decision == api.OPTIONAL_DRAW:
+    if decision == interface.USE_BACKPACK or decision == interface.OPTIONAL_DRAW:
         return 1
-    if decision == api.KEEP:
+    if decision == interface.KEEP:
         return best_pick(st, arg)
-    if decision == api.TAKE_DISCARD:
+    if decision == interface.TAKE_DISCARD:
         return walkie_talkie_pick(st)
-    if decision == api.PEEK_ORDER or decision == api.EXTRA_DRAW:
+    if decision == interface.PEEK_ORDER or decision == interface.EXTRA_DRAW:
         return 0
     return -1

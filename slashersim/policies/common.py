@@ -10,8 +10,8 @@ policy's vector starts (:mod:`.params`).
 from numba import njit
 import numpy as np
 
-from ..engine.api import keepable
 from ..engine.bits import lowest_bit, popcount
+from ..engine.interface import keepable
 from ..engine.layout import (
     C_AREA_FLEX,
     C_AREA_HAS_TRICK_RULE,

@@ -18,8 +18,8 @@ facts and, at its own Flashlight, the cards it sees.
 from numba import njit
 import numpy as np
 
-from ..engine import api
-from ..engine.api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS
+from ..engine import interface
+from ..engine.interface import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS
 from ..engine.layout import S_DECK_N, S_DRAWS, S_HELD, S_PEEK
 from ..rules import ESCAPE_MASK, FLASHLIGHT, KILLER
 from . import baseline as B
@@ -39,7 +39,7 @@ def flashlight_now(st, player):
 
 @njit(cache=True)
 def flashlight_order(st, k):
-    """The answer for ``k`` seen cards (``api.PEEK_ORDER``): with the Killer among them, all
+    """The answer for ``k`` seen cards (``interface.PEEK_ORDER``): with the Killer among them, all
     to the bottom in the order seen; otherwise on top, the escape items the team lacks first,
     then the rest, each group in the order seen."""
     lacking = ESCAPE_MASK & ~(st[S_HELD] | st[S_HELD + 1])
@@ -68,12 +68,12 @@ def flashlight_order(st, k):
 @njit(cache=True, inline='always')
 def decide(decision, player, arg, st, params):
     """The exerciser policy (docs/rules.md, "The exerciser player")."""
-    if decision == api.BEFORE_DRAW:
+    if decision == interface.BEFORE_DRAW:
         return flashlight_now(st, player)
-    if decision == api.PEEK_ORDER:
+    if decision == interface.PEEK_ORDER:
         return flashlight_order(st, arg)
-    if decision == api.EXTRA_DRAW:
+    if decision == interface.EXTRA_DRAW:
         return 1
-    if decision == api.TRADE:
+    if decision == interface.TRADE:
         return fire_pit_gift(st, player)
     return B.decide(decision, player, arg, st, params)

@@ -23,9 +23,9 @@ trump-deck cards or the item-deck order; the tests prove it.
 from numba import njit
 import numpy as np
 
-from ..engine import api
-from ..engine.api import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS
+from ..engine import interface
 from ..engine.bits import lowest_bit, popcount
+from ..engine.interface import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS
 from ..engine.layout import (
     C_AID_TARGET,
     C_CURSED_EXTRA,
@@ -337,7 +337,7 @@ def any_time_item(st, player, decision, arg, params):
     if params[ANY_TIME_ITEMS] <= 0:
         return -1
     item = lucky_charm_now(st, player)
-    if item < 0 and decision == api.AFTER_TRICK and arg == TRICKS_PER_ROUND:
+    if item < 0 and decision == interface.AFTER_TRICK and arg == TRICKS_PER_ROUND:
         item = colour_aid(st, player, params)
     return item
 
@@ -354,9 +354,9 @@ def phase_start_item(st, player, params):
         health = st[S_HEALTH + partner]
         held = st[S_HELD + player]
         if (held >> FIRST_AID_LARGE) & 1 and health <= params[AID_LARGE_BELOW]:
-            item = FIRST_AID_LARGE + api.ON_PARTNER
+            item = FIRST_AID_LARGE + interface.ON_PARTNER
         elif (held >> FIRST_AID_SMALL) & 1 and health <= params[AID_SMALL_BELOW]:
-            item = FIRST_AID_SMALL + api.ON_PARTNER
+            item = FIRST_AID_SMALL + interface.ON_PARTNER
     return item
 
 
@@ -465,7 +465,7 @@ def keep_pick(st, player, pick, params):
     team lacks first), or -1; where keeping is optional, none worth less than ``keep_min``."""
     skip = st[S_PICK] if pick == 1 else -1
     best, value = ranked_pick(st, player, skip)
-    if api.may_keep_none(st) and value < params[KEEP_MIN]:
+    if interface.may_keep_none(st) and value < params[KEEP_MIN]:
         return -1
     return best
 
@@ -488,22 +488,22 @@ def walkie_talkie_pick(st, player):
 @njit(cache=True, inline='always')
 def decide(decision, player, arg, st, params):
     """The heuristic policy: each decision in its own function above."""
-    if decision == api.PLAY_CARD:
+    if decision == interface.PLAY_CARD:
         return choose_card(st, player, arg, params)
-    if decision == api.PHASE_START:
+    if decision == interface.PHASE_START:
         return phase_start_item(st, player, params)
-    if decision == api.BEFORE_DRAW:
+    if decision == interface.BEFORE_DRAW:
         return before_draw_item(st, player, params)
-    if decision == api.PEEK_ORDER:
+    if decision == interface.PEEK_ORDER:
         return flashlight_order(st, player, arg, params)
-    if decision == api.EXTRA_DRAW or decision == api.OPTIONAL_DRAW:
+    if decision == interface.EXTRA_DRAW or decision == interface.OPTIONAL_DRAW:
         return one_more_card(st, player, params)
-    if decision == api.USE_BACKPACK:
+    if decision == interface.USE_BACKPACK:
         return use_backpack(st, player, params)
-    if decision == api.KEEP:
+    if decision == interface.KEEP:
         return keep_pick(st, player, arg, params)
-    if decision == api.TAKE_DISCARD:
+    if decision == interface.TAKE_DISCARD:
         return walkie_talkie_pick(st, player)
-    if decision == api.TRADE:
+    if decision == interface.TRADE:
         return fire_pit_gift(st, player)
     return any_time_item(st, player, decision, arg, params)

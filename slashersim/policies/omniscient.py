@@ -14,9 +14,9 @@ one's next draws; the others are the heuristic's.
 from numba import njit
 import numpy as np
 
-from ..engine import api
-from ..engine.api import keepable
+from ..engine import interface
 from ..engine.bits import lowest_bit
+from ..engine.interface import keepable
 from ..engine.layout import (
     C_CURSED_EXTRA,
     CFG_SIZE,
@@ -139,10 +139,10 @@ def one_more_card(st, player):
 @njit(cache=True)
 def decide(decision, player, arg, st, params):
     """The omniscient policy (an upper bound, not a fair player)."""
-    if decision == api.PLAY_CARD:
+    if decision == interface.PLAY_CARD:
         return best_card(st, player, arg, params)
-    if decision == api.BEFORE_DRAW:
+    if decision == interface.BEFORE_DRAW:
         return before_draw_item(st, player, params)
-    if decision == api.EXTRA_DRAW or decision == api.OPTIONAL_DRAW:
+    if decision == interface.EXTRA_DRAW or decision == interface.OPTIONAL_DRAW:
         return one_more_card(st, player)
     return H.decide(decision, player, arg, st, params)

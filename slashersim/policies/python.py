@@ -66,7 +66,7 @@ class Observation:
     # --- the decision ---
     @property
     def decision(self) -> int:
-        """The decision code (``engine.api.PLAY_CARD`` ...)."""
+        """The decision code (``engine.interface.PLAY_CARD`` ...)."""
         return int(self.state[_V_DECISION])
 
     @property
@@ -292,14 +292,14 @@ def bridge():
         # the engine loads when a Python player first plays; the bridge compiles then
         from numba import njit
 
-        from ..engine.api import POLICY_SIGNATURE
-        from ..engine.view import accept, prepare
+        from ..engine.interface import POLICY_SIGNATURE
+        from ..engine.view import accept, fill_view
         first_legal = L.STATE_SIZE + _V_LEGAL
         callback = _CALLBACK
 
         @njit(POLICY_SIGNATURE)
         def python_policy(decision, player, arg, st, params):
-            prepare(decision, player, arg, st)
+            fill_view(decision, player, arg, st)
             if st[REPORT_AT] > 0:
                 return st[first_legal]
             return accept(callback(decision, player, arg), st, st[REPORT_AT:])

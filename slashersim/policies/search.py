@@ -17,7 +17,7 @@ specialises on it.
 from numba import njit
 import numpy as np
 
-from ..engine import api
+from ..engine import interface
 from ..engine.bits import lowest_bit, nth_bit, popcount
 from ..engine.layout import (
     CFG_SIZE,
@@ -160,6 +160,6 @@ def search_card(st, player, legal, params):
 @njit(cache=True)
 def decide(decision, player, arg, st, params):
     """The search policy: searched card play, the heuristic's item-phase decisions."""
-    if decision == api.PLAY_CARD:
+    if decision == interface.PLAY_CARD:
         return search_card(st, player, arg, params)
     return H.decide(decision, player, arg, st, params)

@@ -1,11 +1,12 @@
 """The compiled entry points through which games are played, one set per kind of player.
 
 The engine's kernels are generic in the policy (:func:`engine.game.simulate_chunk`,
-:func:`engine.luck.rollouts`, ...). Here they are compiled for the players:
+:func:`engine.luck_kernels.rollouts`, ...). Here they are compiled for the players:
 
-- a policy without a fast path is passed as a first-class function (``engine.api.POLICY_TYPE``),
-  so one compiled kernel serves all of them (the expert, the searches, the exerciser, Python
-  players, the hygiene recorder, a user's compiled policy);
+- a policy without a fast path is passed as a first-class function
+  (``engine.interface.POLICY_TYPE``), so one compiled kernel serves all of them (the expert,
+  the searches, the exerciser, Python players, the hygiene recorder, a user's compiled
+  policy);
 - the baseline and the heuristic, cheap policies whose calls are a large share of their games,
   get kernels of their own in which numba calls them directly (:data:`FAST`); a baseline run
   compiles no heuristic and no function-pointer path.
@@ -19,8 +20,8 @@ from typing import NamedTuple
 from numba import types
 
 from .. import compiling
-from ..engine import game, luck
-from ..engine.api import PARAMS_TYPE, POLICY_SIGNATURE, POLICY_TYPE
+from ..engine import game, luck_kernels
+from ..engine.interface import PARAMS_TYPE, POLICY_SIGNATURE, POLICY_TYPE
 from ..engine.lazy import lazy_njit
 from ..policies import baseline, heuristic
 
@@ -36,7 +37,7 @@ class Kernels(NamedTuple):
     first-class policy function they take first (``None`` when the policy is compiled in).
 
     :meth:`chunk` plays games in parallel (:func:`engine.game.simulate_chunk`), :meth:`rollouts`
-    plays a position out (:func:`engine.luck.rollouts`), both with the policy bound.
+    plays a position out (:func:`engine.luck_kernels.rollouts`), both with the policy bound.
     """
 
     chunk_kernel: object
@@ -66,21 +67,21 @@ def chunk(policy, cfg, params, seed, game0, records, held, repeats):
 
 @lazy_njit(types.void(POLICY_TYPE, *_ROLLOUTS), cache=True)
 def rollouts(policy, base, params, pos, seed, first, out):
-    """:func:`engine.luck.rollouts` for a policy passed as a first-class function."""
-    luck.rollouts(policy, base, params, pos, seed, first, out)
+    """:func:`engine.luck_kernels.rollouts` for a policy passed as a first-class function."""
+    luck_kernels.rollouts(policy, base, params, pos, seed, first, out)
 
 
 @lazy_njit(types.int64(POLICY_TYPE, _ST, _PAR, _I, _I, types.int64[:, ::1],
                        types.int64[:, ::1]), cache=True)
 def record_game(policy, cfg, params, seed, game_, snaps, info):
-    """:func:`engine.luck.record_game`: one game replayed with its positions kept."""
-    return luck.record_game(policy, cfg, params, seed, game_, snaps, info)
+    """:func:`engine.luck_kernels.record_game`: one game replayed with its positions kept."""
+    return luck_kernels.record_game(policy, cfg, params, seed, game_, snaps, info)
 
 
 @lazy_njit(types.int64(POLICY_TYPE, _ST, _PAR, _ST), cache=True)
 def continue_as_is(policy, st, params, pos):
-    """:func:`engine.luck.continue_as_is`: a position played on, nothing redrawn."""
-    return luck.continue_as_is(policy, st, params, pos)
+    """:func:`engine.luck_kernels.continue_as_is`: a position played on, nothing redrawn."""
+    return luck_kernels.continue_as_is(policy, st, params, pos)
 
 
 @lazy_njit(types.void(POLICY_TYPE, _ST, _PAR, _I, _I, types.int32[:, ::1], _ST), cache=True)
@@ -99,8 +100,8 @@ def chunk_baseline(cfg, params, seed, game0, records, held, repeats):
 
 @lazy_njit(types.void(*_ROLLOUTS), cache=True)
 def rollouts_baseline(base, params, pos, seed, first, out):
-    """:func:`engine.luck.rollouts` for the baseline."""
-    luck.rollouts(baseline.decide, base, params, pos, seed, first, out)
+    """:func:`engine.luck_kernels.rollouts` for the baseline."""
+    luck_kernels.rollouts(baseline.decide, base, params, pos, seed, first, out)
 
 
 @lazy_njit(types.void(*_CHUNK), cache=True)
@@ -111,8 +112,8 @@ def chunk_heuristic(cfg, params, seed, game0, records, held, repeats):
 
 @lazy_njit(types.void(*_ROLLOUTS), cache=True)
 def rollouts_heuristic(base, params, pos, seed, first, out):
-    """:func:`engine.luck.rollouts` for the heuristic."""
-    luck.rollouts(heuristic.decide, base, params, pos, seed, first, out)
+    """:func:`engine.luck_kernels.rollouts` for the heuristic."""
+    luck_kernels.rollouts(heuristic.decide, base, params, pos, seed, first, out)
 
 
 #: registered policy name -> its kernels with the policy compiled in (the registry entries
@@ -126,7 +127,7 @@ FAST = {
 def kernels_for(name, decide):
     """The :class:`Kernels` of registered policy ``name`` whose function is ``decide``: its
     fast path if it has one, else the kernels that call ``decide`` (compiled here for
-    ``engine.api.POLICY_SIGNATURE``) through its function pointer."""
+    ``engine.interface.POLICY_SIGNATURE``) through its function pointer."""
     fast = FAST.get(name)
     if fast is not None and decide is fast.compiled_in:
         return fast
@@ -134,7 +135,7 @@ def kernels_for(name, decide):
 
 
 def as_function(decide):
-    """The jitted policy ``decide`` compiled for ``engine.api.POLICY_SIGNATURE`` (its cached
+    """The jitted policy ``decide`` compiled for ``engine.interface.POLICY_SIGNATURE`` (its cached
     compilation loaded), ready to be passed as a first-class function."""
     if hasattr(decide, "overloads") and POLICY_SIGNATURE.args not in decide.overloads:
         compiling.announce()

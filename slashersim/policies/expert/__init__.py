@@ -41,7 +41,7 @@ later leads, leads valued by closed-form futures or by models fitted to the roll
 """
 from numba import njit
 
-from ...engine import api
+from ...engine import interface
 from ...engine.bits import lowest_bit
 from ...engine.layout import S_LED, S_TRAP_ROUND, S_TRICK
 from ...rules import TRICKS_PER_ROUND
@@ -70,6 +70,6 @@ def choose_card(st, player, legal, params):
 @njit(cache=True, inline='always')
 def decide(decision, player, arg, st, params):
     """The expert policy: its card play, the heuristic's item-phase decisions."""
-    if decision == api.PLAY_CARD:
+    if decision == interface.PLAY_CARD:
         return choose_card(st, player, arg, params)
     return H.decide(decision, player, arg, st, params)

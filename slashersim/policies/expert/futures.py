@@ -9,7 +9,7 @@ valued by the item model (:func:`expected_joint`).
 from numba import njit
 import numpy as np
 
-from ...engine import api
+from ...engine import interface
 from ...engine.bits import lowest_bit, popcount
 from ...engine.layout import (
     C_RED_KNIVES,
@@ -52,8 +52,11 @@ from ..common import (
     partner_candidates,
     safe_answers,
 )
-from .items import cost_constants, first_drawer, item_cell, item_prepare, pile_counts
-from .layout import (
+from .item_model import cost_constants, first_drawer, item_cell, item_prepare, pile_counts
+from .lcg import lcg_seed
+from .leads import representatives
+from .plan import parity_failures, planned_area, sole_sweep_winner
+from .slots import (
     DD_HANDS,
     DOFF,
     F_CHANCE,
@@ -94,9 +97,6 @@ from .layout import (
     YOFF,
     zero,
 )
-from .lcg import lcg_seed
-from .leads import representatives
-from .plan import parity_failures, planned_area, sole_sweep_winner
 
 #: ``BEATEN[trump, card]``: the led cards that ``card`` beats as the answer
 BEATEN = np.zeros((4, 20), dtype=np.int64)
@@ -185,7 +185,7 @@ def deconvolve(a, src, dst, lo, hi, v, r):
     return nlo, nhi
 
 
-@api.borrowing
+@interface.borrowing
 def expected_joint(st, a, ji, first, pc, params):
     """E[:func:`.items.joint_cost`] when player p ends with its pile so far,
     ``ji[J_ADD_Y + p]`` yellows and ``ji[J_ADD_D + p]`` net knives more, and futures
@@ -242,7 +242,7 @@ def expected_joint(st, a, ji, first, pc, params):
     return cost
 
 
-@api.borrowing
+@interface.borrowing
 def future_distributions(st, player, fl):
     """The distributions of each player's future yellows and net knives: every card left in
     the hands (the partner's as the share of the unseen cards it holds) goes to the player

@@ -9,7 +9,7 @@ cost of both players' piles at the end of ``lead_samples`` rollouts
 from numba import njit
 import numpy as np
 
-from ...engine import api
+from ...engine import interface
 from ...engine.bits import lowest_bit
 from ...engine.layout import (
     C_RED_KNIVES,
@@ -33,7 +33,10 @@ from ..common import (
     partner_candidates,
     safe_answers,
 )
-from .layout import (
+from .lcg import lcg_seed
+from .plan import parity_failures, planned_area, sole_sweep_winner
+from .rollouts import lead_rollouts
+from .slots import (
     DD_HANDS,
     F_BEST,
     F_EFF,
@@ -48,9 +51,6 @@ from .layout import (
     PRUNE_MARGIN,
     zero,
 )
-from .lcg import lcg_seed
-from .plan import parity_failures, planned_area, sole_sweep_winner
-from .rollouts import lead_rollouts
 
 
 @njit(cache=True)
@@ -77,7 +77,7 @@ def representatives(st, player, legal):
     return reps
 
 
-@api.borrowing
+@interface.borrowing
 def lead_costs(st, player, legal, params, out):
     """The heuristic's closed-form lead costs other than the cards won, per legal card: the
     chance that the partner has no answer that keeps the trick rule, or none that gives the

@@ -9,13 +9,13 @@ Killer kills, is not played to be kept.
 """
 from numba import njit
 
-from ...engine import api
+from ...engine import interface
 from ...engine.bits import lowest_bit, nth_bit, popcount
 from ...engine.layout import S_AREA, S_HAND, S_LED, S_TRAP_ROUND, S_TRICK, S_TRICKS, S_TRUMP
 from ...engine.predicates import legal_cards, trick_winner
 from ..common import final_parity, partner_candidates
-from .layout import DD_FROM
 from .lcg import lcg_below, lcg_next
+from .slots import DD_FROM
 
 
 # --- the area plan ------------------------------------------------------------------------------
@@ -101,7 +101,7 @@ def parity_two(hl, hf, tl, tf, parity, trump):
     return False
 
 
-@api.borrowing
+@interface.borrowing
 def parity_solvable(hl, hf, tl, tf, parity, trump):
     """Whether some line of play of the hands ``hl`` (the trick's leader, ``tl`` tricks won)
     and ``hf`` (the follower, ``tf``) ends with the leader's count ``% 2 == parity`` (both
@@ -140,7 +140,7 @@ def parity_solvable(hl, hf, tl, tf, parity, trump):
     return False
 
 
-@api.borrowing
+@interface.borrowing
 def partner_hands(cand, hidden, out, most, x):
     """Fill ``out`` with the partner's possible hands, ``cand`` less ``hidden`` cards: all of
     them if there are at most ``most``, else ``most`` uniform samples drawn from generator
@@ -190,7 +190,7 @@ def partner_hands(cand, hidden, out, most, x):
     return k, x
 
 
-@api.borrowing
+@interface.borrowing
 def parity_failures(st, player, legal, leading, most, hands, out, x, weight):
     """Add ``weight`` times the share of the partner's possible hands on which playing each
     legal card leaves no line of play that ends with the area's parity (Tent site: even

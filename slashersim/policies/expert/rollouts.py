@@ -14,7 +14,7 @@ from ...engine.bits import lowest_bit, nth_bit, popcount
 from ...engine.layout import S_HAND, S_TRICK, S_TRUMP, S_WON
 from ...rules import TRICKS_PER_ROUND
 from ..common import BEATS, partner_candidates
-from .items import (
+from .item_model import (
     cost_constants,
     fill_item_cell,
     first_drawer,
@@ -22,7 +22,8 @@ from .items import (
     pile_tables,
     tabled_draws_and_damage,
 )
-from .layout import (
+from .lcg import lcg_below, lcg_next
+from .slots import (
     DT_STRIDE,
     F_COST,
     F_DT,
@@ -47,7 +48,6 @@ from .layout import (
     T_HS,
     T_SIZE,
 )
-from .lcg import lcg_below, lcg_next
 
 
 @njit(cache=True, inline='always')

@@ -24,7 +24,7 @@ from ..rules import (
     SUIT_MASK,
     TIMEOUT,
 )
-from . import api
+from . import interface
 from .bits import nth_bit, popcount
 from .deal import setup_game, start_round
 from .game import block_size, check_invariants, cleanup, play_rounds
@@ -231,7 +231,7 @@ def begin_turn(policy, player, st, params):
     st[S_TURN] = player
     sort_won_cards(st, player)
     if st[S_HELD + player] & USABLE_BEFORE_DRAW:
-        use_items(policy, api.BEFORE_DRAW, player, st, params, np.int64(0))
+        use_items(policy, interface.BEFORE_DRAW, player, st, params, np.int64(0))
     return open_draw(policy, player, st, params)
 
 

@@ -2,7 +2,7 @@
 
 A card decision allocates one float array and one int array (``np.empty``) and its helpers read
 and write fixed slots of them, named here: plain offsets keep the helpers allocation-free
-(:data:`slashersim.engine.api.borrowing`) and numba folds them into constants. Only what is
+(:data:`slashersim.engine.interface.borrowing`) and numba folds them into constants. Only what is
 read before it is written gets zeroed (:func:`zero`).
 """
 from numba import njit

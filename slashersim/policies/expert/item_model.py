@@ -12,7 +12,7 @@ rollouts read the same numbers from tables made once per lead (:func:`pile_table
 from numba import njit
 import numpy as np
 
-from ...engine import api
+from ...engine import interface
 from ...engine.bits import popcount
 from ...engine.layout import (
     C_AREA_DRAW_REDUCTION,
@@ -48,7 +48,7 @@ from ...rules import (
     YELLOW,
 )
 from ..common import DAMAGE, DEATH, colour_of_whites
-from .layout import (
+from .slots import (
     DT_STRIDE,
     ESCAPE_VALUE,
     IT_AT_ONCE,
@@ -91,7 +91,7 @@ RECIPROCAL = np.array([0.0] + [1.0 / i for i in range(1, DECK_CAPACITY + 1)])
 
 
 # --- the piles ---------------------------------------------------------------------------------
-@api.borrowing
+@interface.borrowing
 def cost_constants(st, pc):
     """Fill ``pc`` with what the piles' costs read of ``st``: per player its health, the colour
     of its whites and the area's effects (``PC_*`` of :mod:`.layout`), then the reds'
@@ -130,7 +130,7 @@ def pile_counts(won, p, pc):
 
 
 # --- the item phase ahead -------------------------------------------------------------------------
-@api.borrowing
+@interface.borrowing
 def item_prepare(st, player, tab, it):
     """What ``player`` may know of the item phase ahead, for :func:`item_cell`: the Killer lies
     uniformly in the slots the player has not seen, within the rulebook's top group while it
@@ -221,7 +221,7 @@ def item_cell(tab, it, nf, ns, params):
     return cell
 
 
-@api.borrowing
+@interface.borrowing
 def fill_item_cell(tab, it, nf, ns, cell, params):
     """Fill the table's cell for ``nf`` draws of the first drawer and ``ns`` of the second: the
     first draws the top cards and stops on the Killer, the second draws on from there (after
@@ -305,7 +305,7 @@ def joint_cost(w0, w1, first, tab, it, pc, params):
     return tab[T_HF + nf] * df + tab[T_HS + cell] * ds - tab[T_G + cell]
 
 
-@api.borrowing
+@interface.borrowing
 def pile_tables(pc, params, pt, dt):
     """What :func:`joint_cost` reads of a pile, tabulated once per lead for its rollouts: per
     player p, ``pt[PT_STRIDE p:]`` the masks of the cards that count as yellows, as greens and
