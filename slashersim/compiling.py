@@ -6,7 +6,7 @@ second. A part counts as cached when numba's index file of its kernel
 (``FILE.FUNCTION-LINE.pyXY.nbi``) is in the cache folder, so the message never shows on a warm
 cache. The estimates were measured from a clean
 cache on an idle 2-core machine (the wall time of each part's process in
-``experiments/compile_profile.py``).
+``dev/benchmarks/compile_profile.py``).
 
 When a command of the command line needs two or more parts that are not cached and the machine
 has the cores, the parts compile side by side in helper processes (:func:`compile_apart`),

@@ -55,7 +55,8 @@ _POINTER = re.compile(r"(docs/[\w/]+\.md),?\s*\(?((?:\"[^\"]+\"(?:,\s*|\s+and\s+
 def _pointers():
     files = [p for p in (ROOT / "slashersim").rglob("*.py")
              if not set(p.relative_to(ROOT / "slashersim").parts) & set(NOT_CHECKED)]
-    files += [ROOT / "README.md", *DOCS.rglob("*.md"), *(ROOT / "results").glob("*.md")]
+    files += [ROOT / "README.md", *DOCS.rglob("*.md"), *(ROOT / "results").glob("*.md"),
+              *(ROOT / "dev").rglob("*.md")]
     for path in files:
         text = re.sub(r"\s*\n\s*(#:?\s*)?", " ", path.read_text())
         for m in _POINTER.finditer(text):
@@ -78,8 +79,9 @@ def test_pointers_into_the_docs_name_their_sections():
 def test_the_rules_live_in_the_repository():
     """No pointer to the rules text that is not in the repository (``RULES.md §N``)."""
     files = [ROOT / "README.md", ROOT / "CHANGELOG.md", *DOCS.rglob("*.md"),
-             *(ROOT / "results").rglob("*.md"), *(ROOT / "notebooks").glob("*.ipynb"),
-             *(p for folder in ("slashersim", "tests", "experiments", "examples")
+             *(ROOT / "results").rglob("*.md"), *(ROOT / "dev").rglob("*.md"),
+             *(ROOT / "notebooks").glob("*.ipynb"),
+             *(p for folder in ("slashersim", "tests", "experiments", "dev", "examples")
                for p in (ROOT / folder).rglob("*.py")
                if "__pycache__" not in p.parts and p != Path(__file__))]
     stale = [str(p.relative_to(ROOT)) for p in files if re.search(r"RULES\.md|§", p.read_text())]

@@ -8,8 +8,8 @@ main command, 45 s for every other). ``--processes N`` sets ``SLASHERSIM_COMPILE
 (1 = no helper processes); ``--root DIR`` measures another checkout (its package is put first
 on ``PYTHONPATH``).
 
-    python experiments/bench_compile.py [--root DIR] [--only NAME,...] [--processes N]
-        [--out results/compile_bench.md]
+    python dev/benchmarks/bench_compile.py [--root DIR] [--only NAME,...] [--processes N]
+        [--out dev/reports/compile_bench.md]
 """
 import argparse
 import os
@@ -20,7 +20,8 @@ import sys
 import tempfile
 import time
 
-HERE = Path(__file__).resolve().parents[1]
+#: the repository root (this file is dev/benchmarks/bench_compile.py)
+HERE = Path(__file__).resolve().parents[2]
 SPEC = """[sweep]
 games = 20
 seed = 1
@@ -92,7 +93,7 @@ def main():
     ap.add_argument("--out", default=None, help="also write the table to this markdown file")
     a = ap.parse_args()
     names = list(COMMANDS) if a.only is None else a.only.split(",")
-    made = "python experiments/bench_compile.py" + "".join(
+    made = "python dev/benchmarks/bench_compile.py" + "".join(
         f" --{k} {v}" for k, v in (("only", a.only), ("processes", a.processes))
         if v is not None)
     lines = ["# First-run times from a clean cache", "",

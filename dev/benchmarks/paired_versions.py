@@ -7,7 +7,7 @@ the per-game outcomes are paired. Deals, item decks and area orders come from st
 version seeds alike, so what differs is what the versions change (a player's random draws,
 for instance), and the interval is far tighter than that of two independent runs.
 
-    python experiments/paired_versions.py --old /tmp/before [--new .] [--games 100000]
+    python dev/benchmarks/paired_versions.py --old /tmp/before [--new .] [--games 100000]
         [--seed 2026] [--policies baseline,exerciser,heuristic,expert]
 """
 import argparse
@@ -20,7 +20,8 @@ import tempfile
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parents[1]
+#: the repository root (this file is dev/benchmarks/paired_versions.py)
+HERE = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(HERE))
 
 CHILD = r"""

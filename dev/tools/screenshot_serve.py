@@ -4,7 +4,7 @@ Starts the server on a free port, opens the page in Debian's chromium (Playwrigh
 system browser), plays two settings side by side (A: the rulebook game with the Hideaway,
 novice; B: the same rules, casual) on 200,000 games of seed 1, and saves the page.
 
-    python experiments/screenshot_serve.py [--out docs/serve.png]
+    python dev/tools/screenshot_serve.py [--out docs/serve.png]
 """
 import argparse
 import os
@@ -18,7 +18,8 @@ import urllib.request
 
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parents[1]
+#: the repository root (this file is dev/tools/screenshot_serve.py)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port():

@@ -13,8 +13,8 @@ Times are the compiling process's CPU seconds (``time.process_time``; numba comp
 thread), so a busy machine changes them little; the whole process's wall time is given beside
 them.
 
-    python experiments/compile_profile.py [--parts engine,engine_baseline,...] [--top 12]
-        [--out results/compile_profile.md]
+    python dev/benchmarks/compile_profile.py [--parts engine,engine_baseline,...] [--top 12]
+        [--out dev/reports/compile_profile.md]
 """
 import argparse
 from collections import Counter, defaultdict
@@ -26,7 +26,8 @@ import sys
 import tempfile
 import time
 
-HERE = Path(__file__).resolve().parents[1]
+#: the repository root (this file is dev/benchmarks/compile_profile.py)
+HERE = Path(__file__).resolve().parents[2]
 
 #: run in the child process: compile one part, print the events as JSON
 CHILD = r"""
@@ -143,7 +144,7 @@ def main():
     ap.add_argument("--out", default=None, help="also write the tables to this markdown file")
     a = ap.parse_args()
     lines = ["# Where compile time goes", "",
-             f"Made by `python experiments/compile_profile.py --parts {a.parts} --top {a.top}` "
+             f"Made by `python dev/benchmarks/compile_profile.py --parts {a.parts} --top {a.top}` "
              f"on a machine with {os.cpu_count()} cores, {revision(git_state())}: each part "
              f"compiled from a clean cache "
              f"in a fresh process, numba's compiler events summed per function (self CPU time "
