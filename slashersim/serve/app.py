@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 import html
-from pathlib import Path
 import sys
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -41,6 +40,7 @@ from .settings import (
     TABS,
     PageValues,
     Settings,
+    Table,
     check_luck,
     grid,
     health_curves,
@@ -285,7 +285,7 @@ class Explorer:
     ``location`` is where the link lives (``pn.state.location`` of the session by default;
     ``None`` outside a server: no link)."""
 
-    def __init__(self, tables: Sequence[str | Path] = GRID_TABLES, location: Any = "session",
+    def __init__(self, tables: Sequence[Table] = GRID_TABLES, location: Any = "session",
                  cards: str | None = None):
         #: the card file every answer plays under (``slashersim serve --cards``): the grid,
         #: played with the printed cards, then answers nothing
@@ -474,14 +474,14 @@ class Explorer:
                              f"holds the printed game) &mdash; press Run")
                 continue
             if table is None:
-                lines.append(f"{head}: no precomputed grid here (results/difficulty.parquet "
-                             f"of the repository is not found) &mdash; press Run")
+                lines.append(f"{head}: no precomputed grid here (results/difficulty.parquet, "
+                             f"which the package ships, is not found) &mdash; press Run")
                 continue
             answer = table.lookup(s)
             if answer is None:
                 missing = ""
                 if s.difficulty and not any("difficulty" in t.axes for t in table.tables):
-                    missing = (f"; the presets are answered once {PRESETS_TABLE.parent.name}/"
+                    missing = (f"; the presets are answered once results/"
                                f"{PRESETS_TABLE.name} is made")
                 lines.append(f"{head}: not in the precomputed grid (it covers "
                              f"{html.escape(table.covers())}, each with the edition's other "
@@ -502,8 +502,8 @@ class Explorer:
                                           "these changed cards: no figure.")
             return
         if self.grid is None:
-            self.health_caption.object = ("No precomputed grid here (results/difficulty.parquet "
-                                          "of the repository is not found).")
+            self.health_caption.object = ("No precomputed grid here (results/difficulty.parquet, "
+                                          "which the package ships, is not found).")
             return
         a = self.a
         curves = health_curves(self.grid, a.edition.value, a.hideaway.value,

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
+from importlib.resources.abc import Traversable
 import json
 from pathlib import Path
 import shlex
@@ -35,14 +37,19 @@ DEFAULT_PORT = 5006
 MAX_GAMES = 10_000_000
 #: the most play-outs of one position in the luck panel
 MAX_PLAYOUTS = 1_000_000
-RESULTS = Path(__file__).resolve().parent.parent.parent / "results"
+#: the package's data (``slashersim/data/``, package data of the wheel), found with
+#: importlib.resources wherever the package is installed. In the repository each file there
+#: is a link to the committed table of ``results/`` of the same name, its one copy.
+DATA = resources.files("slashersim") / "data"
 #: the committed precomputed grid (``slashersim sweep experiments/difficulty.toml``)
-GRID_TABLE = RESULTS / "difficulty.parquet"
+GRID_TABLE = DATA / "difficulty.parquet"
 #: the difficulty presets of both editions for every skill level
 #: (``slashersim sweep experiments/presets_study.toml``), read when it exists
-PRESETS_TABLE = RESULTS / "presets_study.parquet"
+PRESETS_TABLE = DATA / "presets_study.parquet"
 #: the tables of the precomputed grid, in order: a setting in two of them is the first's
 GRID_TABLES = (GRID_TABLE, PRESETS_TABLE)
+#: a table of the grid: a path, or a file of the package's data
+Table = str | Path | Traversable
 #: the preset menu's name for the edition's own rules, and for any other setting
 DEFAULTS = "defaults"
 CUSTOM = "custom"
@@ -549,16 +556,17 @@ class Grid:
     and the same knobs set by hand alike. A setting in two tables is answered by the first.
     """
 
-    def __init__(self, tables: str | Path | Sequence[str | Path] = GRID_TABLES):
-        if isinstance(tables, (str, Path)):
+    def __init__(self, tables: Table | Sequence[Table] = GRID_TABLES):
+        if not isinstance(tables, (list, tuple)):
             tables = (tables,)
         self.rows: dict[tuple, GridAnswer] = {}
         self.tables: list[GridTable] = []
         for table in tables:
-            self._read(Path(table))
+            self._read(_traversable(table))
 
-    def _read(self, path: Path) -> None:
-        df = load_table(path)
+    def _read(self, path: Traversable) -> None:
+        with resources.as_file(path) as file:
+            df = load_table(file)
         prov = df.attrs.get("slashersim") or {}
         seed = prov.get("seed")
         if seed is None:
@@ -599,13 +607,26 @@ class Grid:
         return next((t for t in self.tables if t.name == name), None)
 
 
-def _shown_path(path: Path) -> str:
-    """A table's path as the page names it: ``results/difficulty.parquet`` for the
-    repository's, the file name for any other."""
+def _traversable(table: Table) -> Traversable:
+    """A table given as a path (``str`` or :class:`~pathlib.Path`) or as the package's data."""
+    return Path(table) if isinstance(table, str) else table
+
+
+def _shown_path(path: Traversable) -> str:
+    """A table's name on the page: one the package ships (or the file of ``results/`` in the
+    repository it links to) by the committed file it is, ``results/difficulty.parquet``; any
+    other by its file name."""
+    for shipped in GRID_TABLES:
+        if path == shipped or _same_file(path, shipped):
+            return f"results/{shipped.name}"
+    return path.name
+
+
+def _same_file(a: Traversable, b: Traversable) -> bool:
     try:
-        return str(path.resolve().relative_to(RESULTS.parent))
-    except ValueError:
-        return path.name
+        return isinstance(a, Path) and isinstance(b, Path) and a.samefile(b)
+    except OSError:
+        return False
 
 
 def _nan_none(value: Any) -> float | None:
@@ -615,11 +636,11 @@ def _nan_none(value: Any) -> float | None:
 
 
 @cache
-def grid(tables: tuple[str | Path, ...] = GRID_TABLES) -> Grid | None:
-    """The grid of those of ``tables`` that exist (the committed ``results/difficulty.parquet``
-    and, once made, ``results/presets_study.parquet``), loaded once; ``None`` when none is
-    there (an installed package without the repository's results)."""
-    present = [Path(t) for t in tables if Path(t).exists()]
+def grid(tables: tuple[Table, ...] = GRID_TABLES) -> Grid | None:
+    """The grid of those of ``tables`` that exist (by default the committed
+    ``results/difficulty.parquet`` and ``results/presets_study.parquet``, which the package
+    ships as its data), loaded once; ``None`` when none is there."""
+    present = [t for t in map(_traversable, tables) if t.is_file()]
     if not present:
         return None
     return Grid(present)
