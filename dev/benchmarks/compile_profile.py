@@ -1,6 +1,6 @@
-"""Where compile time goes: each kernel of ``slashersim.compiling.PARTS`` compiled from a clean
-numba cache in a fresh process, its time split by function and by stage with numba's compiler
-events (``numba.core.event``).
+"""Where compile time goes: each compile part (``slashersim.policies.compile_parts``) compiled
+from a clean numba cache in a fresh process, its time split by function and by stage with
+numba's compiler events (``numba.core.event``).
 
 For every function numba compiles on the way (the kernel and each callee it specialises), the
 ``numba:run_pass`` events give the time of each compiler pass: type inference
@@ -8,7 +8,7 @@ For every function numba compiles on the way (the kernel and each callee it spec
 inside it) and the rest of numba's passes; the ``numba:llvm_lock`` events give the time LLVM
 holds its lock (optimisation and machine code), charged to the function being compiled. A
 function compiled once per caller shows up with a count above one, and a function compiled
-twice for what is one signature is named (``slashersim.compiling.repeated_compilations``).
+twice for what is one signature is named (``slashersim.numba_checks.repeated_compilations``).
 Times are the compiling process's CPU seconds (``time.process_time``; numba compiles on one
 thread), so a busy machine changes them little; the whole process's wall time is given beside
 them.
@@ -64,7 +64,7 @@ rec = Recorder()
 for kind in ("numba:run_pass", "numba:compile", "numba:llvm_lock"):
     ev.register(kind, rec)
 part = sys.argv[1]
-from slashersim.compiling import compile_log, repeated_compilations
+from slashersim.numba_checks import compile_log, repeated_compilations
 from slashersim.runner.kernels import compile_part
 t0 = time.process_time()
 with compile_log() as log:
@@ -136,10 +136,12 @@ def revision(state):
 
 def main():
     sys.path.insert(0, str(HERE))
-    from slashersim.compiling import PARTS
+    from slashersim.policies import POLICIES, compile_parts
+    parts = [p.name for p in compile_parts([*POLICIES, object()], ["engine", "rollouts",
+                                                                   "record"])]
     from slashersim.provenance import git_state
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--parts", default=",".join(PARTS))
+    ap.add_argument("--parts", default=",".join(parts))
     ap.add_argument("--top", type=int, default=12)
     ap.add_argument("--out", default=None, help="also write the tables to this markdown file")
     a = ap.parse_args()
