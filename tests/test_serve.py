@@ -24,25 +24,29 @@ import pytest
 
 import slashersim
 from slashersim.config import ConfigError, GameConfig
+from slashersim.policies import SKILLS
+from slashersim.serve.grid import (
+    Grid,
+    config_key,
+    grid,
+    health_curves,
+)
+from slashersim.serve.link import (
+    LINK_KEYS,
+    PageValues,
+    default_setting,
+    link_query,
+    parse_link,
+)
 from slashersim.serve.settings import (
     CUSTOM,
     DEFAULTS,
     EXAMPLE_POSITION,
-    LINK_KEYS,
-    SKILLS,
-    Grid,
-    PageValues,
     Settings,
     check_port_free,
-    config_key,
-    default_setting,
     difficulties,
-    grid,
-    health_curves,
     is_stale,
-    link_query,
     luck_identity,
-    parse_link,
     parse_port,
     parse_position_text,
     parse_settings,
@@ -122,8 +126,6 @@ def test_settings_map_to_the_config_and_policy_of_the_api():
     assert s.command() == ("slashersim simulate --edition rulebook --health 5 --hideaway "
                            "--cursed-object --escapes-needed 4 --traps 3 --skill novice "
                            "--games 2000 --seed 3")
-    from slashersim.policies import SKILLS as POLICY_SKILLS
-    assert SKILLS == POLICY_SKILLS
     assert {level: parse_settings({"skill": level}).policy for level in SKILLS} == \
         {"novice": "baseline", "casual": "heuristic", "expert": "expert"}
     # the edition's defaults fill the knobs not given: the instructions play with the Hideaway

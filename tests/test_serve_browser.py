@@ -17,12 +17,14 @@ import urllib.request
 import pytest
 
 import slashersim
+from slashersim.policies import SKILLS
 from slashersim.presets import preset_knobs
-from slashersim.serve.settings import (
-    EXAMPLE_POSITION,
-    SKILLS,
+from slashersim.serve.grid import (
     grid,
     health_curves,
+)
+from slashersim.serve.settings import (
+    EXAMPLE_POSITION,
     parse_position_text,
     parse_settings,
     player_label,

@@ -169,7 +169,8 @@ def test_sweep_report_and_info(site, work):
 def test_the_page_s_grid_is_found_in_the_installed_package(site, work):
     """What ``slashersim serve`` loads, loaded in the installed package (no server)."""
     out = run(site, work, "-c", """if True:
-        from slashersim.serve.settings import GRID_TABLES, grid, parse_settings
+        from slashersim.serve.grid import GRID_TABLES, grid
+        from slashersim.serve.settings import parse_settings
         for t in GRID_TABLES:
             print(t)
         g = grid()

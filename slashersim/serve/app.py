@@ -5,7 +5,7 @@ session); the games are played by :mod:`slashersim.serve.live` in background thr
 periodic callback of the session (every :data:`REFRESH_MS`) shows the numbers so far. Panel
 serves Bokeh's JavaScript from the Python packages: the page loads nothing from elsewhere.
 
-Every setting is in the page's link (:func:`~slashersim.serve.settings.link_query`), kept up to
+Every setting is in the page's link (:func:`~slashersim.serve.link.link_query`), kept up to
 date through Panel's ``pn.state.location``; opening the link sets the same values, refusing
 a bad one in the page's own words. A shown answer belongs to the settings on screen: once they
 change, it is marked stale until the next run.
@@ -25,29 +25,32 @@ import panel as pn
 from .. import rules
 from ..config import GameConfig
 from ..errors import ConfigError
+from ..policies import DEFAULT_SKILL, SKILLS
 from ..present import area_names, cards_line
 from ..stats import wilson_interval
+from .grid import (
+    GRID_TABLES,
+    PRESETS_TABLE,
+    Table,
+    grid,
+    health_curves,
+)
+from .link import (
+    KNOBS,
+    TABS,
+    PageValues,
+    link_query,
+    parse_link,
+)
 from .live import LiveRun, LuckRun
 from .settings import (
     CUSTOM,
-    DEFAULT_SKILL,
     DEFAULTS,
     EXAMPLE_POSITION,
-    GRID_TABLES,
-    KNOBS,
-    PRESETS_TABLE,
-    SKILLS,
-    TABS,
-    PageValues,
     Settings,
-    Table,
     check_luck,
-    grid,
-    health_curves,
     is_stale,
-    link_query,
     luck_identity,
-    parse_link,
     parse_settings,
     player_label,
     preset_menu,

@@ -24,10 +24,10 @@ from ..analysis.position import win_probability
 from ..api import Simulation
 from ..engine import layout as L
 from ..errors import ConfigError
-from ..policies import compile_parts
+from ..policies import SKILLS, compile_parts
 from ..runner import play_side_by_side, prepare
 from ..stats import mean_interval, unpaired_difference_interval
-from .settings import SKILLS, Settings
+from .settings import Settings
 
 #: held around every call into the numba kernels (one launch at a time in this process)
 KERNEL_LOCK = threading.Lock()

@@ -1,0 +1,176 @@
+"""The page's link: every setting of the page in the URL (:func:`link_query`), and a link read
+back into the page's values (:func:`parse_link`), each refused value named in the page's words.
+Pure Python, like :mod:`.settings`."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ConfigError
+from ..policies import DEFAULT_SKILL, SKILLS
+from .settings import (
+    DEFAULTS,
+    EXAMPLE_POSITION,
+    MAX_GAMES,
+    MAX_PLAYOUTS,
+    check_luck,
+    parse_flag,
+    parse_integer,
+    parse_seed,
+    parse_settings,
+    preset_values,
+    recognise,
+)
+
+#: a setting's fields as the link names them (setting B's with the prefix ``b_``)
+SETTING_KEYS = ("edition", "difficulty", "health", "hideaway", "cursed_object",
+                "escapes_needed", "traps", "skill")
+KNOBS = ("health", "hideaway", "cursed_object", "escapes_needed", "traps")
+#: the page's tabs as the link names them
+TABS = ("difficulty", "luck")
+#: the link's keys, in the order it lists them
+LINK_KEYS = (*SETTING_KEYS, "side_by_side", *(f"b_{k}" for k in SETTING_KEYS), "games", "seed",
+             "luck_skill", "playouts", "luck_seed", "position", "tab")
+
+
+def default_setting(edition: str = "rulebook") -> dict[str, Any]:
+    """A setting's widget values as the page opens: the edition's own rules, the expert."""
+    return {"edition": edition, "difficulty": DEFAULTS, **preset_values(None, edition),
+            "skill": DEFAULT_SKILL}
+
+
+@dataclass
+class PageValues:
+    """Every setting on the page as its widgets hold it: settings A and B (``edition``, the
+    preset menu's ``difficulty``, the knobs and ``skill``), whether B is shown, games and seed
+    as typed, the luck tab's skill, play-outs, seed and position, and the tab shown."""
+
+    a: dict = field(default_factory=default_setting)
+    b: dict = field(default_factory=default_setting)
+    side_by_side: bool = False
+    games: str = "100,000"
+    seed: str = "0"
+    luck_skill: str = DEFAULT_SKILL
+    playouts: str = "20,000"
+    luck_seed: str = "0"
+    position: str = EXAMPLE_POSITION
+    tab: str = "difficulty"
+
+
+def _count_text(text: str, check) -> str:
+    """A typed count as the link writes it: plain digits when ``check`` takes it, else as
+    typed (so the link refuses it as the page does)."""
+    try:
+        return str(check(text))
+    except ConfigError:
+        return str(text)
+
+
+def _shown(text: str, show) -> str:
+    """A count from the link as its box shows it (``100,000``), or as given if refused."""
+    try:
+        return show(text)
+    except ConfigError:
+        return text
+
+
+def link_query(page: PageValues) -> dict[str, str]:
+    """The link's query (key -> text, in :data:`LINK_KEYS` order) of ``page``: every setting,
+    B's only when shown, the position only when it is not the example."""
+    q: dict[str, str] = {}
+    sides = [("", page.a)] + ([("b_", page.b)] if page.side_by_side else [])
+    for prefix, side in sides:
+        for key in SETTING_KEYS:
+            value = side[key]
+            q[prefix + key] = ("in" if value else "out") if isinstance(value, bool) \
+                else str(value)
+        if not prefix:
+            q["side_by_side"] = "on" if page.side_by_side else "off"
+    q["games"] = _count_text(page.games, lambda v: parse_integer("games", v, 1, MAX_GAMES))
+    q["seed"] = _count_text(page.seed, parse_seed)
+    q["luck_skill"] = page.luck_skill
+    q["playouts"] = _count_text(page.playouts,
+                                lambda v: parse_integer("play-outs", v, 1, MAX_PLAYOUTS))
+    q["luck_seed"] = _count_text(page.luck_seed, parse_seed)
+    if page.position.strip() != EXAMPLE_POSITION.strip():
+        q["position"] = page.position
+    q["tab"] = page.tab
+    return q
+
+
+def _link_setting(query: Mapping[str, str], prefix: str,
+                  errors: list[tuple[str, str]]) -> dict[str, Any]:
+    """One setting of the link, each field checked by :func:`parse_settings` as a typed
+    value is; a refused field keeps the page's default and its refusal joins ``errors``."""
+    given = {k: query[prefix + k] for k in SETTING_KEYS if prefix + k in query}
+    good: dict[str, Any] = {}
+    for key in SETTING_KEYS:
+        if key not in given:
+            continue
+        try:
+            parse_settings({**good, key: given[key]})
+        except ConfigError as e:
+            errors.append(("difficulty", str(e)))
+        else:
+            good[key] = given[key]
+    try:
+        s = parse_settings(good)
+    except ConfigError as e:
+        errors.append(("difficulty", str(e)))
+        s = parse_settings({"edition": good.get("edition", "rulebook")})
+    knobs = {k: getattr(s, k) for k in KNOBS}
+    return {"edition": s.edition, "difficulty": recognise(s.edition, knobs), **knobs,
+            "skill": s.skill}
+
+
+def parse_link(query: Mapping[str, str]) -> tuple[PageValues, list[tuple[str, str]]]:
+    """The page a link opens: its :class:`PageValues` and the refusals ``(tab, message)``.
+
+    ``query`` maps the link's keys to their text, as in the URL. The refusals are the page's
+    own one-line messages for the same values typed. A refused knob, skill, flag or tab keeps
+    the page's default (a slider cannot show ``abc``); games, seeds, play-outs and the
+    position keep the text as given, as a typed value stays in its box, refused."""
+    errors: list[tuple[str, str]] = []
+    for key in query:
+        if key not in LINK_KEYS:
+            errors.append(("difficulty", f"unknown setting {key!r} in the link; expected one "
+                                         f"of: {', '.join(LINK_KEYS)}"))
+    page = PageValues()
+    page.a = _link_setting(query, "", errors)
+    if "side_by_side" in query:
+        try:
+            page.side_by_side = parse_flag("side_by_side", query["side_by_side"], ("on", "off"))
+        except ConfigError as e:
+            errors.append(("difficulty", str(e)))
+    if page.side_by_side or any(f"b_{k}" in query for k in SETTING_KEYS):
+        page.b = _link_setting(query, "b_", errors)
+    page.games = _shown(query.get("games", page.games),
+                        lambda v: f"{parse_integer('games', v, 1, MAX_GAMES):,}")
+    page.seed = _shown(query.get("seed", page.seed), lambda v: str(parse_seed(v)))
+    try:
+        parse_settings({"games": page.games, "seed": page.seed})
+    except ConfigError as e:
+        errors.append(("difficulty", str(e)))
+    if "luck_skill" in query:
+        if query["luck_skill"] in SKILLS:
+            page.luck_skill = query["luck_skill"]
+        else:
+            errors.append(("luck", f"unknown skill level {query['luck_skill']!r}; expected "
+                                   f"one of: {', '.join(SKILLS)}"))
+    page.playouts = _shown(query.get("playouts", page.playouts),
+                           lambda v: f"{parse_integer('play-outs', v, 1, MAX_PLAYOUTS):,}")
+    page.luck_seed = _shown(query.get("luck_seed", page.luck_seed),
+                            lambda v: str(parse_seed(v)))
+    page.position = query.get("position", page.position)
+    try:
+        check_luck(page.position, page.playouts, page.luck_seed)
+    except ConfigError as e:
+        errors.append(("luck", str(e)))
+    if "tab" in query:
+        if query["tab"] in TABS:
+            page.tab = query["tab"]
+        else:
+            errors.append(("difficulty", f"tab must be one of: {', '.join(TABS)}; got "
+                                         f"{query['tab']!r}"))
+    return page, errors
