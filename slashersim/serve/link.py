@@ -152,12 +152,8 @@ def parse_link(query: Mapping[str, str]) -> tuple[PageValues, list[tuple[str, st
         parse_settings({"games": page.games, "seed": page.seed})
     except ConfigError as e:
         errors.append(("difficulty", str(e)))
-    if "luck_skill" in query:
-        if query["luck_skill"] in SKILLS:
-            page.luck_skill = query["luck_skill"]
-        else:
-            errors.append(("luck", f"unknown skill level {query['luck_skill']!r}; expected "
-                                   f"one of: {', '.join(SKILLS)}"))
+    page.luck_skill = _pick(query, "luck_skill", SKILLS, page.luck_skill, "luck", errors,
+                            "unknown skill level {!r}; expected one of: " + ", ".join(SKILLS))
     page.playouts = _shown(query.get("playouts", page.playouts),
                            lambda v: f"{parse_integer('play-outs', v, 1, MAX_PLAYOUTS):,}")
     page.luck_seed = _shown(query.get("luck_seed", page.luck_seed),
@@ -167,10 +163,17 @@ def parse_link(query: Mapping[str, str]) -> tuple[PageValues, list[tuple[str, st
         check_luck(page.position, page.playouts, page.luck_seed)
     except ConfigError as e:
         errors.append(("luck", str(e)))
-    if "tab" in query:
-        if query["tab"] in TABS:
-            page.tab = query["tab"]
-        else:
-            errors.append(("difficulty", f"tab must be one of: {', '.join(TABS)}; got "
-                                         f"{query['tab']!r}"))
+    page.tab = _pick(query, "tab", TABS, page.tab, "difficulty", errors,
+                     "tab must be one of: " + ", ".join(TABS) + "; got {!r}")
     return page, errors
+
+
+def _pick(query, key, allowed, current, tab, errors, refusal):
+    """``query[key]`` if it is one of ``allowed``; else ``current``, and ``refusal`` (a format
+    of the value given) noted under ``tab``."""
+    if key not in query:
+        return current
+    if query[key] in allowed:
+        return query[key]
+    errors.append((tab, refusal.format(query[key])))
+    return current
