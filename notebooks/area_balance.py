@@ -5,7 +5,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -35,11 +35,11 @@
 from _common import editions, load_results, of_edition, show
 from IPython.display import display
 
-from slashersim.analysis import plots
+from slashersim import figures, tables
 
 df, source = load_results()
 print(source)
-print("Knobs that vary:", ", ".join(plots.varying_knobs(df)) or "none")
+print("Knobs that vary:", ", ".join(tables.varying_knobs(df)) or "none")
 
 # %% [markdown]
 # ## Trap rate by area, per edition and player
@@ -49,11 +49,11 @@ print("Knobs that vary:", ", ".join(plots.varying_knobs(df)) or "none")
 
 # %%
 by = [*(["edition"] if "edition" in df.columns else []), "policy"]
-pooled = plots.pool_counts(df, by)
-rates = pooled.set_index(by)[[f"trap_rate_{a}" for a in plots.AREAS]]
+pooled = tables.pool_counts(df, by)
+rates = pooled.set_index(by)[[f"trap_rate_{a}" for a in figures.AREAS]]
 rates = rates.rename(columns=lambda c: c.removeprefix("trap_rate_")).T
 display(rates.round(3))
-show(plots.trap_rate_by_area(df))
+show(figures.trap_rate_by_area(df))
 
 # %% [markdown]
 # ## Which areas set off traps most
@@ -65,10 +65,10 @@ show(plots.trap_rate_by_area(df))
 for key in rates.columns:
     ranked = rates[key].dropna().sort_values(ascending=False)
     name = " · ".join(map(str, key)) if isinstance(key, tuple) else str(key)
-    print(f"{name}: " + ", ".join(f"{plots.area_words(a)} {v:.3f}" for a, v in ranked.items()))
+    print(f"{name}: " + ", ".join(f"{figures.area_words(a)} {v:.3f}" for a, v in ranked.items()))
     if len(ranked) > 1:
         print(f"  most / least dangerous: {ranked.iloc[0] / ranked.iloc[-1]:.2f}x")
-played, cells = plots.cells_played(df, "hideaway")
+played, cells = tables.cells_played(df, "hideaway")
 print(f"\nThe Hideaway was played in {played} of the {cells} cells; its rates come from "
       f"those cells alone.")
 
@@ -81,9 +81,9 @@ print(f"\nThe Hideaway was played in {played} of the {cells} cells; its rates co
 # %%
 for ed in editions(df):
     sub = of_edition(df, ed)
-    hist = plots.pool_rounds_hist(sub)
+    hist = tables.pool_rounds_hist(sub)
     mean = sub["rounds"].sum() / sub["games"].sum()
     median = int((hist.cumsum() >= hist.sum() / 2).argmax())
     print(f"{ed}: mean {mean:.2f} rounds, median round {median}, "
           f"longest game {len(hist) - 1} rounds")
-show(plots.rounds_distribution(df))
+show(figures.rounds_distribution(df))

@@ -5,7 +5,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -30,11 +30,12 @@
 from _common import load_results, show
 from IPython.display import display
 
-from slashersim.analysis import plots, report
+from slashersim import figures, tables
+from slashersim.analysis import report
 
 df, source = load_results()
 print(source)
-print("Knobs that vary:", ", ".join(plots.varying_knobs(df)) or "none")
+print("Knobs that vary:", ", ".join(tables.varying_knobs(df)) or "none")
 
 # %% [markdown]
 # ## Win rate by starting health, per edition and player
@@ -44,8 +45,8 @@ print("Knobs that vary:", ", ".join(plots.varying_knobs(df)) or "none")
 
 # %%
 try:
-    show(plots.win_rate_by_health(df))
-except plots.FigureUnavailable as e:
+    show(figures.win_rate_by_health(df))
+except figures.FigureUnavailable as e:
     print(e)
 
 # %% [markdown]
@@ -55,11 +56,11 @@ except plots.FigureUnavailable as e:
 # (`sum(wins) / sum(games)`).
 
 # %%
-missing = {"health", "hideaway"} - set(plots.varying_knobs(df))
+missing = {"health", "hideaway"} - set(tables.varying_knobs(df))
 if missing:
     print(f"no heatmap: {', '.join(sorted(missing))} does not vary")
 else:
-    show(plots.heatmap(df, "hideaway", "health"))
+    show(figures.heatmap(df, "hideaway", "health"))
 
 # %% [markdown]
 # ## Effect of each knob
@@ -70,7 +71,7 @@ else:
 # %%
 effects = report.knob_effects(df)
 for knob, table in effects.items():
-    print(f"{plots.knob_words(knob)} ({knob})")
+    print(f"{figures.knob_words(knob)} ({knob})")
     display(table.round(4))
 
 # %% [markdown]
@@ -83,23 +84,23 @@ for knob, table in effects.items():
 # told apart at this number of games; rerun with more games per cell to separate them.
 
 # %%
-by_edition = plots.pool_counts(df, ["edition"] if "edition" in df.columns else [])
+by_edition = tables.pool_counts(df, ["edition"] if "edition" in df.columns else [])
 for _, r in by_edition.iterrows():
     name = f"{r['edition']} edition" if "edition" in r else "all games"
     print(f"{name}: win rate {r['win_rate']:.4f} [{r['win_ci_low']:.4f}, "
           f"{r['win_ci_high']:.4f}] over {int(r['games']):,} games")
 
-varying = plots.varying_knobs(df)
+varying = tables.varying_knobs(df)
 for words, row in (("Easiest", df.loc[df["win_rate"].idxmax()]),
                    ("Hardest", df.loc[df["win_rate"].idxmin()])):
-    cell = ", ".join(f"{k}={plots.format_value(row[k])}" for k in varying)
+    cell = ", ".join(f"{k}={figures.format_value(row[k])}" for k in varying)
     print(f"{words} cell: {cell or 'the only cell'}: win rate {row['win_rate']:.4f} "
           f"[{row['win_ci_low']:.4f}, {row['win_ci_high']:.4f}]")
 
 if "health" in effects:
     h = effects["health"].sort_values("value")
     lo, hi = h.iloc[0], h.iloc[-1]
-    print(f"Health {plots.format_value(lo['value'])} -> {plots.format_value(hi['value'])}: "
+    print(f"Health {figures.format_value(lo['value'])} -> {figures.format_value(hi['value'])}: "
           f"pooled win rate {lo['win_rate']:.4f} -> {hi['win_rate']:.4f} "
           f"({hi['win_rate'] - lo['win_rate']:+.4f})")
 

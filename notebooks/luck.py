@@ -5,7 +5,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -36,14 +36,9 @@ from IPython.display import display
 import pandas as pd
 
 from slashersim.analysis.luck import killer_position_effects
-from slashersim.analysis.position import (
-    parse_position,
-    record_game,
-    timeline,
-    timeline_figure,
-    win_probability,
-)
+from slashersim.analysis.position import parse_position, record_game, timeline, win_probability
 from slashersim.config import GameConfig
+from slashersim.figures import timeline_figure
 from slashersim.policies import DEFAULT_SKILL
 from slashersim.runner import simulate
 

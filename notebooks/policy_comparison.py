@@ -5,7 +5,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -32,18 +32,19 @@
 from _common import load_results, show
 from IPython.display import display
 
-from slashersim.analysis import plots, report
+from slashersim import figures, tables
+from slashersim.analysis import report
 
 df, source = load_results()
 print(source)
-print("Knobs that vary:", ", ".join(plots.varying_knobs(df)) or "none")
+print("Knobs that vary:", ", ".join(tables.varying_knobs(df)) or "none")
 
 # %% [markdown]
 # ## Win rate per policy and cell
 
 # %%
 policies = list(dict.fromkeys(df["policy"]))
-knobs = plots.varying_knobs(df)
+knobs = tables.varying_knobs(df)
 print(f"{len(policies)} polic{'y' if len(policies) == 1 else 'ies'}: {', '.join(policies)}")
 display(df[[*knobs, "policy", "games", "win_rate", "win_ci_low", "win_ci_high"]].round(4))
 
@@ -78,7 +79,7 @@ for a, b in itertools.combinations(policies, 2):
           f"(of {len(table)}); mean difference {diff.mean():+.4f}")
     display(table.round(4))
 if len(policies) > 1:
-    show(plots.win_rate_by_health(df))
+    show(figures.win_rate_by_health(df))
 
 # %% [markdown]
 # ## Profile of each policy across settings
@@ -90,12 +91,12 @@ if len(policies) > 1:
 for p in policies:
     sub = df[df["policy"] == p]
     print(f"policy {p}")
-    for make in (lambda sub=sub: plots.win_rate_by_health(sub),
-                 lambda sub=sub: plots.heatmap(sub, "edition", "health")):
+    for make in (lambda sub=sub: figures.win_rate_by_health(sub),
+                 lambda sub=sub: figures.heatmap(sub, "edition", "health")):
         try:
             show(make())
         except ValueError as e:
             print(f"  figure not drawn: {e}")
     for knob, table in report.knob_effects(sub).items():
-        print(f"  {plots.knob_words(knob)} ({knob})")
+        print(f"  {figures.knob_words(knob)} ({knob})")
         display(table.round(4))

@@ -5,16 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from slashersim import rules
-from slashersim.analysis import plots
-from slashersim.analysis.plots import (
-    cells_played,
-    heatmap_table,
-    load_table,
-    pool_counts,
-    pool_rounds_hist,
-    varying_knobs,
-)
+from slashersim import figures, rules
 from slashersim.analysis.report import (
     FIGURES,
     health_step_lines,
@@ -22,8 +13,17 @@ from slashersim.analysis.report import (
     knob_effects,
     write_report,
 )
+from slashersim.figures import heatmap_table
 from slashersim.stats import wilson_interval
-from slashersim.tables import derive_rates
+from slashersim.tables import (
+    cells_played,
+    derive_rates,
+    knob_columns,
+    load_table,
+    pool_counts,
+    pool_rounds_hist,
+    varying_knobs,
+)
 
 PNG = b"\x89PNG\r\n\x1a\n"
 MAX_ROUNDS = 30
@@ -156,7 +156,7 @@ def test_hideaway_cells_are_counted_once_per_cell():
     assert cells_played(df, "lodge") == (6, 6)
     per = cells_played(df, "hideaway", by=["policy"])
     assert per == {"baseline": (3, 6), "b": (3, 6)}
-    fig = plots.trap_rate_by_area(df)
+    fig = figures.trap_rate_by_area(df)
     labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
     assert "Hideaway\n3 of 6 cells" in labels and "Lodge" in labels
 
@@ -223,9 +223,9 @@ def test_unknown_heatmap_knob_is_named(table, tmp_path):
 
 def test_win_rate_by_health_needs_a_health_axis(table):
     with pytest.raises(ValueError, match="health"):
-        plots.win_rate_by_health(table[table["health"] == 7])
+        figures.win_rate_by_health(table[table["health"] == 7])
     with pytest.raises(ValueError, match="health"):
-        plots.win_rate_by_health(table.drop(columns=["health"]))
+        figures.win_rate_by_health(table.drop(columns=["health"]))
 
 
 def test_figures_that_cannot_be_drawn_are_skipped(table, tmp_path):
@@ -241,7 +241,7 @@ def test_figures_that_cannot_be_drawn_are_skipped(table, tmp_path):
 
 def test_areas_never_played_are_left_out(table):
     df = table.assign(rounds_fire_pit=0, traps_fire_pit=0)
-    fig = plots.trap_rate_by_area(df)
+    fig = figures.trap_rate_by_area(df)
     labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
     assert "Fire pit" not in labels and "Lodge" in labels
 
@@ -262,7 +262,7 @@ def test_items_used_and_kept_per_game_by_player(tmp_path):
     # 6 rows per policy; the flashlight (item 7) is used 8 times a row by a, 16 by b
     assert cells == [f"{6 * 8 / games['a']:.3f}", f"{6 * 3 / games['a']:.3f}",
                      f"{6 * 16 / games['b']:.3f}", f"{6 * 3 / games['b']:.3f}"]
-    assert "flashlight" not in plots.knob_columns(df)
+    assert "flashlight" not in knob_columns(df)
     plain = write_report(make_table(), tmp_path / "p").read_text()
     assert "## Items" not in plain
 
@@ -290,15 +290,15 @@ def test_every_figure_fits_a_page(study, tmp_path):
     for name in FIGURES:
         w, h = _png_size(tmp_path / name)
         assert max(w, h) <= 2400 and max(w, h) / min(w, h) <= 3, (name, w, h)
-    for make in (plots.win_rate_by_health, plots.loss_causes, plots.trap_rate_by_area,
-                 plots.rounds_distribution, lambda d: plots.heatmap(d, "health", "hideaway")):
+    for make in (figures.win_rate_by_health, figures.loss_causes, figures.trap_rate_by_area,
+                 figures.rounds_distribution, lambda d: figures.heatmap(d, "health", "hideaway")):
         fig = make(study)
-        assert plots.legend_entries(fig) <= plots.MAX_LEGEND
+        assert figures.legend_entries(fig) <= figures.MAX_LEGEND
         title = fig._suptitle.get_text().replace("\n", " ")
         assert "players baseline, heuristic" in title and "games per cell and player" in title
-    titles = {ax.get_title() for ax in plots.loss_causes(study).axes}
+    titles = {ax.get_title() for ax in figures.loss_causes(study).axes}
     assert {"rulebook · player baseline", "instructions · player heuristic"} <= titles
-    heat = [ax.get_title() for ax in plots.heatmap(study, "health", "hideaway").axes
+    heat = [ax.get_title() for ax in figures.heatmap(study, "health", "hideaway").axes
             if ax.get_title()]
     assert len(heat) == 4
 
@@ -308,8 +308,8 @@ def test_too_many_line_settings_are_pooled_and_said():
     counts and the title says so."""
     df = make_table(policies=("a",), healths=(7, 4, 1), cursed=(True, False))
     df = pd.concat([df.assign(traps=3), df.assign(traps=2)], ignore_index=True)
-    fig = plots.win_rate_by_health(df)
-    assert plots.legend_entries(fig) == 4
+    fig = figures.win_rate_by_health(df)
+    assert figures.legend_entries(fig) == 4
     assert "pooled over traps that lose 2, 3" in fig._suptitle.get_text().replace("\n", " ")
 
 

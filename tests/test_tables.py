@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from test_report import make_table
 
-from slashersim.analysis import plots
+from slashersim import figures
 from slashersim.analysis.report import write_report
 from slashersim.cli import main
 from slashersim.tables import (
@@ -126,8 +126,8 @@ def test_the_committed_old_table_loads_its_counts():
     assert np.allclose(df["mean_rounds"], raw["mean_rounds"], rtol=0, atol=1e-12)
     assert np.allclose(df["win_rate"], raw["win_rate"], rtol=0, atol=1e-15)
     assert not [c for c in df.columns if c.startswith("trap_rate_")]
-    with pytest.raises(plots.FigureUnavailable, match="regenerate it with: slashersim sweep"):
-        plots.trap_rate_by_area(df)
+    with pytest.raises(figures.FigureUnavailable, match="regenerate it with: slashersim sweep"):
+        figures.trap_rate_by_area(df)
 
 
 def test_an_old_csv_report_says_what_it_cannot_show(tmp_path):

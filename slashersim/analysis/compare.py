@@ -8,9 +8,7 @@ policy may play its own number of games (slow search policies fewer); a pair is 
 the games both played, the first ``min(n_a, n_b)``.
 """
 from itertools import combinations
-import textwrap
 
-import matplotlib
 import numpy as np
 
 from .. import rules
@@ -21,7 +19,6 @@ from ..policies import get_policy, param_specs, param_vector, resolve
 from ..policies.python import answerer, policy_label
 from ..runner import DEFAULT_CHUNK, SimulationResult, play_side_by_side, prepare
 from ..stats import mean_interval, unpaired_difference_interval
-from .plots import STYLE, _new_figure
 
 #: the per-policy figures copied from ``SimulationResult.summary()``
 POLICY_KEYS = ("games", "wins", "win_rate", "win_ci", "loss_health", "loss_traps", "timeout",
@@ -205,48 +202,6 @@ def pair(result, a, b):
     return None
 
 
-def comparison_figure(r, config_line):
-    """Which player wins more, and by how much? Left: each row's win rate with its 95 % Wilson
-    interval; right: each pair's paired difference ``b - a`` with its 95 % interval (on the
-    games both played). Titled with ``config_line`` (the configuration), the seed and the
-    games per player."""
-    rows, pairs = r["policies"], r["pairs"]
-    n = max(len(rows), len(pairs))
-    with matplotlib.rc_context(STYLE):
-        fig = _new_figure(10.0 if pairs else 6.0, min(20.0, max(3.2, 0.35 * n + 2.2)))
-        axes = fig.subplots(1, 2 if pairs else 1, squeeze=False)[0]
-        ax = axes[0]
-        y = np.arange(len(rows))
-        rate = np.array([row["win_rate"] for row in rows])
-        ci = np.array([row["win_ci"] for row in rows])
-        ax.errorbar(rate, y, xerr=[rate - ci[:, 0], ci[:, 1] - rate], fmt="o", capsize=3,
-                    color="C0")
-        ax.set_yticks(y, [f"{row['label']}\n{row['games']:,} games" for row in rows])
-        ax.set_ylim(len(rows) - 0.4, -0.6)
-        ax.set_xlabel("Win rate (95 % interval)")
-        ax.set_title("Win rate of each player")
-        ax.grid(axis="y", visible=False)
-        if pairs:
-            ax = axes[1]
-            y = np.arange(len(pairs))
-            d = np.array([p["difference"] for p in pairs])
-            lo = np.array([p["difference"] if p["difference_ci"] is None
-                           else p["difference_ci"][0] for p in pairs])
-            hi = np.array([p["difference"] if p["difference_ci"] is None
-                           else p["difference_ci"][1] for p in pairs])
-            ax.errorbar(d, y, xerr=[d - lo, hi - d], fmt="o", capsize=3, color="C1")
-            ax.axvline(0, color="#555555", linewidth=0.8)
-            ax.set_yticks(y, [f"{p['b']} − {p['a']}\n{p['games']:,} games" for p in pairs])
-            ax.set_ylim(len(pairs) - 0.4, -0.6)
-            ax.set_xlabel("Paired difference of win rates (95 % interval)")
-            ax.set_title("Difference on the same games")
-            ax.grid(axis="y", visible=False)
-        detail = f"{config_line} · seed {r['seed']} · players on the same games"
-        fig.suptitle("Which player wins more, and by how much?\n"
-                     + "\n".join(textwrap.wrap(detail, 110)), fontsize=10, linespacing=1.4)
-    return fig
-
-
 # --- rules against rules ----------------------------------------------------------------------
 #: the label of the rules every variant is compared with
 BASE_LABEL = "as set"
@@ -359,38 +314,3 @@ def compare_variants(config=None, policies=("novice", "expert"), variants=None, 
                           "config": c.describe()} for label, ch, c in rules_of[1:]],
             "rows": rows, "changes": changes, "contrasts": contrasts,
             "config": config.describe(), "seed": int(seed)}
-
-
-def variants_figure(r, config_line):
-    """How much does each variant change each player's win rate? One row per variant, one
-    point per player: the paired change with its 95 % interval. Titled with ``config_line``
-    (the base rules), the seed and the games per player."""
-    changes = r["changes"]
-    variants = [v["label"] for v in r["variants"]]
-    players = r["players"]
-    with matplotlib.rc_context(STYLE):
-        fig = _new_figure(8.0, min(20.0, max(3.2, 0.6 * len(variants) * len(players) + 2.0)))
-        ax = fig.subplots()
-        y0 = np.arange(len(variants)) * (len(players) + 1)
-        for j, player in enumerate(players):
-            rows = [next(c for c in changes if c["variant"] == v and c["player"] == player)
-                    for v in variants]
-            d = np.array([c["difference"] for c in rows])
-            lo = np.array([c["difference"] if c["difference_ci"] is None
-                           else c["difference_ci"][0] for c in rows])
-            hi = np.array([c["difference"] if c["difference_ci"] is None
-                           else c["difference_ci"][1] for c in rows])
-            ax.errorbar(d, y0 + j, xerr=[d - lo, hi - d], fmt="o", capsize=3,
-                        color=f"C{j}", label=player)
-        ax.axvline(0, color="#555555", linewidth=0.8)
-        ax.set_yticks(y0 + (len(players) - 1) / 2, variants)
-        ax.set_ylim(y0[-1] + len(players) - 0.4, -0.6)
-        ax.set_xlabel(f"Change in win rate against the rules {BASE_LABEL} (same games; "
-                      f"95 % interval)")
-        ax.legend(loc="best", fontsize=8)
-        ax.grid(axis="y", visible=False)
-        games = ", ".join(f"{c['player']} {c['games']:,}" for c in changes[:len(players)])
-        detail = f"{config_line} · seed {r['seed']} · games per player: {games}"
-        fig.suptitle("How much does each rule change help each player?\n"
-                     + "\n".join(textwrap.wrap(detail, 110)), fontsize=10, linespacing=1.4)
-    return fig

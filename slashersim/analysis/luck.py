@@ -17,7 +17,6 @@ from ..inputs import check_count
 from ..progress import increments
 from ..runner import DEFAULT_CHUNK, play_side_by_side, prepare, simulate
 from ..stats import Z95, wilson_interval
-from .plots import effects_figure as draw
 
 _WIN = rules.OUTCOME_NAMES.index("win")
 
@@ -347,18 +346,3 @@ def variance_sources(config=None, policy="baseline", games=160_000, repeats=8, s
             "interactions": 1 - sum_first, "win_rate": wins / (groups * repeats * len(shares)),
             "repeats": repeats, "invariant_violations": violations,
             "config": config.describe(), "policy": policy, "seed": int(seed)}
-
-
-def effects_figure(r, key, column, config_line):
-    """How much does a set-up fact change the win rate? Each value's effect (its win rate
-    minus the average) with its paired 95 % interval, from a :func:`killer_position_effects`
-    (``key="positions"``) or :func:`first_fact_effects` (``key="values"``) result; titled
-    with ``config_line``, the player, the games per value and the seed."""
-    items = list(r[key].items())
-    games = items[0][1]["games"] if items else 0
-    rows = [(f"{k}: win rate {v['win_rate']:.3f}", v["effect"], v["effect_ci"])
-            for k, v in items]
-    return draw(rows, f"Effect of the {column} on the win rate",
-                "Effect: win rate minus the average (paired 95 % interval)",
-                f"{config_line} · player {r['policy']} · {games:,} games per value, seed "
-                f"{r['seed']}", note=f"average win rate {r['average']:.4f}")

@@ -9,13 +9,9 @@ them after the game (their own hands and everything public, never the order of t
 or the undealt cards), so that the events that swung the game stand out.
 """
 import json
-import math
 from pathlib import Path
 from typing import NamedTuple
 
-import matplotlib
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 import numpy as np
 
 from .. import rules
@@ -29,7 +25,6 @@ from ..policies import get_policy, param_specs, param_vector, policy_names
 from ..policies.params import REMOVED
 from ..runner import drive, prepare
 from ..stats import wilson_interval
-from .plots import STYLE
 
 STATE_KEYS = ("config", "round", "area", "areas_seen", "arrows", "leader", "health", "traps",
               "items", "killer_draws", "item_deck", "hands", "trump")
@@ -778,38 +773,3 @@ def timeline(rec, games=4000, seed=0, threads=None, step=None):
             "outcome": rules.OUTCOME_NAMES[int(rec.snaps[last][L.S_OUTCOME])],
             "config": rec.config.describe(), "policy": rec.policy, "seed": rec.seed,
             "game": rec.game, "rollout_seed": int(seed), "games": int(games)}
-
-
-def timeline_figure(t):
-    """The timeline as a Figure: win probability after each event, with its 95 % band (at most
-    14 inches wide, so within 2400 px and 3:1; a long game labels every k-th event)."""
-    with matplotlib.rc_context(STYLE):
-        fig = Figure(figsize=(min(14.0, max(6.0, 0.32 * len(t["events"]) + 2)), 4.8))
-        FigureCanvasAgg(fig)
-        ax = fig.subplots()
-        points = [t["start"]] + [{"win_rate": e["after"], "win_ci": e["after_ci"]}
-                                 for e in t["events"]]
-        x = np.arange(len(points))
-        y = np.array([p["win_rate"] for p in points])
-        lo = np.array([p["win_ci"][0] for p in points])
-        hi = np.array([p["win_ci"][1] for p in points])
-        ax.fill_between(x, lo, hi, step="post", alpha=0.25, color="C0", label="95% interval")
-        ax.step(x, y, where="post", color="C0", label="win probability")
-        killers = [j + 1 for j, ev in enumerate(t["events"])
-                   if ev["event"] == "draw" and ev["killer"]]
-        for j, k in enumerate(killers):
-            ax.axvline(k, color="C3", alpha=0.5, linestyle=":",
-                       label="Killer drawn" if j == 0 else None)
-        labels = ["start"] + [e["label"] if len(e["label"]) <= 40 else e["label"][:39] + "…"
-                              for e in t["events"]]
-        every = max(1, math.ceil(len(labels) / 38))
-        ax.set_xticks(x[::every])
-        ax.set_xticklabels(labels[::every], rotation=75, ha="right", fontsize=7)
-        ax.set_ylim(-0.02, 1.02)
-        ax.set_xlabel("after event")
-        ax.set_ylabel("win probability")
-        c = t["config"]
-        ax.set_title(f"Luck timeline: game {t['game']} of seed {t['seed']} "
-                     f"({c['edition']}, policy {t['policy']}), {t['outcome']}")
-        ax.legend(loc="upper left")
-    return fig

@@ -1,4 +1,4 @@
-"""A sweep table as a folder: the figures of :mod:`.plots` as PNGs and ``report.md``.
+"""A sweep table as a folder: its figures (:mod:`slashersim.figures`) as PNGs and ``report.md``.
 
 ``write_report("results/example.parquet", "results/example_report")`` writes ``report.md``
 next to ``win_rate_by_health.png``, ``heatmap.png``, ``loss_causes.png``,
@@ -14,21 +14,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import rules
+from .. import figures, rules
+from ..figures import DPI, FigureUnavailable, format_value, resolved_configs, setting_words
 from ..stats import unpaired_difference_interval
-from . import plots
-from .plots import (
-    DPI,
-    ITEM_COLUMNS,
-    FigureUnavailable,
-    format_value,
-    knob_columns,
-    load_table,
-    pool_counts,
-    resolved_configs,
-    setting_words,
-    varying_knobs,
-)
+from ..tables import ITEM_COLUMNS, knob_columns, load_table, pool_counts, varying_knobs
 
 #: file name -> (title, caption) of each figure, in report order
 FIGURES = {
@@ -437,15 +426,15 @@ def write_report(table, out_dir, heatmap_knobs=None, title=None, wrote=None):
             else f"Sweep report: {Path(table).name}"
 
     drawn, skipped = [], []
-    jobs = [("win_rate_by_health.png", lambda: plots.win_rate_by_health(df))]
+    jobs = [("win_rate_by_health.png", lambda: figures.win_rate_by_health(df))]
     if knobs_xy is None:
         skipped.append(("heatmap.png", "fewer than two knobs vary"
                         + (f" (only {varying[0]})" if varying else "")))
     else:
-        jobs.append(("heatmap.png", lambda: plots.heatmap(df, *knobs_xy)))
-    jobs += [("loss_causes.png", lambda: plots.loss_causes(df)),
-             ("trap_rate_by_area.png", lambda: plots.trap_rate_by_area(df)),
-             ("rounds_distribution.png", lambda: plots.rounds_distribution(df))]
+        jobs.append(("heatmap.png", lambda: figures.heatmap(df, *knobs_xy)))
+    jobs += [("loss_causes.png", lambda: figures.loss_causes(df)),
+             ("trap_rate_by_area.png", lambda: figures.trap_rate_by_area(df)),
+             ("rounds_distribution.png", lambda: figures.rounds_distribution(df))]
     for name, make in jobs:
         path = out / name
         try:
@@ -503,8 +492,8 @@ def write_report(table, out_dir, heatmap_knobs=None, title=None, wrote=None):
         if name == "heatmap.png" and knobs_xy is not None:
             caption = caption.format(x=knobs_xy[0], y=knobs_xy[1])
         if name == "loss_causes.png":
-            x = plots._x_knob(df)
-            caption = caption.format(x=plots.knob_words(x).lower() if x else "the table")
+            x = figures.x_knob(df)
+            caption = caption.format(x=figures.knob_words(x).lower() if x else "the table")
         if name in drawn:
             lines += [f"### {fig_title}", "", f"![{fig_title}]({name})", "", f"*{caption}*", ""]
         else:

@@ -271,7 +271,7 @@ def cmd_luck_killer(args):
                      threads=args.threads, positions=positions, params=params,
                      progress=increments(b.update)).summary()
     if args.png:
-        from ..analysis.luck import effects_figure  # after the checks
+        from ..figures import effects_figure  # after the checks
         _save_png(args.png, effects_figure(r, "positions", "Killer's starting position",
                                            config_line(r["config"])))
     print(json.dumps(r) if args.json else format_killer_effects(r))
@@ -293,7 +293,7 @@ def cmd_luck_fact(args, fact=None, player=0):
                                threads=args.threads, values=values, player=player,
                                step=b.update, params=params)
     if args.png:
-        from ..analysis.luck import effects_figure  # after the checks
+        from ..figures import effects_figure  # after the checks
         words = {"area": "first area card", "trump": "first trump suit",
                  "yellows": f"yellows in player {player}'s first hand"}[fact]
         _save_png(args.png, effects_figure(r, "values", words, config_line(r["config"])))
@@ -334,11 +334,12 @@ def cmd_luck_timeline(args):
     _check_png(args, inputs=[args.file])
     _start(args, [record.policy], ["engine", "record", "rollouts"])
     # after the checks
-    from ..analysis.position import load_record, timeline, timeline_figure, timeline_playouts
+    from ..analysis.position import load_record, timeline, timeline_playouts
     rec = load_record(record)
     with _bar(args, timeline_playouts(rec, args.games), unit="play-out") as b:
         t = timeline(rec, args.games, args.seed, args.threads, step=b.update)
     if args.png:
+        from ..figures import timeline_figure  # after the checks
         _save_png(args.png, timeline_figure(t))
     if args.json:
         print(json.dumps(t))
@@ -403,7 +404,7 @@ def cmd_compare(args):
                         threads=args.threads, params=params,
                         progress=increments(b.update)).summary()
     if args.png:
-        from ..analysis.compare import comparison_figure  # after the checks
+        from ..figures import comparison_figure  # after the checks
         _save_png(args.png, comparison_figure(r, config_line(r["config"])))
     print(json.dumps(r) if args.json else format_comparison(r, config_line(r["config"])))
     return _violations(sum(row["invariant_violations"] for row in r["policies"]), sum(counts))
@@ -417,7 +418,7 @@ def _compare_variants(args, config, names, params, variants, games):
                         threads=args.threads, params=params, variants=variants,
                         progress=increments(b.update)).summary()
     if args.png:
-        from ..analysis.compare import variants_figure  # after the checks
+        from ..figures import variants_figure  # after the checks
         _save_png(args.png, variants_figure(r, config_line(r["config"])))
     print(json.dumps(r) if args.json else format_variants(r, config_line(r["config"])))
     return _violations(sum(row["invariant_violations"] for row in r["rows"]),

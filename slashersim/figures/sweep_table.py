@@ -1,6 +1,7 @@
-"""Figures of a sweep results table (one row per cell × policy), all in one style.
+"""The figures of a sweep results table (one row per cell × policy): the report's figures,
+and the words of their titles.
 
-Every function takes the table (a DataFrame as :func:`slashersim.sweeps.run_sweep` writes it, or
+Every figure takes the table (a DataFrame as :func:`slashersim.sweeps.run_sweep` writes it, or
 a ``.parquet`` / ``.csv`` path, read by :func:`slashersim.tables.load_table`) and returns a
 :class:`matplotlib.figure.Figure` drawn on the Agg canvas; nothing goes through ``pyplot``, so
 no figure stays open and no GUI backend is touched. Save one with ``fig.savefig(path)``.
@@ -17,8 +18,6 @@ import math
 import textwrap
 
 import matplotlib
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 import numpy as np
 import pandas as pd
 
@@ -26,52 +25,16 @@ from .. import rules
 from ..config import GameConfig
 from ..errors import ConfigError
 from ..stats import wilson_arrays
-from ..tables import (  # noqa: F401
-    COUNT_COLUMNS,
-    ITEM_COLUMNS,
-    REQUIRED_COLUMNS,
-    RESULT_COLUMNS,
+from ..tables import (
     TRAP_COUNT_COLUMNS,
-    TRAP_RATE_COLUMNS,
-    TableError,
     cells_played,
-    check_table,
     knob_columns,
     load_table,
     pool_counts,
     pool_rounds_hist,
     varying_knobs,
 )
-
-#: dots per inch of every figure, on screen and saved
-DPI = 120
-#: no figure side exceeds this many inches (2400 px at :data:`DPI`)
-MAX_INCHES = 2400 / DPI
-#: at most this many entries in a legend
-MAX_LEGEND = 5
-
-#: the one style of every figure, applied with ``matplotlib.rc_context``
-STYLE = {
-    "figure.dpi": DPI,
-    "savefig.dpi": DPI,
-    "figure.facecolor": "white",
-    "savefig.facecolor": "white",
-    "figure.constrained_layout.use": True,
-    "font.size": 10,
-    "axes.titlesize": 10,
-    "figure.titlesize": 12,
-    "axes.labelsize": 10,
-    "xtick.labelsize": 9,
-    "ytick.labelsize": 9,
-    "legend.fontsize": 9,
-    "legend.frameon": False,
-    "axes.grid": True,
-    "axes.axisbelow": True,
-    "grid.alpha": 0.3,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.prop_cycle": matplotlib.cycler(color=matplotlib.colormaps["tab10"].colors),
-}
+from .style import MAX_INCHES, MAX_LEGEND, STYLE, new_figure
 
 AREAS = tuple(rules.AREA_NAMES)
 
@@ -281,14 +244,6 @@ def _panel_title(edition, policy):
     return (f"{edition} · " if edition is not None else "") + f"player {policy}"
 
 
-def _new_figure(width=7.0, height=4.5):
-    width = min(width, MAX_INCHES, 3 * height)
-    height = min(height, MAX_INCHES, 3 * width)
-    fig = Figure(figsize=(width, height))
-    FigureCanvasAgg(fig)
-    return fig
-
-
 def _grid(n, ncols, panel_w=3.8, panel_h=2.9, extra_h=1.5, extra_w=0.6):
     """A figure of ``n`` panels in ``ncols`` columns, within :data:`MAX_INCHES` and 3:1;
     returns the figure and the flat list of its ``n`` axes (the rest removed)."""
@@ -296,7 +251,7 @@ def _grid(n, ncols, panel_w=3.8, panel_h=2.9, extra_h=1.5, extra_w=0.6):
     panel_w = min(panel_w, (MAX_INCHES - extra_w) / ncols)
     panel_h = min(panel_h, (MAX_INCHES - extra_h) / nrows)
     width, height = ncols * panel_w + extra_w, nrows * panel_h + extra_h
-    fig = _new_figure(width, max(height, width / 3))
+    fig = new_figure(width, max(height, width / 3))
     axes = fig.subplots(nrows, ncols, squeeze=False, sharex=True, sharey=True).ravel()
     for ax in axes[n:]:
         ax.remove()
@@ -326,12 +281,6 @@ def _select(df, knobs, setting):
     for k, v in zip(knobs, setting):
         df = df[_equal(df[k], v)]
     return df
-
-
-def legend_entries(fig):
-    """How many entries the legends of ``fig`` hold, figure legends and axes legends together."""
-    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
-    return sum(len(lg.get_texts()) for lg in legends)
 
 
 # --- figures ------------------------------------------------------------------------------------
@@ -465,7 +414,7 @@ def heatmap(df, x, y, policy=None):
     return fig
 
 
-def _x_knob(df):
+def x_knob(df):
     """The knob across a small-multiples bar chart: health when it varies, else the first
     varying knob other than the edition; ``None`` when nothing else varies."""
     varying = [k for k in varying_knobs(df) if k not in ("edition", "policy")]
@@ -479,7 +428,7 @@ def loss_causes(df):
     and timed out, across starting health (or the first varying knob), one panel per edition
     and player; the other knobs pooled from the counts."""
     df = load_table(df)
-    x = _x_knob(df)
+    x = x_knob(df)
     facets, ncols = _facets(df)
     values = ordered_values(df[x]) if x else [None]
     with matplotlib.rc_context(STYLE):
@@ -619,30 +568,4 @@ def rounds_distribution(df):
         _titles(fig, question, df, ("edition",), fig.get_figwidth())
         if len(policies) > 1:
             fig.legend(loc="outside lower center", ncols=len(policies))
-    return fig
-
-
-def effects_figure(rows, question, xlabel, config_line, note=None):
-    """Effects with 95 % intervals, one horizontal point-and-bar per row (the ``luck`` and
-    ``compare`` figures). ``rows`` is ``[(label, value, [low, high] or None)]``, top first;
-    ``config_line`` names the configuration, player and games behind it; ``note`` adds a line
-    (e.g. the average)."""
-    n = len(rows)
-    with matplotlib.rc_context(STYLE):
-        fig = _new_figure(7.5, min(MAX_INCHES, max(3.2, 0.32 * n + 2.0)))
-        ax = fig.add_subplot()
-        y = np.arange(n)
-        values = np.array([r[1] for r in rows], dtype=float)
-        lows = np.array([r[1] if r[2] is None else r[2][0] for r in rows], dtype=float)
-        highs = np.array([r[1] if r[2] is None else r[2][1] for r in rows], dtype=float)
-        ax.errorbar(values, y, xerr=[values - lows, highs - values], fmt="o", color="C0",
-                    ecolor="C0", capsize=3, markersize=5)
-        ax.axvline(0, color="#555555", linewidth=0.8)
-        ax.set_yticks(y, [str(r[0]) for r in rows])
-        ax.set_ylim(n - 0.4, -0.6)
-        ax.set_xlabel(xlabel)
-        ax.grid(axis="y", visible=False)
-        detail = config_line + (f" · {note}" if note else "")
-        fig.suptitle(question + "\n" + "\n".join(textwrap.wrap(detail, 100)), fontsize=10,
-                     linespacing=1.4)
     return fig
