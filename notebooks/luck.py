@@ -36,7 +36,9 @@ from IPython.display import display
 import pandas as pd
 
 from slashersim.analysis.luck import killer_position_effects
-from slashersim.analysis.position import parse_position, record_game, timeline, win_probability
+from slashersim.analysis.playouts import timeline, win_probability
+from slashersim.analysis.position import parse_position
+from slashersim.analysis.records import record_game
 from slashersim.config import GameConfig
 from slashersim.figures import timeline_figure
 from slashersim.policies import DEFAULT_SKILL

@@ -13,7 +13,7 @@ import operator
 import numpy as np
 
 from . import rules
-from .analysis.position import read_record
+from .analysis.records import read_record
 from .config import GameConfig
 from .engine import layout as L
 from .engine.decisions import DECISION_NAMES

@@ -411,7 +411,7 @@ def format_policy_speeds(rows):
 
 
 def format_win_probability(r):
-    """The human-readable answer of ``luck state`` (:func:`analysis.position.win_probability`)."""
+    """The human-readable answer of ``luck state`` (:func:`analysis.playouts.win_probability`)."""
     lo, hi = r["win_ci"]
     c = r["config"]
     return "\n".join([
@@ -426,7 +426,7 @@ def format_win_probability(r):
 
 
 def format_timeline(t):
-    """The human-readable table of a luck timeline (:func:`analysis.position.timeline`)."""
+    """The human-readable table of a luck timeline (:func:`analysis.playouts.timeline`)."""
     p0 = t["start"]
     lines = [f"{player_line(t['policy'])}; {config_line(t['config'])}; game {t['game']} of seed "
              f"{t['seed']}, {t['outcome']}; {t['games']:,} play-outs per position", "",

@@ -10,17 +10,9 @@ import pytest
 
 from slashersim import rules
 from slashersim.analysis.luck import variance_sources
-from slashersim.analysis.position import (
-    _outcomes,
-    card_from_name,
-    parse_position,
-    record_events,
-    record_game,
-    record_json,
-    snapshot_position,
-    timeline,
-    win_probability,
-)
+from slashersim.analysis.playouts import _outcomes, snapshot_position, timeline, win_probability
+from slashersim.analysis.position import card_from_name, parse_position
+from slashersim.analysis.records import record_events, record_game, record_json
 from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
 from slashersim.engine import layout as L
@@ -119,7 +111,7 @@ def test_state_errors_are_one_line_from_the_shell(tmp_path):
     path = tmp_path / "s.json"
     path.write_text('{"health": [9, 7]}')
     assert_one_line_error(run_cli("luck", "state", str(path)), "health of player 0 must be 1..7")
-    assert_one_line_error(run_cli("luck", "state", str(tmp_path / "none.json")), "not found")
+    assert_one_line_error(run_cli("luck", "state", str(tmp_path / "none.json")), "does not exist")
 
 
 @pytest.mark.parametrize("edition", ["rulebook", "instructions"])
@@ -287,7 +279,7 @@ def test_a_record_of_an_earlier_expert_replays_when_its_removed_settings_change_
         tmp_path):
     """A record that lists a since-removed expert parameter at the value that plays as the
     expert does now still loads; at another value it is refused by name."""
-    from slashersim.analysis.position import read_record
+    from slashersim.analysis.records import read_record
     from slashersim.policies.params import REMOVED
     data = record_json(record_game(GameConfig(), "expert", 0, 1))
     out = tmp_path / "old.json"
@@ -350,7 +342,7 @@ def test_play_outs_do_not_depend_on_threads():
 def test_position_probabilities_are_calibrated(edition):
     """Over many games, the outcome minus the probability of a recorded position averages 0:
     the hidden facts are redrawn from their true distribution given what is known."""
-    from slashersim.analysis.position import snapshot_position
+    from slashersim.analysis.playouts import snapshot_position
     config = GameConfig(edition=edition)
     games, rollouts = 600, 200
     # after the deal (trump known, and not yet: "hands"), before the second turn, and after
@@ -373,7 +365,7 @@ def test_position_probabilities_are_calibrated(edition):
 
 
 def test_recorded_positions_keep_the_killer_in_the_rest_of_its_top_group():
-    from slashersim.analysis.position import snapshot_position
+    from slashersim.analysis.playouts import snapshot_position
     seen = 0
     for g in range(60):
         rec = record_game(GameConfig(), "baseline", 13, g)

@@ -145,7 +145,7 @@ def test_a_game_step_by_step_with_a_python_policy_is_its_simulated_game():
 
 
 def test_a_recorded_game_replays_to_its_outcome(tmp_path):
-    from slashersim.analysis.position import record_game, record_json
+    from slashersim.analysis.records import record_game, record_json
     config = GameConfig(health=5)
     rec = record_json(record_game(config, "heuristic", 12, 3))
     path = tmp_path / "game.json"

@@ -495,7 +495,7 @@ def test_a_run_stops_when_cancelled():
 
 
 def test_the_luck_run_is_luck_state():
-    from slashersim.analysis.position import win_probability
+    from slashersim.analysis.playouts import win_probability
     from slashersim.serve.live import LuckRun
     position = parse_position_text(EXAMPLE_POSITION)
     run = LuckRun(position, "novice", 3000, 4).start()

@@ -222,7 +222,7 @@ def test_side_by_side_and_the_luck_panel(server, browser):
     fill(page, ".playouts", "2000")
     page.locator(".luck-run button").click()
     page.wait_for_selector(".luck-state:text-is('done')", timeout=FIRST_RUN_S * 1000)
-    from slashersim.analysis.position import win_probability
+    from slashersim.analysis.playouts import win_probability
     r = win_probability(parse_position_text(EXAMPLE_POSITION), "expert", 2000, 0)
     assert page.locator(".luck-player").inner_text() == "expert (policy expert)"
     assert page.locator(".luck-win").inner_text() == f"{r['win_rate']:.4f}"

@@ -242,7 +242,7 @@ def cmd_simulate(args):
     from .. import api  # after the checks
     from ..progress import increments
     if args.record is not None:
-        from ..analysis.position import record_game, record_json  # after the checks
+        from ..analysis.records import record_game, record_json  # after the checks
         rec = record_json(record_game(config, args.policy, args.seed, args.record, params))
         write_atomic(args.record_out, lambda f: json.dump(rec, f, indent=1))
         print(f"game record of game {args.record} ({rec['outcome']}, {rec['rounds']} rounds) "
@@ -319,7 +319,7 @@ def cmd_luck_state(args):
     _check_threads(args)
     position = load_position(args.file)
     _start(args, [args.policy], ["engine", "rollouts"])
-    from ..analysis.position import win_probability  # after the checks
+    from ..analysis.playouts import win_probability  # after the checks
     with _bar(args, args.games, unit="play-out") as b:
         r = win_probability(position, args.policy, args.games, args.seed, args.threads,
                             params, step=b.update)
@@ -328,13 +328,14 @@ def cmd_luck_state(args):
 
 
 def cmd_luck_timeline(args):
-    from ..analysis.position import read_record  # after the checks
+    from ..analysis.records import read_record  # after the checks
     _check_threads(args)
     record = read_record(args.file)
     _check_png(args, inputs=[args.file])
     _start(args, [record.policy], ["engine", "record", "rollouts"])
     # after the checks
-    from ..analysis.position import load_record, timeline, timeline_playouts
+    from ..analysis.playouts import timeline, timeline_playouts
+    from ..analysis.records import load_record
     rec = load_record(record)
     with _bar(args, timeline_playouts(rec, args.games), unit="play-out") as b:
         t = timeline(rec, args.games, args.seed, args.threads, step=b.update)

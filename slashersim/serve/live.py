@@ -1,6 +1,6 @@
 """Runs that refine live: a setting (or two side by side on the same games) played in a
 background thread through the run driver (:func:`slashersim.runner.play_side_by_side`), and a
-position's win probability through :func:`slashersim.analysis.position.win_probability`.
+position's win probability through :func:`slashersim.analysis.playouts.win_probability`.
 
 Game ``g`` of a seed depends on ``(seed, g)`` only, so the counts after the last chunk are
 exactly those of ``slashersim simulate --games N`` with the same seed: the final numbers on the
@@ -20,7 +20,7 @@ import traceback
 import numpy as np
 
 from .. import compiling, rules
-from ..analysis.position import win_probability
+from ..analysis.playouts import win_probability
 from ..api import Simulation
 from ..engine import layout as L
 from ..errors import ConfigError
