@@ -1,9 +1,9 @@
 """Unit tests of the engine kernels against the rules (docs/rules.md).
 
 Every expected value is worked out by hand from the rules, never taken from the engine. States
-are built with the small helpers below; scripted decisions come from ``scripted``, a policy
-whose answers are read from its ``params`` vector (see ``script``), so every kernel that takes
-a policy is compiled once for it.
+are built with the small helpers below; scripted decisions come from ``scripted``
+(tests/scripted.py, shared with test_item_rules), a policy whose answers are read from its
+``params`` vector (see ``script``), so every kernel that takes a policy is compiled once for it.
 
 Conventions of the engine used here: the item deck is ``st[S_DECK : S_DECK + st[S_DECK_N]]``
 with index 0 the BOTTOM; the helpers take and return decks TOP FIRST.
@@ -24,9 +24,9 @@ from helpers import (
     set_discard,
     set_drawn,
 )
-import numba
 import numpy as np
 import pytest
+from scripted import draw_cards, script, scripted
 
 from slashersim import rules as R
 from slashersim.config import ConfigError, GameConfig
@@ -63,60 +63,6 @@ from slashersim.rules import (
 COL_R, COL_Y, COL_G = R.COLOUR_RED, R.COLOUR_YELLOW, R.COLOUR_GREEN
 NO_PARAMS = np.zeros(0)
 NO_PARAMS.flags.writeable = False      # as the engine hands parameters to a policy
-
-
-# --- a scripted policy --------------------------------------------------------------------
-_STRIDE = 16
-_KEEP0, _KEEP1 = 11, 12
-
-
-@numba.njit(interface.POLICY_SIGNATURE)
-def scripted(decision, player, arg, st, params):
-    """Plays the lowest legal card; every other answer comes from ``params`` (see script).
-
-    Item uses (PHASE_START, BEFORE_DRAW) and trades answer the scripted item only while the
-    player still holds it, so the engine's ask-again loops end.
-    """
-    if decision == interface.PLAY_CARD:
-        card = 0
-        while not (arg >> card) & 1:
-            card += 1
-        return card
-    base = player * _STRIDE
-    if decision == interface.KEEP:
-        return np.int64(params[base + _KEEP0 + arg])
-    a = np.int64(params[base + decision])
-    if decision == interface.PHASE_START or decision == interface.BEFORE_DRAW \
-            or decision == interface.TRADE:
-        if a >= 0 and (st[L.S_HELD + player] >> a) & 1:
-            return a
-        return -1
-    return a
-
-
-def script(players=(0, 1), phase_start=-1, before_draw=-1, flashlight=0, cabins=0,
-           backpack=0, keep=(0, 1), walkie=-1, trade=-1):
-    """``params`` for ``scripted``; the answers apply to the players listed (others: defaults)."""
-    p = np.full(2 * _STRIDE, -1.0)
-    for pl in (0, 1):
-        b = pl * _STRIDE
-        mine = pl in players
-        p[b + interface.PHASE_START] = phase_start if mine else -1
-        p[b + interface.BEFORE_DRAW] = before_draw if mine else -1
-        p[b + interface.PEEK_ORDER] = flashlight if mine else 0
-        p[b + interface.EXTRA_DRAW] = cabins if mine else 0
-        p[b + interface.USE_BACKPACK] = backpack if mine else 0
-        p[b + _KEEP0], p[b + _KEEP1] = keep if mine else (0, 1)
-        p[b + interface.TAKE_DISCARD] = walkie if mine else -1
-        p[b + interface.TRADE] = trade if mine else -1
-    return p
-
-
-def draw_cards(st, count):
-    """Player 0 draws ``count`` cards through the engine's draw, taking no extra card: True on
-    the Killer."""
-    st[L.S_DRAWS] = count
-    return steps.draw_items(scripted, 0, st, script())
 
 
 # ==========================================================================================
@@ -370,7 +316,7 @@ def test_whites_coloured_by_health_before_items_are_used():
     hold(st, 0, FIRST_AID_LARGE)
     st[L.S_WON] = cards(c(WHITE, 1), c(WHITE, 2))
     set_deck(st, [FLASHLIGHT, BACKPACK, MAP, CAR_KEY])
-    steps.item_phase(scripted, st, script(players=(0,), phase_start=FIRST_AID_LARGE))
+    steps.item_phase(scripted, st, script(p0=dict(phase_start=FIRST_AID_LARGE)))
     assert st[L.S_HEALTH] == 7
     assert st[L.S_WHITE_COLOUR] == COL_Y
     assert st[L.S_DRAWS] == 2
@@ -837,7 +783,7 @@ def test_fire_pit_trade_moves_an_item():
     st = make_state(area=FIRE_PIT)
     st[L.S_ROUND_LEADER] = 0
     hold(st, 0, MAP, FLASHLIGHT)
-    steps.fire_pit_gifts(scripted, st, script(players=(0,), trade=MAP))
+    steps.fire_pit_gifts(scripted, st, script(p0=dict(trade=MAP)))
     assert held(st, 0) == {FLASHLIGHT}
     assert held(st, 1) == {MAP}
 
@@ -849,7 +795,7 @@ def test_trades_only_in_fire_pit_item_phase(area, traded):
     hold(st, 0, LUCKY_CHARM)
     set_deck(st, [FLASHLIGHT, BACKPACK, FIRST_AID_SMALL])
     set_discard(st, [])
-    steps.item_phase(scripted, st, script(players=(0,), trade=LUCKY_CHARM))
+    steps.item_phase(scripted, st, script(p0=dict(trade=LUCKY_CHARM)))
     assert (LUCKY_CHARM in held(st, 1)) == traded
     assert (LUCKY_CHARM in held(st, 0)) != traded
 
