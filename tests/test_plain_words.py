@@ -127,6 +127,10 @@ def test_compare_and_luck_tables_have_a_legend(capsys):
       "--keep", "0"],
      ["target must be between", "tolerance must be", "stages must be comma-separated",
       "unknown rule 'foo'", "argument --keep"]),
+    (["sweep", "/nonexistent/spec.toml", "--out", "/proc/x.parquet", "--threads", "99",
+      "--workers", "0"],
+     ["argument --workers", "spec file '/nonexistent/spec.toml' does not exist",
+      "--out '/proc/x.parquet'", "threads must be"]),
     (["simulate", "--record", "5", "--edition", "nope"],
      ["argument --edition: invalid choice", "--record-out FILE.json go together"]),
 ])

@@ -455,13 +455,8 @@ def _backend_choice(args):
     return (name,)
 
 
-def cmd_sweep(args):
-    from .. import api  # after the checks
-    from ..progress import increments
-    from ..sweeps import cells as spec_cells
-    from ..sweeps import load_spec  # after the checks
-    spec = load_spec(args.spec)
-    _check_threads(args)
+def _sweep_outputs(args):
+    """``--out`` (and with ``--csv`` its CSV beside it), checked writable and not in use."""
     out = check_output(args.out, "--out", inputs=[args.spec])
     OutputLock(out).check()
     if args.csv:
@@ -470,7 +465,18 @@ def cmd_sweep(args):
             raise ConfigError(f"--csv writes {str(csv)!r}, which is --out itself; give --out "
                               f"a .parquet name")
         check_output(csv, "--csv (the table as CSV)", inputs=[args.spec])
-    if (name := _backend_choice(args)[0]) == "dask":
+    return out
+
+
+def cmd_sweep(args):
+    from .. import api  # after the checks
+    from ..progress import increments
+    from ..sweeps import cells as spec_cells
+    from ..sweeps import load_spec  # after the checks
+    spec, out, _, (name,) = _checked(
+        args, lambda: load_spec(args.spec), lambda: _sweep_outputs(args),
+        lambda: _check_threads(args), lambda: _backend_choice(args))
+    if name == "dask":
         from ..backends.dask import _distributed  # after the checks
         _distributed()
     _start(args, list(spec.policies), ["engine"] if name == "local" else (), spec.notes())

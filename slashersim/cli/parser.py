@@ -309,6 +309,7 @@ def build_parser():
     sweep.add_argument("--workers", type=_positive("workers"), default=None,
                        help="worker processes of the local dask cluster, 1..the cores of this "
                             "machine (default: all cores; implies --backend dask)")
+    sweep.set_defaults(gathers=True)
 
     tune = sub.add_parser("tune", help="find knob settings whose win rate meets a target")
     tune.add_argument("--target", type=_float("target"), required=True,
