@@ -224,11 +224,13 @@ def _recorder(name):
     """A policy that plays as registered policy ``name`` and, at a sampled share of its
     decisions, copies the state into a tape: its parameters are the policy's, then the
     sampling rates, then the tape's address (a policy's parameters are read-only to it, so the
-    recorder writes where they point: test machinery, not a channel a fair player has)."""
-    if name in _recorders:
-        return _recorders[name]
-    from .runner.kernels import as_function  # the kernels load when games are played
+    recorder writes where they point: test machinery, not a channel a fair player has).
+    Kept per name and function, so a name registered anew gets a recorder of its own."""
     entry = get_policy(name)
+    key = (name, entry.decide)
+    if key in _recorders:
+        return _recorders[key]
+    from .runner.kernels import as_function  # the kernels load when games are played
     inner = as_function(entry.decide)
     n_params = len(entry.default_params)
     rates_at = n_params
@@ -258,8 +260,8 @@ def _recorder(name):
             tape[_CONTROL + k * row + 3] = answer
         return answer
 
-    _recorders[name] = (record, n_params, rates_at, address_at, row)
-    return _recorders[name]
+    _recorders[key] = (record, n_params, rates_at, address_at, row)
+    return _recorders[key]
 
 
 def decision_points(policy, config, games, seed=0, rates=None, capacity=2000, params=None):

@@ -488,3 +488,16 @@ def test_fair_policies_are_fair_under_the_how_tos_cards(policy, card):
     points = Hy.decision_points(policy, config, 120, seed=5)
     assert len(points) >= 300
     assert Hy.check_decisions(policy, points) == []
+
+
+def test_a_name_registered_anew_is_recorded_as_its_new_player(monkeypatch):
+    """The recorder of a name is the recorder of the player registered under it now, not of
+    one registered under that name before."""
+    from slashersim.policies import POLICIES, PolicySpec, get_policy
+    monkeypatch.setitem(POLICIES, "someone", PolicySpec(".baseline"))
+    first = Hy._recorder("someone")
+    monkeypatch.setitem(POLICIES, "someone", PolicySpec(".exerciser"))
+    assert get_policy("someone").decide is get_policy("exerciser").decide
+    second = Hy._recorder("someone")
+    assert second[0] is not first[0]
+    assert Hy._recorder("someone") is second
