@@ -13,7 +13,7 @@ import pytest
 
 import slashersim
 from slashersim import api, cli, tune
-from slashersim.cli import build_parser
+from slashersim.cli.parser import build_parser
 from slashersim.policies import DEFAULT_SKILL, SKILLS
 from slashersim.present import format_summary, player_line
 from slashersim.progress import ProgressLines, duration

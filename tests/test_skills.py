@@ -3,15 +3,13 @@ is named; the expert is the default of every command that plays (but ``bench``, 
 the engine)."""
 import pytest
 
-from slashersim.cli import _resolve_skills, build_parser
+from slashersim.cli.parser import build_parser, parse
 from slashersim.policies import SKILLS, policy_names, resolve, skill_of
 from slashersim.sweeps import parse_spec
 
 
 def parsed(*argv):
-    args = build_parser().parse_args(list(argv))
-    _resolve_skills(args)
-    return args
+    return parse(list(argv))
 
 
 def test_every_level_names_a_registered_policy():

@@ -12,7 +12,6 @@ of the rules exits with status 1.
 import json
 import os
 from pathlib import Path
-import shlex
 import sys
 
 from .. import compiling
@@ -30,7 +29,6 @@ from ..inputs import (
     write_atomic,
 )
 from ..policies import (
-    SKILLS,
     compile_parts,
     param_specs,
     param_vector,
@@ -56,7 +54,7 @@ from ..present import (
 from ..presets import overrides
 from ..progress import bar
 from ..rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
-from .parser import build_parser, refused_values
+from .parser import parse
 
 
 def params_from_args(args):
@@ -75,7 +73,16 @@ def params_from_args(args):
 def config_from_args(args):
     """The ``GameConfig`` named by the options of :func:`add_run_options`; also checks
     ``--threads`` against the cores numba may use. ``--difficulty`` sets the preset's knobs
-    first; the options given explicitly override them, and a note on stderr says so."""
+    first; the options given explicitly override them (:func:`_override_notes` says so)."""
+    values, refused = _config_values(args)
+    config = _config_or_every_refusal(values, refused)
+    _check_threads(args)
+    return config
+
+
+def _config_values(args):
+    """``(values, refused)``: the configuration's values as the options give them, and the
+    refusals of ``--rule`` found on the way."""
     given = {"health": args.health, "hideaway": args.hideaway,
              "cursed_object": args.cursed_object, "escapes_needed": args.escapes_needed,
              "traps": args.traps}
@@ -101,14 +108,17 @@ def config_from_args(args):
     values.update(ruled)
     if args.difficulty is not None:
         values["difficulty"] = args.difficulty
-    config = _config_or_every_refusal(values, refused)
-    _check_threads(args)
-    args.notes = []
-    if args.difficulty is not None:
-        args.notes = [f"note: --{knob.replace('_', '-')} {_show(value)} overrides difficulty "
-                      f"{args.difficulty}'s {knob} {_show(preset)} (an explicit option wins "
-                      f"over a preset)" for knob, preset, value in overrides(values)]
-    return config
+    return values, refused
+
+
+def _override_notes(args):
+    """A note for each option given explicitly over a ``--difficulty`` preset's knob."""
+    if getattr(args, "difficulty", None) is None:
+        return []
+    values, _ = _config_values(args)
+    return [f"note: --{knob.replace('_', '-')} {_show(value)} overrides difficulty "
+            f"{args.difficulty}'s {knob} {_show(preset)} (an explicit option wins over a "
+            f"preset)" for knob, preset, value in overrides(values)]
 
 
 def _config_or_every_refusal(values, refused=()):
@@ -146,7 +156,6 @@ def _checked(args, *checks):
             results.append(None)
     if found:
         raise ConfigError("; ".join(dict.fromkeys(found)))
-    args.refused = []
     return results
 
 
@@ -163,7 +172,7 @@ def _start(args, policies=(), kernels=("engine",), notes=()):
     """After the checks, before the first game: print the notes (an option overriding a
     preset), and allow the compile message (not with ``--quiet``) for what the command will
     play."""
-    for note in [*getattr(args, "notes", ()), *notes]:
+    for note in [*_override_notes(args), *notes]:
         print(f"slashersim: {note}", file=sys.stderr)
     compiling.enable(not getattr(args, "quiet", False), compile_parts(policies, kernels))
 
@@ -644,16 +653,8 @@ COMMANDS = {"simulate": cmd_simulate, "luck": cmd_luck, "compare": cmd_compare,
 def main(argv=None):
     """Run the command line; returns the exit status: 0, 1 (games broke an invariant), 2 (bad
     input, one line on stderr), 130 (interrupted) or 141 (stdout closed, e.g. by ``head``)."""
-    parser = build_parser()
-    argv = sys.argv[1:] if argv is None else list(argv)
-    args = parser.parse_args(argv)
-    args.command_line = "slashersim " + shlex.join(argv)
-    args.refused = refused_values(args)
+    args = parse(sys.argv[1:] if argv is None else list(argv))
     try:
-        try:
-            _resolve_skills(args)
-        except ConfigError as e:
-            args.refused.append(str(e))
         if args.refused and not getattr(args, "gathers", False):
             raise ConfigError("; ".join(args.refused))
         return COMMANDS[args.command](args) or 0
@@ -673,14 +674,6 @@ def main(argv=None):
         return 2
     finally:
         compiling.enable(False, command=False)
-
-
-def _resolve_skills(args):
-    """``--skill LEVEL`` and skill levels named as policies become the policies they stand for."""
-    if getattr(args, "skill", None):
-        args.policy = SKILLS[args.skill]
-    if getattr(args, "policy", None):
-        args.policy = resolve(args.policy)
 
 
 def _silence_stdout():

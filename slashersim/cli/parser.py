@@ -6,11 +6,12 @@ one line on stderr and exit status 2 by :class:`_Parser`; the commands themselve
 """
 import argparse
 import re
+import shlex
 
 from .. import __version__, rules
 from ..errors import ConfigError
 from ..inputs import SEED_LIMIT, check_count, check_seed, parse_games, parse_port, suggest
-from ..policies import DEFAULT_SKILL, SKILLS, policy_names
+from ..policies import DEFAULT_SKILL, SKILLS, policy_names, resolve
 from ..rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
 
 
@@ -203,6 +204,21 @@ def add_run_options(parser, games_help="games to play (default 100000)", policy=
                         help="worker threads (default: all cores)")
     _add_output_options(parser)
     parser.set_defaults(gathers=True)
+
+
+def parse(argv):
+    """The command line ``argv`` read whole, so that the commands only read what it gives:
+    the options, with a skill level resolved to the policy it stands for (``policy``), the
+    command line as typed (``command_line``) and the messages of the values refused while
+    reading it (``refused``, see :func:`refused_values`)."""
+    args = build_parser().parse_args(argv)
+    args.refused = tuple(refused_values(args))
+    if getattr(args, "skill", None):
+        args.policy = SKILLS[args.skill]
+    if getattr(args, "policy", None):
+        args.policy = resolve(args.policy)
+    args.command_line = "slashersim " + shlex.join(argv)
+    return args
 
 
 def build_parser():
