@@ -81,50 +81,37 @@ class _Parser(argparse.ArgumentParser):
         return list(dict.fromkeys(out))
 
 
-def _positive(name, high=SEED_LIMIT - 1):
+def _option_type(read):
+    """``read`` (text -> value) as an argparse type: its refusal, a ``ValueError`` with its
+    one-line message, becomes argparse's."""
     def parse(text):
         try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
-        try:
-            return check_count(name, value, high)
-        except ConfigError as e:
+            return read(text)
+        except ValueError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
     return parse
 
 
-def _games_spec(text):
-    try:
-        return parse_games(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def _int(text):
+def _integer(name, text):
+    """``text`` as an integer; refused naming ``name`` (``None``: any integer)."""
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        what = f"{name} must be an integer" if name else "expected an integer"
+        raise ConfigError(f"{what}, got {text!r}") from None
 
 
-def _seed(text):
-    """A seed: an integer 0 <= S < 2**63, the same rule for every command and spec."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be an integer, got {text!r}") from None
-    try:
-        return check_seed(value)
-    except ConfigError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+def _positive(name, high=SEED_LIMIT - 1):
+    return _option_type(lambda text: check_count(name, _integer(name, text), high))
 
 
-def _port(text):
-    try:
-        return parse_port(text)
-    except ConfigError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+#: a games spec (``N`` or ``N,NAME=N,...``)
+_games_spec = _option_type(parse_games)
+#: any integer (its range is checked with the configuration)
+_int = _option_type(lambda text: _integer(None, text))
+#: a seed: an integer 0 <= S < 2**63, the same rule for every command and spec
+_seed = _option_type(lambda text: check_seed(_integer("seed", text)))
+_port = _option_type(parse_port)
 
 
 def _float(name):
