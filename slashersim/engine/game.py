@@ -183,13 +183,19 @@ def end_round(policy, st, params):
     cleanup(st)
 
 
-@njit
-def play_round(policy, st, params):
-    """One round: area, deal, play phase, item phase, clean-up."""
+@njit(cache=True, inline='always')
+def begin_round(st):
+    """A round up to its play phase: the trap count it starts from, area card, deal, trump."""
     st[S_TRAPS_AT_START] = st[S_TRAPS]
     st[S_CHARMS_ROUND] = 0
     start_round(st)
     st[S_ROUNDS_AREA + st[S_AREA]] += 1
+
+
+@njit
+def play_round(policy, st, params):
+    """One round: area, deal, play phase, item phase, clean-up."""
+    begin_round(st)
     play_phase(policy, st, params)
     end_round(policy, st, params)
 

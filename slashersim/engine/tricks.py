@@ -113,9 +113,9 @@ def finish_play_phase(policy, st, params):
 
 
 @njit(inline='always')
-def play_phase(policy, st, params):
-    """The eight tricks of a round, led first by the round leader, with the item windows (c)
-    and (d) of ``item_timing = any_time``; stops on a lost game."""
+def start_play_phase(policy, st, params):
+    """The play phase up to its first trick: no trick played or won yet, the round leader to
+    lead, and window (c) of ``item_timing = any_time``."""
     st[S_TRICK] = 0
     st[S_TRICK_LEADER] = st[S_ROUND_LEADER]
     st[S_WON] = 0
@@ -125,6 +125,13 @@ def play_phase(policy, st, params):
     st[S_PLAYED] = 0
     st[S_TRAP_ROUND] = 0
     items.play_window(policy, interface.PLAY_START, np.int64(0), st, params)
+
+
+@njit(inline='always')
+def play_phase(policy, st, params):
+    """The eight tricks of a round, led first by the round leader, with the item windows (c)
+    and (d) of ``item_timing = any_time``; stops on a lost game."""
+    start_play_phase(policy, st, params)
     for _ in range(TRICKS_PER_ROUND):
         play_trick(policy, st, params)
         if st[S_OUTCOME]:

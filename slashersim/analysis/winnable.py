@@ -1,0 +1,233 @@
+"""Could the game have been won? The exact solver's search over rounds, and its answers.
+
+A game is *winnable* when some sequence of decisions of both players, each seeing everything
+(hands, the trump deck, the item deck and the area order), wins it; *unwinnable* when none
+does; *undecided* when the time allowed for the game ran out first. The rounds are expanded by
+the engine's own flow (:mod:`slashersim.engine.solver`); this module searches them depth first,
+most promising first, and remembers the states already shown lost. A winnable answer carries
+its winning line, which :func:`replay_line` plays through the engine's ordinary game loop.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+import functools
+import time
+
+import numpy as np
+
+from ..engine import layout as L
+from ..rules import RUNNING, WIN
+
+WINNABLE, UNWINNABLE, UNDECIDED = "winnable", "unwinnable", "undecided"
+
+
+@dataclass
+class Round:
+    """One round of a winning line: window (c)'s answers, the 16 cards in play order, and the
+    answers of the item phase, each in the order the engine asks."""
+
+    start: list[int]
+    cards: list[int]
+    items: list[int]
+
+
+@dataclass
+class Solution:
+    """The solver's answer for one game."""
+
+    answer: str
+    line: list[Round] = field(default_factory=list)
+    rounds_expanded: int = 0
+    seconds: float = 0.0
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def _solver():
+    from ..engine import solver
+    return solver
+
+
+def _scripted():
+    from ..engine import scripted
+    return scripted
+
+
+class _Search:
+    """The search of one game: a depth-first walk over the rounds' distinct endings."""
+
+    def __init__(self, deadline):
+        self.s = _solver()
+        self.deadline = deadline
+        self.lost = set()
+        self.expanded = 0
+        self.params = np.zeros(_scripted().PARAMS_SIZE, dtype=np.float64)
+        self._rows = 512
+
+    def _explore(self, part, start):
+        """Every ending of one part of a round (window (c), or the item phase)."""
+        rows = self._rows
+        while True:
+            states = np.empty((rows, L.STATE_SIZE), dtype=np.int64)
+            scripts = np.empty((rows, _scripted().MAX_SCRIPT), dtype=np.int64)
+            lengths = np.empty(rows, dtype=np.int64)
+            n = self.s.explore_part(part, start, states, scripts, lengths, self.params)
+            if n >= 0:
+                return states[:n], [list(scripts[i, :lengths[i]]) for i in range(n)]
+            if n < -1:
+                raise RuntimeError(f"a part of a round is too deep to search ({n})")
+            rows *= 4
+            if rows > 1 << 16:
+                raise RuntimeError("a part of a round has too many endings to list")
+            self._rows = rows
+
+    def expand(self, st, in_play=False):
+        """The distinct states ``st``'s next round (``in_play``: the rest of its round, from
+        between two tricks) can end in without losing, with how."""
+        self.expanded += 1
+        children = {}
+        if in_play:
+            starts, start_scripts = st[None, :], [[]]
+        else:
+            starts, start_scripts = self._explore(0, self.s.begun_round(st))
+        for c in range(len(starts)):
+            rows = 4096
+            while True:
+                post = np.empty((rows, L.STATE_SIZE), dtype=np.int64)
+                cards = np.empty((rows, 16), dtype=np.int64)
+                n = self.s.play_tricks(starts[c], post, cards)
+                if n >= 0:
+                    break
+                rows *= 4
+            for i in range(n):
+                ends, scripts = self._explore(1, post[i])
+                for j in range(len(ends)):
+                    end = ends[j]
+                    how = Round([int(a) for a in start_scripts[c]],
+                                [int(a) for a in cards[i] if a >= 0],
+                                [int(a) for a in scripts[j]])
+                    if end[L.S_OUTCOME] == WIN:
+                        return [(end.copy(), how)]
+                    if end[L.S_OUTCOME] != RUNNING:
+                        continue
+                    key = self.s.round_key(end)
+                    if key not in children:
+                        children[key] = (end.copy(), how)
+            if time.perf_counter() > self.deadline:
+                raise _OutOfTime
+        return sorted(children.values(), key=lambda c: _promise(c[0]), reverse=True)
+
+    def wins(self, st, line, in_play=False):
+        """Whether ``st`` (between rounds, or ``in_play``: between two tricks) can be won; the
+        winning rounds appended to ``line``."""
+        if st[L.S_OUTCOME] == WIN:
+            return True
+        if st[L.S_OUTCOME] != RUNNING or \
+                (not in_play and st[L.S_ROUND] >= st[L.C_MAX_ROUNDS]):
+            return False
+        key = None if in_play else self.s.round_key(st)
+        if key in self.lost:
+            return False
+        if time.perf_counter() > self.deadline:
+            raise _OutOfTime
+        for child, how in self.expand(st, in_play):
+            line.append(how)
+            if self.wins(child, line):
+                return True
+            line.pop()
+        if key is not None:
+            self.lost.add(key)
+        return False
+
+
+def _promise(st):
+    """The order children are tried in: escape items held, then health, then fewer traps."""
+    escapes = bin(int(st[L.S_HELD] | st[L.S_HELD + 1]) & 0x1F).count("1")
+    return (escapes, int(st[L.S_HEALTH] + st[L.S_HEALTH + 1]), -int(st[L.S_TRAPS]))
+
+
+def start_state(cfg, seed, game):
+    """Game ``game`` of a run with ``seed`` under the rules ``cfg``, set up, before round 1."""
+    from ..engine.deal import setup_game
+    from ..engine.rng import seed_streams
+    st = L.new_state(cfg)
+    seed_streams(st, np.int64(seed), np.int64(game), np.int64(0), np.int64(0))
+    setup_game(st)
+    return st
+
+
+@functools.cache
+def _compiled():
+    """Compile (or load) the solver's kernels once, so that no game's time is spent on it."""
+    s = _solver()
+    st = s.begun_round(L.new_state(np.zeros(L.CFG_SIZE, dtype=np.int64)))
+    rows = np.empty((1, L.STATE_SIZE), dtype=np.int64)
+    params = np.zeros(_scripted().PARAMS_SIZE, dtype=np.float64)
+    s.explore_part(0, st, rows, np.empty((1, _scripted().MAX_SCRIPT), dtype=np.int64),
+                   np.empty(1, dtype=np.int64), params)
+    s.play_tricks(st, rows, np.empty((1, 16), dtype=np.int64))
+    s.round_key(st)
+    return True
+
+
+def solve_state(st, seconds=1.0, in_play=False):
+    """Solve the game from ``st`` (between rounds, or ``in_play``: between two tricks of a
+    play phase, as :func:`play_position` leaves it) within ``seconds`` (compiling the solver
+    on first use does not count)."""
+    _compiled()
+    t0 = time.perf_counter()
+    search = _Search(t0 + seconds)
+    line = []
+    try:
+        answer = WINNABLE if search.wins(st, line, in_play) else UNWINNABLE
+    except _OutOfTime:
+        answer, line = UNDECIDED, []
+    return Solution(answer, line, search.expanded, time.perf_counter() - t0)
+
+
+def solve_game(cfg, seed, game, seconds=1.0):
+    """Solve game ``game`` of a run with ``seed`` under the rules ``cfg`` (an engine array)."""
+    return solve_state(start_state(cfg, seed, game), seconds)
+
+
+def line_script(line):
+    """A winning line as the scripted player's parameters: all its cards, then all its other
+    answers (:func:`slashersim.engine.scripted.scripted`)."""
+    cards = [c for r in line for c in r.cards]
+    answers = [a for r in line for a in (r.start + r.items)]
+    return np.array([len(cards), len(answers), 0] + cards + answers, dtype=np.float64)
+
+
+def replay_line(cfg, seed, game, line):
+    """Play game ``game`` through the engine's own game loop with the scripted player following
+    ``line``; the finished state (its outcome is ``WIN`` when the line is a winning one)."""
+    st = L.new_state(cfg)
+    _solver().play_scripted_game(st, line_script(line), np.int64(seed), np.int64(game))
+    return st
+
+
+def replay_from(st, line):
+    """Play ``line`` from ``st`` (between two tricks of a play phase) to the game's end
+    through the engine's own flow; the finished state."""
+    out = st.copy()
+    _solver().finish_game(out, line_script(line))
+    return out
+
+
+def play_position(st, tricks):
+    """The position ``tricks`` tricks into the next round of ``st`` (between rounds): the
+    round begun, window (c) passed, and the tricks played with each player's lowest legal
+    card, by the engine's own functions; a starting point for solving the rest."""
+    from ..engine.playout import legal_cards, play_given_card
+    s = _solver().begun_round(st)
+    _solver().start_scripted(s, np.zeros(_scripted().P_SCRIPT, dtype=np.float64))
+    for _ in range(tricks):
+        leader = int(s[L.S_TRICK_LEADER])
+        for player in (leader, 1 - leader):
+            legal = int(legal_cards(s[L.S_HAND + player], s[L.S_LED]))
+            play_given_card(s, np.int64(player), np.int64((legal & -legal).bit_length() - 1))
+        if s[L.S_OUTCOME] != RUNNING:
+            break
+    return s

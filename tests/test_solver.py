@@ -1,0 +1,79 @@
+"""The exact solver: its winning lines win through the engine, and its answers agree with an
+exhaustive search written apart from it (tests/solver_check.py)."""
+import numpy as np
+import pytest
+from solver_check import exhaustive, position
+
+from slashersim import GameConfig
+from slashersim.analysis import winnable as W
+from slashersim.engine import layout as L
+from slashersim.rules import FIRE_PIT, WIN
+
+
+@pytest.mark.parametrize("edition, game", [("rulebook", 3), ("rulebook", 6),
+                                           ("instructions", 1)])
+def test_a_winning_line_wins_through_the_engine(edition, game):
+    cfg = GameConfig(edition=edition).to_array()
+    solution = W.solve_game(cfg, 2026, game, seconds=120)
+    assert solution.answer == W.WINNABLE
+    assert W.replay_line(cfg, 2026, game, solution.line)[L.S_OUTCOME] == WIN
+    spoiled = [W.Round(r.start, r.cards, [-1] * len(r.items)) for r in solution.line]
+    assert W.replay_line(cfg, 2026, game, spoiled)[L.S_OUTCOME] != WIN
+
+
+#: hand-built last rounds: rules, items held (player 0 the even places), the area
+CASES = [
+    (dict(health=1, traps=1, escapes_needed=1), ("flashlight", "backpack"), None),
+    (dict(health=2, traps=2, escapes_needed=2),
+     ("map", "lucky_charm", "first_aid_small", "walkie_talkie"), None),
+    (dict(edition="instructions", health=1, traps=1, escapes_needed=1),
+     ("first_aid_large", "flashlight", "lucky_charm"), None),
+    (dict(health=1, traps=2, escapes_needed=2), ("map", "backpack"), FIRE_PIT),
+]
+
+
+@pytest.mark.parametrize("config, items, area", CASES)
+def test_the_solver_agrees_with_an_exhaustive_search(config, items, area):
+    answers = []
+    for game in range(8):
+        pos = position(config, 11, game, 3, items, area)
+        if pos is None:
+            continue
+        expected = exhaustive(pos)
+        if expected is None:
+            continue
+        solution = W.solve_state(pos, seconds=60, in_play=True)
+        assert solution.answer == (W.WINNABLE if expected else W.UNWINNABLE), game
+        if expected:
+            assert W.replay_from(pos, solution.line)[L.S_OUTCOME] == WIN
+        answers.append(expected)
+    assert len(answers) >= 4
+
+
+def test_both_answers_occur_among_the_checked_positions():
+    found = set()
+    for config, items, area in CASES[:2]:
+        for game in range(8):
+            pos = position(config, 11, game, 3, items, area)
+            if pos is not None:
+                found.add(W.solve_state(pos, seconds=60, in_play=True).answer)
+    assert found == {W.WINNABLE, W.UNWINNABLE}
+
+
+def test_a_game_out_of_time_is_undecided():
+    cfg = GameConfig().to_array()
+    solution = W.solve_game(cfg, 2026, 15, seconds=0.0)
+    assert solution.answer == W.UNDECIDED and solution.line == []
+
+
+def test_the_search_merges_only_what_the_item_phase_cannot_tell_apart():
+    """Two play-phase positions with the same key read the same item phase: the key holds
+    each player's whites, greens, yellows and the set of reds."""
+    from slashersim.engine import solver
+    a = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    b = a.copy()
+    a[L.S_WON] = (1 << 5) | (1 << 16)        # green 1, red 2
+    b[L.S_WON] = (1 << 6) | (1 << 16)        # green 2, red 2
+    assert solver._play_key(a) == solver._play_key(b)
+    b[L.S_WON] = (1 << 6) | (1 << 17)        # green 2, red 3
+    assert solver._play_key(a) != solver._play_key(b)
