@@ -29,6 +29,7 @@ CASES = [
     (dict(edition="instructions", health=1, traps=1, escapes_needed=1),
      ("first_aid_large", "flashlight", "lucky_charm"), None),
     (dict(health=1, traps=2, escapes_needed=2), ("map", "backpack"), FIRE_PIT),
+    (dict(health=2, traps=2, escapes_needed=2), ("first_aid_small", "car_key"), FIRE_PIT),
 ]
 
 

@@ -75,7 +75,7 @@ class _Search:
             lengths = np.empty(rows, dtype=np.int64)
             n = self.s.explore_part(part, start, states, scripts, lengths, self.params)
             if n >= 0:
-                return states[:n], [list(scripts[i, :lengths[i]]) for i in range(n)]
+                return states[:n], [scripts[i, :lengths[i]] for i in range(n)]
             if n < -1:
                 raise RuntimeError(f"a part of a round is too deep to search ({n})")
             rows *= 4
@@ -105,9 +105,7 @@ class _Search:
                 ends, scripts = self._explore(1, post[i])
                 for j in range(len(ends)):
                     end = ends[j]
-                    how = Round([int(a) for a in start_scripts[c]],
-                                [int(a) for a in cards[i] if a >= 0],
-                                [int(a) for a in scripts[j]])
+                    how = (start_scripts[c], cards[i], scripts[j])
                     if end[L.S_OUTCOME] == WIN:
                         return [(end.copy(), how)]
                     if end[L.S_OUTCOME] != RUNNING:
@@ -132,8 +130,9 @@ class _Search:
             return False
         if time.perf_counter() > self.deadline:
             raise _OutOfTime
-        for child, how in self.expand(st, in_play):
-            line.append(how)
+        for child, (start, cards, items) in self.expand(st, in_play):
+            line.append(Round([int(a) for a in start], [int(a) for a in cards if a >= 0],
+                              [int(a) for a in items]))
             if self.wins(child, line):
                 return True
             line.pop()

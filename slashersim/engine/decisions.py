@@ -30,7 +30,8 @@ KEEP = 6
 #: with a Walkie-talkie held: answer the index into ``st[S_DISCARD:]`` to take instead of the
 #: first pick, or -1 to keep the Walkie-talkie
 TAKE_DISCARD = 7
-#: Fire pit gift window: answer an item id to give to the partner, or -1
+#: Fire pit gift window ``arg`` (0, 1: before each turn; 2: after both): answer an item id
+#: to give to the partner, or -1
 TRADE = 8
 #: ``item_timing = any_time``, window (c) at the start of the play phase, after the deal:
 #: answer an item to use, or -1
@@ -123,7 +124,8 @@ DECISIONS = {d.name: d for d in (
              "in the gift windows (before each turn and after the second) of an area whose "
              "card allows gifts (the Fire pit), each player in draw order while it holds an "
              "item; asked again until -1",
-             "0", "a held item id to give to the partner, or -1"),
+             "the gift window: 0 before the first turn, 1 before the second, 2 after both",
+             "a held item id to give to the partner, or -1"),
     Decision(PLAY_START, "play_start",
              "with ``item_timing = any_time``, window (c) after the deal, before the first "
              "trick, the round leader first, while the player holds a usable item",

@@ -352,9 +352,10 @@ def play_window(policy, decision, arg, st, params):
 
 
 @njit
-def fire_pit_gifts(policy, st, params):
-    """A Fire pit gift window (docs/rules.md, "Fire pit gifts"): each player, the first to draw
-    first, may give held items to the partner (``C_GIFTS``: one-way gifts, or none)."""
+def fire_pit_gifts(policy, st, params, window):
+    """Fire pit gift window ``window`` (docs/rules.md, "Fire pit gifts": 0 and 1 before the
+    first and the second turn, 2 after both): each player, the first to draw first, may give
+    held items to the partner (``C_GIFTS``: one-way gifts, or none)."""
     if st[C_GIFTS] == GIFTS_NONE:
         return
     first = item_first_player(st)
@@ -363,7 +364,7 @@ def fire_pit_gifts(policy, st, params):
         for _ in range(_MAX_ACTIONS):
             if not st[S_HELD + p]:
                 break
-            item = ask(policy, interface.TRADE, p, 0, st, params)
+            item = ask(policy, interface.TRADE, p, window, st, params)
             if item < 0:
                 break
             if item >= 12 or not (st[S_HELD + p] >> item) & 1:
@@ -601,12 +602,12 @@ def item_phase_part(policy, st, params, start, stop):
         item_phase_start(policy, st, params)
     for i in range(start, stop):
         if gifts:
-            fire_pit_gifts(policy, st, params)
+            fire_pit_gifts(policy, st, params, i)
         item_turn(policy, first ^ i, st, params)
         if st[S_OUTCOME]:
             return
     if stop == 2 and gifts:
-        fire_pit_gifts(policy, st, params)
+        fire_pit_gifts(policy, st, params, np.int64(2))
 
 
 @njit

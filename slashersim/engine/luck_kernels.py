@@ -386,7 +386,7 @@ def record_game(policy, cfg, params, seed, game, snaps, info):
             if i == 0:
                 item_phase_start(policy, st, params)
             if gifts:
-                fire_pit_gifts(policy, st, params)
+                fire_pit_gifts(policy, st, params, np.int64(i))
             player = first ^ i
             n = begin_turn(policy, player, st, params)
             turn[0] = max(n, 0)
@@ -397,7 +397,7 @@ def record_game(policy, cfg, params, seed, game, snaps, info):
             if st[S_OUTCOME]:
                 break
             if i == 1 and gifts:
-                fire_pit_gifts(policy, st, params)
+                fire_pit_gifts(policy, st, params, np.int64(2))
         if st[S_OUTCOME] == RUNNING:
             k = _snap(st, snaps, info, k, SNAP_ITEMS, 2, 0, 0)
         end_round(st)

@@ -24,7 +24,9 @@ or a Flashlight used there acts as it would in window (c) or (a), and a Lucky Ch
 window (c) (before this round's trap) or (a) (after it). Within one window, items used (or
 given) one after another are tried in increasing id only, as their effects commute, and in a
 gift window the second player gives back nothing it was just given (every sharing of the
-team's items is still reached once). The
+team's items is still reached once); in the gift windows before a turn, the player to draw
+gives nothing and its partner no escape item, as either can give them later to the same
+effect (:func:`_deferred_gifts`). The
 independent check (``tests/solver_check.py``) plays every legal answer of the engine without
 either reduction and must agree.
 """
@@ -32,11 +34,12 @@ from numba import njit, types
 from numba.typed import Dict
 import numpy as np
 
-from ..rules import ITEM_TIMING_ANY_TIME, RUNNING, TRICKS_PER_ROUND, WIN
+from ..rules import ESCAPE_MASK, ITEM_TIMING_ANY_TIME, KILLER, RUNNING, TRICKS_PER_ROUND, WIN
 from . import interface
 from . import scripted as script  # as a module attribute, which numba's cache takes
 from .bits import lowest_bit, popcount
 from .game import begin_round, end_round, finish_round, play_game, play_rounds
+from .items import item_first_player, sort_won_cards
 from .layout import (
     C_ITEM_TIMING,
     S_AREA,
@@ -48,11 +51,14 @@ from .layout import (
     S_DECK_N,
     S_DISCARD,
     S_DISCARD_N,
+    S_DRAWS,
+    S_GREENS,
     S_HAND,
     S_HEALTH,
     S_HELD,
     S_JUNK_ASIDE,
     S_KILLER_DRAWN,
+    S_KNIVES,
     S_LED,
     S_OUT,
     S_OUTCOME,
@@ -66,13 +72,16 @@ from .layout import (
     S_TRICK,
     S_TRICK_LEADER,
     S_TRICKS,
+    S_WHITE_COLOUR,
     S_WON,
+    S_YELLOWS,
     STATE_SIZE,
 )
 from .playout import play_given_card
-from .predicates import legal_cards
+from .predicates import legal_cards, white_colour
 from .scripted import (
     M_ANSWER,
+    M_ARG,
     M_CARD,
     M_DECISION,
     M_LEGAL,
@@ -166,6 +175,20 @@ def _run_part(part, st, params):
 
 
 @njit(cache=True)
+def _deferred_gifts(st):
+    """The items not tried as gifts in the gift window of the scripted player's notes: before
+    a turn, the player about to draw gives nothing (holding an item only adds choices to its
+    turn; it can give it after), and the partner gives no escape item (it serves no turn, and
+    the last window can place it)."""
+    window = st[M_ARG]
+    if window >= 2:
+        return 0
+    if st[M_PLAYER] == item_first_player(st) ^ window:
+        return (1 << KILLER) - 1
+    return ESCAPE_MASK
+
+
+@njit(cache=True)
 def _received(script, kinds, m, kind):
     """The items the partner gave in the gifts just before the player's own in ``script``
     (their answers at the end of its first ``m``): a gift window reaches every sharing of the
@@ -240,7 +263,7 @@ def explore_part(part, start, states, scripts, lengths, params):
                     floor = stack[top, m - 1] % interface.ON_PARTNER
         received = 0
         if decision == interface.TRADE:
-            received = _received(stack[top], kinds[top], m, kind)
+            received = _received(stack[top], kinds[top], m, kind) | _deferred_gifts(st)
         row = stack[top].copy()
         krow = kinds[top].copy()
         for j in range(st[M_N_LEGAL]):
@@ -267,12 +290,46 @@ _PLAY_WORDS = np.array([S_HAND, S_HAND + 1, S_WON, S_WON + 1, S_TRICKS, S_TRICKS
 
 
 @njit(cache=True)
+def _item_phase_key(st):
+    """What the item phase reads of a finished play phase (the leader of the last trick, the
+    trap state, and each player's greens, yellows, knives and draws as
+    :func:`.items.sort_won_cards` finds them with the whites' colours of the phase's start):
+    two positions with the same key have the same item phase."""
+    k = st[S_TRICK_LEADER] | st[S_TRAP_ROUND] << 1 | st[S_TRAPS] << 2 | st[S_OUTCOME] << 5
+    for p in range(2):
+        st[S_WHITE_COLOUR + p] = white_colour(st, st[S_HEALTH + p], st[S_AREA])
+        sort_won_cards(st, p)
+        k = k << 24 | st[S_GREENS + p] | st[S_YELLOWS + p] << 6 | st[S_KNIVES + p] << 12 \
+            | st[S_DRAWS + p] << 18
+    return k
+
+
+@njit(cache=True)
+def _merge_by_item_phase(start, level, level_cards, n, scratch):
+    """Keep one of the finished play phases in ``level`` with each :func:`_item_phase_key`,
+    moved to the front; their number."""
+    seen = Dict.empty(key_type=types.int64, value_type=types.int64)
+    kept = 0
+    for i in range(n):
+        for w in range(_PLAY_WORDS.shape[0]):
+            scratch[_PLAY_WORDS[w]] = level[i, w]
+        key = _item_phase_key(scratch)
+        if key in seen:
+            continue
+        seen[key] = kept
+        level[kept] = level[i]
+        level_cards[kept] = level_cards[i]
+        kept += 1
+    return kept
+
+
+@njit(cache=True)
 def play_tricks(start, states, cards):
     """Every way the tricks left can go from ``start`` (a play phase between two tricks),
     positions merged by :func:`_play_key`: the distinct positions after the last trick into
     ``states`` with their cards in play order in ``cards`` (-1 for the tricks played before
-    ``start``); their number (a round lost to a trap is left out). -1 if the rows are too
-    few.
+    ``start``); their number (a round lost to a trap is left out), one for each way the item
+    phase can start (:func:`_item_phase_key`). -1 if the rows are too few.
 
     Each trick is played by the engine on one scratch state, into which a position's few
     changing words (``_PLAY_WORDS``) are loaded."""
@@ -332,6 +389,7 @@ def play_tricks(start, states, cards):
         n_level = n_next
         if n_level == 0:
             break
+    n_level = _merge_by_item_phase(start, level, level_cards, n_level, scratch)
     if n_level > states.shape[0]:
         return -1
     for i in range(n_level):

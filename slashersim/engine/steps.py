@@ -68,7 +68,7 @@ def draw_items(policy, player, st, params):
     return items.draw_items(policy, player, st, params)
 
 
-@njit(types.void(_P, _ST, _PAR), cache=True)
-def fire_pit_gifts(policy, st, params):
-    """:func:`items.fire_pit_gifts`: one gift window."""
-    items.fire_pit_gifts(policy, st, params)
+@njit(types.void(_P, _ST, _PAR, _I), cache=True)
+def fire_pit_gifts(policy, st, params, window):
+    """:func:`items.fire_pit_gifts`: gift window ``window`` (0, 1: before each turn; 2: after)."""
+    items.fire_pit_gifts(policy, st, params, window)
