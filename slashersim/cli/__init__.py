@@ -500,9 +500,9 @@ def cmd_sweep(args):
             b.set_postfix_str(f"{done}/{total} cells", refresh=False)
 
         try:
-            df = api._sweep(spec, out, threads=args.threads, progress=increments(b.update),
-                            csv=args.csv, backend=backend, command=args.command_line,
-                            spec_file=args.spec, cells=cells)
+            df = api.play_sweep(spec, out, threads=args.threads, progress=increments(b.update),
+                                csv=args.csv, backend=backend, command=args.command_line,
+                                spec_file=args.spec, cells=cells)
         except KeyboardInterrupt:
             from ..sweeps import checkpoint_dir
             kept = len(list(checkpoint_dir(out).glob("*.npy")))
