@@ -130,6 +130,14 @@ def parse_names(text, option="policies"):
     return names
 
 
+def parse_policy_list(text, option="policies"):
+    """The policies of ``text``: ``all`` (every registered policy), or comma-separated policy
+    names or skill levels (:func:`parse_names`), each as the policy it stands for."""
+    if str(text).strip() == "all":
+        return list(policy_names())
+    return [resolve(name) for name in parse_names(text, option)]
+
+
 #: the knobs ``--rule`` may not set: each has an option of its own
 RULE_OPTIONS_ONLY = {"edition": "--edition", "cards": "--cards"}
 
@@ -201,6 +209,13 @@ def check_progress(progress):
         raise TypeError(f"progress must be True, False or a callable progress(done, total), "
                         f"got {progress!r}")
     return progress
+
+
+def check_positive(name, value):
+    """``value`` after checking it is a number above 0."""
+    if not value > 0:
+        raise ConfigError(f"{name} must be positive, got {value}")
+    return value
 
 
 def suggest(value, allowed):
@@ -393,3 +408,37 @@ class OutputLock:
 
     def __exit__(self, *exc):
         self.release()
+
+
+def check_report_paths(table, out, option="--out"):
+    """A sweep table to report on (an existing ``.parquet`` or ``.csv`` file) and the report's
+    folder ``out`` (``option`` names it in a refusal), checked before anything is read."""
+    path = Path(table)
+    if not path.is_file():
+        raise ConfigError(f"table {str(table)!r} not found" if not path.exists()
+                          else f"table {str(table)!r} is not a file")
+    if path.suffix not in (".parquet", ".csv"):
+        raise ConfigError(f"table {str(table)!r} must be a .parquet or .csv sweep table")
+    return check_output(out, option, inputs=[table], folder=True)
+
+
+def check_backend(backend=None, threads=None, scheduler=None, workers=None):
+    """The name of the sweep backend (``local`` or ``dask``) that ``backend``, ``threads``,
+    ``scheduler`` and ``workers`` ask for, their combination checked (nothing is started)."""
+    dask_only = [opt for opt, value in (("--scheduler", scheduler), ("--workers", workers))
+                 if value is not None]
+    if backend == "local" and dask_only:
+        raise ConfigError(f"{dask_only[0]} needs --backend dask, not --backend local")
+    if scheduler is not None and workers is not None:
+        raise ConfigError("--workers sizes a local dask cluster; it cannot be used with "
+                          "--scheduler")
+    if backend is None:
+        backend = "dask" if dask_only else "local"
+    if backend == "dask" and threads is not None:
+        raise ConfigError("--threads is for --backend local; dask workers play with one "
+                          "thread each (size a local cluster with --workers)")
+    cores = os.cpu_count() or 1
+    if workers is not None and workers > cores:
+        raise ConfigError(f"workers must be 1..{cores} (the cores of this machine; each worker "
+                          f"is a process holding its own compiled kernels), got {workers}")
+    return backend

@@ -1,14 +1,17 @@
 """The ``slashersim`` command line: ``simulate``, ``luck``, ``compare``, ``sweep``, ``tune``,
 ``report``, ``info``, ``serve`` and ``bench``.
 
-Every command checks all of its input (configuration, policies and their parameters, seeds,
-counts, files and output paths) with pure-Python modules first, and refuses bad input with one
-line on stderr and exit status 2 before anything compiles or plays. The playing layers (api,
-analysis, sweeps, tune, bench, tables, backends, serve) are imported inside each command,
-after its checks (marked "after the checks"): ``--help`` and a refusal take a third of a
-second instead of the second those layers take to load. A run whose games broke an invariant
-of the rules exits with status 1.
+A thin layer over the public API (:mod:`slashersim.api`): each command reads the options that
+:func:`.parser.parse` read whole, calls the API's function for its question, and presents the
+answer (:mod:`slashersim.present`, :mod:`slashersim.figures`). It refuses bad input with one
+line on stderr, naming every bad option, and exit status 2 before anything compiles or plays;
+the checks are the ones the API runs (pure-Python ones from :mod:`slashersim.inputs` and
+:class:`~slashersim.config.GameConfig`, the others through the API). The API is imported
+inside each command, after the pure-Python checks (marked "after the checks"): ``--help`` and
+most refusals take a third of a second instead of the second it takes to load. A run whose
+games broke an invariant of the rules exits with status 1.
 """
+from contextlib import contextmanager
 import json
 import os
 from pathlib import Path
@@ -20,21 +23,21 @@ from ..errors import ConfigError
 from ..inputs import (
     RULE_OPTIONS_ONLY,
     OutputLock,
+    check_backend,
     check_output,
+    check_params,
+    check_policy,
+    check_positive,
+    check_report_paths,
     check_threads,
     parse_names,
+    parse_policy_list,
     parse_policy_params,
     parse_rules,
     parse_variant,
     write_atomic,
 )
-from ..policies import (
-    compile_parts,
-    param_specs,
-    param_vector,
-    policy_names,
-    resolve,
-)
+from ..policies import compile_parts
 from ..present import (
     area_names,
     config_line,
@@ -52,7 +55,7 @@ from ..present import (
     player_line,
 )
 from ..presets import overrides
-from ..progress import bar
+from ..progress import bar, duration, increments
 from ..rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
 from .parser import parse
 
@@ -60,14 +63,14 @@ from .parser import parse
 def params_from_args(args):
     """The policy's parameter vector with the ``--policy-param NAME=VALUE`` options applied,
     each checked against the parameter's type and range (nothing is compiled)."""
-    param_specs(args.policy)
+    check_policy(args.policy)
     overrides = {}
     for item in args.policy_param:
         name, sep, value = item.partition("=")
         if not sep or not name:
             raise ConfigError(f"policy parameter must be NAME=VALUE, got {item!r}")
         overrides[name] = value
-    return param_vector(args.policy, overrides)
+    return check_params(args.policy, overrides)
 
 
 def config_from_args(args):
@@ -184,6 +187,26 @@ def _bar(args, total, unit="game", long=False):
     return bar(total, enabled=show, unit=unit, lines_every=60 if long else None)
 
 
+@contextmanager
+def _counted_bar(args, unit="game"):
+    """A ``progress(done, total)`` callback for a command whose total the API knows only once
+    it plays (``luck timeline``: the play-outs of the replayed game); its bar (:func:`_bar`)
+    starts at the first call."""
+    shown, done = [], [0]
+
+    def progress(n, total):
+        if not shown:
+            shown.append(_bar(args, total, unit=unit).__enter__())
+        if n > done[0]:
+            shown[0].update(n - done[0])
+            done[0] = n
+    try:
+        yield progress
+    finally:
+        if shown:
+            shown[0].__exit__(None, None, None)
+
+
 #: games from which a command counts as long and estimates its time before it plays
 LONG_GAMES = 10_000
 
@@ -194,12 +217,11 @@ def _estimate(args, what, runs):
     ``(config, policy, params, games)``."""
     if getattr(args, "quiet", False) or sum(r[3] for r in runs) < LONG_GAMES:
         return
-    from ..progress import duration
-    from ..runner import games_per_second  # after the checks
+    from .. import api  # after the checks
     speeds, seconds = {}, 0.0
     for config, policy, params, games in runs:
         if policy not in speeds:
-            speeds[policy] = games_per_second(config, policy, params, args.threads)
+            speeds[policy] = api.games_per_second(config, policy, params, args.threads)
         seconds += games / speeds[policy]
     rates = ", ".join(f"{policy} {speed:,.0f}" for policy, speed in speeds.items())
     print(f"slashersim: {what} plays {sum(r[3] for r in runs):,} games: expect about "
@@ -249,10 +271,9 @@ def cmd_simulate(args):
                                  lambda: params_from_args(args), lambda: _check_record(args))
     _start(args, [args.policy], ["engine", "record"] if args.record is not None else ["engine"])
     from .. import api  # after the checks
-    from ..progress import increments
     if args.record is not None:
-        from ..analysis.records import record_game, record_json  # after the checks
-        rec = record_json(record_game(config, args.policy, args.seed, args.record, params))
+        rec = api.record(config, policy=args.policy, game=args.record, seed=args.seed,
+                         params=params)
         write_atomic(args.record_out, lambda f: json.dump(rec, f, indent=1))
         print(f"game record of game {args.record} ({rec['outcome']}, {rec['rounds']} rounds) "
               f"written to {args.record_out}", file=sys.stderr)
@@ -266,15 +287,13 @@ def cmd_simulate(args):
 
 
 def cmd_luck_killer(args):
-    from .. import api  # after the checks
-    from ..analysis.luck import killer_runs  # after the checks
-    from ..progress import increments
+    from .. import api  # its checks are the API's
     positions = None if args.all else [args.position]
-    config, params, _, runs = _checked(
+    config, params, _, total = _checked(
         args, lambda: config_from_args(args), lambda: params_from_args(args),
-        lambda: _check_png(args), lambda: killer_runs(config_from_args(args), positions))
+        lambda: _check_png(args), lambda: api.luck_games("killer", config_from_args(args),
+                                                         games=args.games, values=positions))
     _start(args, [args.policy])
-    total = args.games * runs
     with _bar(args, total) as b:
         r = api.luck(config, policy=args.policy, games=args.games, seed=args.seed,
                      threads=args.threads, positions=positions, params=params,
@@ -288,19 +307,19 @@ def cmd_luck_killer(args):
 
 
 def cmd_luck_fact(args, fact=None, player=0):
-    from ..analysis.luck import fact_values, first_fact_effects  # after the checks
+    from .. import api  # its checks are the API's
     fact = fact or args.luck_command
     values = None if args.all else [args.value]
-    config, params, _, (_, allowed, _, _) = _checked(
+    config, params, _, total = _checked(
         args, lambda: config_from_args(args), lambda: params_from_args(args),
-        lambda: _check_png(args), lambda: fact_values(fact, config_from_args(args), values,
-                                                      player))
+        lambda: _check_png(args), lambda: api.luck_games(fact, config_from_args(args),
+                                                         games=args.games, values=values,
+                                                         player=player))
     _start(args, [args.policy])
-    total = args.games * len(allowed)
     with _bar(args, total) as b:
-        r = first_fact_effects(fact, config, args.policy, games=args.games, seed=args.seed,
-                               threads=args.threads, values=values, player=player,
-                               step=b.update, params=params)
+        r = api.luck_fact(fact, config, policy=args.policy, games=args.games, seed=args.seed,
+                          threads=args.threads, values=values, player=player,
+                          progress=increments(b.update), params=params)
     if args.png:
         from ..figures import effects_figure  # after the checks
         words = {"area": "first area card", "trump": "first trump suit",
@@ -323,31 +342,26 @@ def cmd_luck_yellows(args):
 
 
 def cmd_luck_state(args):
-    from ..analysis.position import load_position  # after the checks
     params = params_from_args(args)
     _check_threads(args)
-    position = load_position(args.file)
     _start(args, [args.policy], ["engine", "rollouts"])
-    from ..analysis.playouts import win_probability  # after the checks
+    from .. import api  # after the checks; it reads and checks the position
     with _bar(args, args.games, unit="play-out") as b:
-        r = win_probability(position, args.policy, args.games, args.seed, args.threads,
-                            params, step=b.update)
+        r = api.luck_state(args.file, policy=args.policy, games=args.games, seed=args.seed,
+                           threads=args.threads, params=params, progress=increments(b.update))
     print(json.dumps(r) if args.json else format_win_probability(r))
     return 0
 
 
 def cmd_luck_timeline(args):
-    from ..analysis.records import read_record  # after the checks
     _check_threads(args)
-    record = read_record(args.file)
+    from .. import api  # it reads and checks the record
+    record = api.read_record(args.file)
     _check_png(args, inputs=[args.file])
     _start(args, [record.policy], ["engine", "record", "rollouts"])
-    # after the checks
-    from ..analysis.playouts import timeline, timeline_playouts
-    from ..analysis.records import load_record
-    rec = load_record(record)
-    with _bar(args, timeline_playouts(rec, args.games), unit="play-out") as b:
-        t = timeline(rec, args.games, args.seed, args.threads, step=b.update)
+    with _counted_bar(args, unit="play-out") as progress:
+        t = api.luck_timeline(record, games=args.games, seed=args.seed, threads=args.threads,
+                              progress=progress)
     if args.png:
         from ..figures import timeline_figure  # after the checks
         _save_png(args.png, timeline_figure(t))
@@ -359,18 +373,16 @@ def cmd_luck_timeline(args):
 
 
 def cmd_luck_sources(args):
-    from ..analysis.luck import STREAM_NAMES, check_sources, variance_sources  # after the checks
-    config, params, _ = _checked(args, lambda: config_from_args(args),
-                                 lambda: params_from_args(args),
-                                 lambda: check_sources(args.games, args.repeats))
-    groups, repeats = check_sources(args.games, args.repeats)
+    from .. import api  # its checks are the API's
+    config, params, total = _checked(
+        args, lambda: config_from_args(args), lambda: params_from_args(args),
+        lambda: api.luck_games("sources", games=args.games, repeats=args.repeats))
     _start(args, [args.policy], ["engine", "held"])
-    total = 2 * len(STREAM_NAMES) * groups * repeats
     _estimate(args, "luck sources", [(config, args.policy, params, total)])
     with _bar(args, total, long=True) as b:
-        r = variance_sources(config, args.policy, games=args.games, repeats=args.repeats,
-                             seed=args.seed, threads=args.threads, step=b.update,
-                             params=params)
+        r = api.luck_sources(config, policy=args.policy, games=args.games, repeats=args.repeats,
+                             seed=args.seed, threads=args.threads,
+                             progress=increments(b.update), params=params)
     print(json.dumps(r) if args.json else format_sources(r))
     return _violations(r["invariant_violations"], total)
 
@@ -388,13 +400,11 @@ def _names(option, text):
 
 
 def cmd_compare(args):
-    from .. import api  # after the checks
-    from ..analysis.compare import check_comparison  # after the checks
-    from ..progress import increments
+    from .. import api  # its checks are the API's
     names, config, params = _checked(args, lambda: _names("--policies", args.policies),
                                      lambda: config_from_args(args),
                                      lambda: parse_policy_params(args.policy_param))
-    _, _, _, counts = check_comparison(names, args.games, params)
+    games = api.compare_games(names, args.games, params)
     known = [k for k in GameConfig.knob_names() if k not in RULE_OPTIONS_ONLY]
     variants = {}
     for text in args.variant:
@@ -403,13 +413,12 @@ def cmd_compare(args):
             raise ConfigError(f"--variant {name!r} is given twice")
         variants[name] = changes
     if variants:
-        from ..analysis.compare import check_variants  # after the checks
-        check_variants(config, variants)
+        api.check_variants(config, variants)
     _check_png(args)
     _start(args, names)
     if variants:
-        return _compare_variants(args, config, names, params, variants, sum(counts))
-    with _bar(args, sum(counts)) as b:
+        return _compare_variants(args, config, names, params, variants, games)
+    with _bar(args, games) as b:
         r = api.compare(config, policies=names, games=args.games, seed=args.seed,
                         threads=args.threads, params=params,
                         progress=increments(b.update)).summary()
@@ -417,12 +426,11 @@ def cmd_compare(args):
         from ..figures import comparison_figure  # after the checks
         _save_png(args.png, comparison_figure(r, config_line(r["config"])))
     print(json.dumps(r) if args.json else format_comparison(r, config_line(r["config"])))
-    return _violations(sum(row["invariant_violations"] for row in r["policies"]), sum(counts))
+    return _violations(sum(row["invariant_violations"] for row in r["policies"]), games)
 
 
 def _compare_variants(args, config, names, params, variants, games):
     from .. import api  # after the checks
-    from ..progress import increments
     with _bar(args, games * (len(variants) + 1)) as b:
         r = api.compare(config, policies=names, games=args.games, seed=args.seed,
                         threads=args.threads, params=params, variants=variants,
@@ -435,33 +443,13 @@ def _compare_variants(args, config, names, params, variants, games):
                        games * (len(variants) + 1))
 
 
-def sweep_backend(args):
-    """The backend named by ``sweep``'s ``--backend``, ``--scheduler`` and ``--workers``."""
-    from ..backends import make_backend  # after the checks
-    return make_backend(*_backend_choice(args), threads=args.threads,
-                        scheduler=args.scheduler, workers=args.workers)
+
 
 
 def _backend_choice(args):
-    """``(name,)`` of the sweep backend after checking its options (nothing is started)."""
-    name = args.backend
-    dask_only = [opt for opt, value in (("--scheduler", args.scheduler),
-                                        ("--workers", args.workers)) if value is not None]
-    if name == "local" and dask_only:
-        raise ConfigError(f"{dask_only[0]} needs --backend dask, not --backend local")
-    if args.scheduler is not None and args.workers is not None:
-        raise ConfigError("--workers sizes a local dask cluster; it cannot be used with "
-                          "--scheduler")
-    if name is None:
-        name = "dask" if dask_only else "local"
-    if name == "dask" and args.threads is not None:
-        raise ConfigError("--threads is for --backend local; dask workers play with one "
-                          "thread each (size a local cluster with --workers)")
-    cores = os.cpu_count() or 1
-    if args.workers is not None and args.workers > cores:
-        raise ConfigError(f"workers must be 1..{cores} (the cores of this machine; each worker "
-                          f"is a process holding its own compiled kernels), got {args.workers}")
-    return (name,)
+    """The name of the sweep backend that ``--backend``, ``--threads``, ``--scheduler`` and
+    ``--workers`` ask for, checked (nothing is started)."""
+    return check_backend(args.backend, args.threads, args.scheduler, args.workers)
 
 
 def _sweep_outputs(args):
@@ -478,21 +466,16 @@ def _sweep_outputs(args):
 
 
 def cmd_sweep(args):
-    from .. import api  # after the checks
-    from ..progress import increments
-    from ..sweeps import cells as spec_cells
-    from ..sweeps import load_spec  # after the checks
-    spec, out, _, (name,) = _checked(
-        args, lambda: load_spec(args.spec), lambda: _sweep_outputs(args),
+    from .. import api  # its checks are the API's
+    spec, out, _, name = _checked(
+        args, lambda: api.load_spec(args.spec), lambda: _sweep_outputs(args),
         lambda: _check_threads(args), lambda: _backend_choice(args))
-    if name == "dask":
-        from ..backends.dask import _distributed  # after the checks
-        _distributed()
+    backend = api.sweep_backend(name, threads=args.threads, scheduler=args.scheduler,
+                                workers=args.workers)
     _start(args, list(spec.policies), ["engine"] if name == "local" else (), spec.notes())
-    backend = sweep_backend(args)
     total = spec.n_cells * sum(spec.games_of(p) for p in spec.policies)
     if name == "local":
-        first = next(iter(spec_cells(spec)))[1]
+        first = next(iter(api.sweep_cells(spec)))[1]
         _estimate(args, "the sweep", [(first, p, None, spec.n_cells * spec.games_of(p))
                                       for p in spec.policies])
     with _bar(args, total, long=True) as b:
@@ -500,14 +483,14 @@ def cmd_sweep(args):
             b.set_postfix_str(f"{done}/{total} cells", refresh=False)
 
         try:
-            df = api._sweep(spec, out, threads=args.threads, progress=increments(b.update),
-                            csv=args.csv, backend=backend, command=args.command_line,
-                            spec_file=args.spec, cells=cells)
+            df = api.play_sweep(spec, out, threads=args.threads, progress=increments(b.update),
+                                csv=args.csv, backend=backend, command=args.command_line,
+                                spec_file=args.spec, cells=cells)
         except KeyboardInterrupt:
-            from ..sweeps import checkpoint_dir
-            kept = len(list(checkpoint_dir(out).glob("*.npy")))
+            folder = api.checkpoint_dir(out)
+            kept = len(list(folder.glob("*.npy")))
             print(f"slashersim: interrupted; {kept} finished chunks kept in "
-                  f"{checkpoint_dir(out)}: run the same command to resume", file=sys.stderr)
+                  f"{folder}: run the same command to resume", file=sys.stderr)
             return 130
     each = ", ".join(f"{p} {spec.games_of(p):,}" for p in spec.policies) \
         if spec.policy_games else f"{spec.games:,}"
@@ -527,9 +510,8 @@ def _int_list(name, text):
         raise ConfigError(f"{name} must be comma-separated integers, got {text!r}") from None
 
 
-def _tune_knobs(args, fixed):
+def _tune_knobs(args, fixed, api):
     """The knobs ``tune`` searches: ``--knobs``, or the difficulty knobs less those fixed."""
-    from ..tune import check_knobs  # after the checks
     if args.knobs is None:
         knobs = tuple(k for k in DEFAULT_TUNE_KNOBS if k not in fixed)
     else:
@@ -538,7 +520,7 @@ def _tune_knobs(args, fixed):
             if k in fixed:
                 raise ConfigError(f"--fix {k} and --knobs {k}: a knob is either searched or "
                                   f"fixed")
-    check_knobs(knobs)
+    api.check_knobs(knobs)
     return knobs
 
 
@@ -550,25 +532,26 @@ def _stages_or_none(text):
 
 
 def cmd_tune(args):
-    from ..tune import check_search, planned_games, tune  # after the checks
+    from .. import api  # its checks are the API's
 
     def fixed_rules():
         return parse_rules(args.fix, [k for k in GameConfig.knob_names()
                                       if k not in RULE_OPTIONS_ONLY])
 
     _, fixed, stages, _, _ = _checked(
-        args, lambda: param_specs(args.policy), fixed_rules,
+        args, lambda: check_policy(args.policy), fixed_rules,
         lambda: _int_list("stages", args.stages), lambda: _check_threads(args),
-        lambda: check_search(args.target, args.tolerance, _stages_or_none(args.stages),
-                             args.keep))
-    knobs, base = _checked(args, lambda: _tune_knobs(args, fixed),
+        lambda: api.check_search(args.target, args.tolerance, _stages_or_none(args.stages),
+                                 args.keep))
+    knobs, base = _checked(args, lambda: _tune_knobs(args, fixed, api),
                            lambda: GameConfig(edition=args.edition, **fixed))
     _start(args, [args.policy])
-    planned = planned_games(knobs, stages, args.keep)
+    planned = api.tune_games(knobs, stages, args.keep)
     _estimate(args, "tune", [(base, args.policy, None, planned)])
     with _bar(args, planned, long=True) as b:
-        df = tune(args.target, args.policy, knobs, base, args.tolerance, stages, args.seed,
-                  args.threads, args.keep, step=b.update)
+        df = api.tune(args.target, base, policy=args.policy, knobs=knobs,
+                      tolerance=args.tolerance, stages=stages, keep=args.keep, seed=args.seed,
+                      threads=args.threads, progress=increments(b.update))
     top = df.head(args.top)
     if args.json:
         print(top.to_json(orient="records"))
@@ -585,47 +568,39 @@ def cmd_tune(args):
 
 
 def cmd_report(args):
-    table = Path(args.table)
-    if not table.is_file():
-        raise ConfigError(f"table {args.table!r} not found" if not table.exists()
-                          else f"table {args.table!r} is not a file")
-    if table.suffix not in (".parquet", ".csv"):
-        raise ConfigError(f"table {args.table!r} must be a .parquet or .csv sweep table")
-    check_output(args.out, "--out", inputs=[args.table], folder=True)
+    check_report_paths(args.table, args.out)
     knobs = None
     if args.heatmap:
         knobs = tuple(k.strip() for k in args.heatmap.split(","))
         if len(knobs) != 2:
             raise ConfigError(f"--heatmap needs two knobs X,Y, got {args.heatmap!r}")
-    from ..analysis.report import write_report  # after the checks
-    path = write_report(args.table, args.out, heatmap_knobs=knobs, title=args.title,
-                        wrote=lambda p: _wrote(p, "report" if p.suffix == ".md" else "figure"))
+    from .. import api  # after the checks
+    path = api.report(args.table, args.out, heatmap=knobs, title=args.title,
+                      wrote=lambda p: _wrote(p, "report" if p.suffix == ".md" else "figure"))
     print(f"report written to {path}")
     return 0
 
 
 def cmd_info(args):
-    from ..tables import table_info  # after the checks
-    info = table_info(args.table)
+    from .. import api  # the table is read by the API
+    info = api.table_info(args.table)
     print(json.dumps(info, indent=1) if args.json else format_info(info))
     return 0
 
 
 def cmd_bench(args):
-    if not args.seconds > 0:
-        raise ConfigError(f"seconds must be positive, got {args.seconds}")
+    check_positive("seconds", args.seconds)
     if args.policies is not None:
-        names = list(policy_names()) if args.policies.strip() == "all" else \
-            [resolve(n) for n in _names("--policies", args.policies)]
+        names = parse_policy_list(args.policies, "--policies")
         _start(args, names)
-        from ..bench import policy_speed  # after the checks
-        rows = [policy_speed(name, seconds=args.seconds) for name in names]
+        from .. import api  # after the checks
+        rows = api.policy_speeds(names, seconds=args.seconds)
         print(json.dumps(rows) if args.json else format_policy_speeds(rows))
         return 0
-    param_specs(args.policy)
+    check_policy(args.policy)
     _start(args, [args.policy])
-    from ..bench import run_bench  # after the checks
-    b = run_bench(games=args.games, policy=args.policy)
+    from .. import api  # after the checks
+    b = api.bench(args.policy, games=args.games)
     print(json.dumps(b) if args.json else format_bench(b))
     return 0
 

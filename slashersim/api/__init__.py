@@ -1,4 +1,6 @@
-"""The public Python API: :func:`simulate`, :func:`compare`, :func:`sweep` and :func:`luck`.
+"""The public Python API: :func:`simulate`, :func:`compare`, :func:`sweep` and :func:`luck`,
+and the other questions of the command line (:func:`luck_fact`, :func:`luck_state`,
+:func:`tune`, :func:`report`, ...).
 
 Each function takes the rules as a :class:`~slashersim.config.GameConfig` and/or as knob
 keywords (``health=5, hideaway=True, edition="instructions", difficulty="hard"``), checks every
@@ -23,8 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
-import copy
-from dataclasses import dataclass
 import os
 from pathlib import Path
 import tempfile
@@ -33,47 +33,62 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import compiling, rules
-from .analysis.compare import (
+from .. import compiling, rules
+from ..analysis.compare import (
     check_comparison,
     check_variants,
     compare_policies,
     compare_variants,
-    pair,
 )
-from .analysis.luck import killer_position_effects, killer_runs
-from .backends.local import LocalBackend
-from .config import GameConfig
-from .errors import ConfigError
-from .inputs import (
+from ..analysis.luck import (
+    STREAM_NAMES,
+    check_sources,
+    fact_values,
+    first_fact_effects,
+    killer_position_effects,
+    killer_runs,
+    variance_sources,
+)
+from ..analysis.playouts import timeline, timeline_playouts, win_probability
+from ..analysis.position import Position, load_position
+from ..analysis.records import RecordFile, load_record, read_record, record_game, record_json
+from ..backends import make_backend
+from ..backends.local import LocalBackend
+from ..bench import policy_speed, run_bench
+from ..config import GameConfig
+from ..errors import ConfigError
+from ..inputs import (
+    check_backend,
     check_count,
     check_output,
     check_params,
     check_policy,
+    check_positive,
     check_progress,
+    check_report_paths,
     check_seed,
     check_threads,
     parse_names,
+    parse_policy_list,
     suggest,
 )
-from .policies import DEFAULT_SKILL, compile_parts
-from .policies.python import policy_label
-from .present import (
-    config_line,
-    format_comparison,
-    format_killer_effects,
-    format_summary,
-    format_variants,
-)
-from .presets import preset_knobs
-from .progress import bar
-from .runner import SimulationResult
-from .runner import simulate as run_simulation
-from .sweeps import SweepSpec, load_spec, parse_spec, run_sweep
-from .tables import TABLE_COLUMNS, TRAP_RATE_COLUMNS, derive_rates, load_table, row_from_counts
+from ..policies import DEFAULT_SKILL, compile_parts
+from ..presets import preset_knobs
+from ..progress import bar
+from ..runner import games_per_second as games_per_second
+from ..runner import simulate as run_simulation
+from ..sweeps import SweepSpec, load_spec, parse_spec, run_sweep
+from ..sweeps import cells as spec_cells
+from ..sweeps import checkpoint_dir as checkpoint_dir
+from ..tables import load_table, table_info
+from ..tune import check_knobs, check_search, planned_games
+from ..tune import tune as run_tune
+from .results import Comparison, LuckResult, Simulation, VariantComparison
 
-__all__ = ["simulate", "compare", "sweep", "luck", "Simulation", "Comparison",
-           "VariantComparison", "LuckResult", "ConfigError", "GameConfig"]
+__all__ = ["simulate", "compare", "sweep", "luck", "luck_fact", "luck_sources", "luck_state",
+           "luck_timeline", "record", "tune", "bench", "policy_speeds", "report", "table_info",
+           "Simulation", "Comparison", "VariantComparison", "LuckResult", "ConfigError",
+           "GameConfig"]
 
 #: ``False``/``None`` (no bar), ``True`` (a tqdm bar on stderr) or ``progress(done, total)``
 Progress = bool | None | Callable[[int, int], Any]
@@ -109,13 +124,13 @@ def _config(config: GameConfig | Mapping[str, Any] | None,
 
 
 @contextmanager
-def _progress(progress: Progress, total: int,
-              policies: Iterable[Any] = ()) -> Iterator[tuple[Callable | None, Any]]:
+def _progress(progress: Progress, total: int, policies: Iterable[Any] = (),
+              kernels: Sequence[str] = ("engine",)) -> Iterator[tuple[Callable | None, Any]]:
     """``(progress(done, total) or None, the tqdm bar or None)`` for a run of ``total``
     games of ``policies``: a bar on stderr for ``True`` (closed on leaving), the callable
     itself, or nothing. A kernel compiled on the way is reported on stderr
     (:func:`slashersim.compiling.session`)."""
-    with compiling.session(compile_parts(policies)):
+    with compiling.session(compile_parts(policies, kernels)):
         yield from _bar_or_callback(progress, total)
 
 
@@ -143,247 +158,6 @@ def _steps(progress: Callable | None, total: int) -> Callable[[int], None] | Non
         done += n
         progress(done, total)
     return step
-
-
-def _ci(value: Sequence[float] | None) -> tuple[float, float]:
-    return (np.nan, np.nan) if value is None else (float(value[0]), float(value[1]))
-
-
-# --- results ---------------------------------------------------------------------------------
-
-def _knob_columns(config: GameConfig) -> dict[str, Any]:
-    """The knobs of a one-row frame: the edition and the difficulty knobs (docs/rules.md,
-    "The difficulty knobs", with the edition's values filled in), then every other field that
-    differs from the edition's defaults."""
-    values = config.resolved()
-    defaults = GameConfig(edition=config.edition).resolved()
-    out = {"edition": values["edition"], **{k: values[k] for k in rules.DIFFICULTY_KNOBS}}
-    for key, value in values.items():
-        if key not in out and value != defaults[key]:
-            out[key] = value
-    return out
-
-
-@dataclass(repr=False, eq=False)
-class Simulation(SimulationResult):
-    """The result of :func:`simulate`: a :class:`~slashersim.runner.SimulationResult` (its
-    ``win_rate``, ``win_ci``, ``games``, ``wins``, ``summary()``, ``counts``, ``records``,
-    ...) that also turns into a DataFrame.
-
-    ``records`` is one row per game (a DataFrame) when the run asked for ``records=True``,
-    else ``None``.
-    """
-
-    @classmethod
-    def of(cls, result: SimulationResult) -> Simulation:
-        """``result`` as a :class:`Simulation` (the same attributes, not copied)."""
-        out = cls.__new__(cls)
-        out.__dict__.update(result.__dict__)
-        return out
-
-    def to_frame(self) -> pd.DataFrame:
-        """The run as one tidy row, in the columns of a sweep table row
-        (:mod:`slashersim.tables`): the knobs (``edition``, ``health``, ``hideaway``,
-        ``cursed_object``, ``escapes_needed``, ``traps``, then any other knob set away from
-        the edition's value), ``policy``, ``seed``, the counts (``games``, ``wins``,
-        ``loss_health``, ..., ``rounds_hist``, the item totals), ``win_rate`` with its 95 %
-        Wilson interval ``win_ci_low`` / ``win_ci_high``, ``mean_rounds`` and
-        ``trap_rate_<area>`` (NaN where never played). Rows of several runs concatenate with
-        :func:`pandas.concat` and pool with :func:`slashersim.tables.pool_counts`."""
-        knobs = _knob_columns(self.config)
-        row = row_from_counts(knobs, {}, policy_label(self.policy), self.counts)
-        row["seed"] = self.seed
-        df = derive_rates(pd.DataFrame([row]))
-        columns = [*knobs, "policy", "seed", *(c for c in TABLE_COLUMNS if c not in
-                                                 ("policy", "cell")), *TRAP_RATE_COLUMNS]
-        return df[columns]
-
-    def __repr__(self) -> str:
-        return format_summary(self.summary())
-
-
-@dataclass(frozen=True, repr=False)
-class _Answer:
-    """A command's JSON-ready answer (``result``), with its seed, configuration and a copy."""
-
-    result: dict
-
-    @property
-    def seed(self) -> int:
-        return self.result["seed"]
-
-    @property
-    def config(self) -> GameConfig:
-        """The configuration played."""
-        return GameConfig(**self.result["config"])
-
-    def summary(self) -> dict:
-        """The JSON-ready object of the command's ``--json`` output (a copy)."""
-        return copy.deepcopy(self.result)
-
-
-@dataclass(frozen=True, repr=False)
-class Comparison(_Answer):
-    """The result of :func:`compare`: players side by side on the same games.
-
-    Attributes
-    ----------
-    result : dict
-        The JSON-ready object of ``slashersim compare --json``
-        (:func:`slashersim.analysis.compare.compare_policies`).
-    """
-
-    result: dict
-
-    @property
-    def policies(self) -> pd.DataFrame:
-        """One row per player: ``label`` (the policy, ``name#2`` for its second row),
-        ``policy``, ``games``, ``wins``, ``win_rate``, ``win_ci_low``, ``win_ci_high``
-        (95 % Wilson), ``loss_health``, ``loss_traps``, ``timeout`` (fractions of games),
-        ``mean_rounds``, ``invariant_violations``, ``omniscient``, ``params`` (the parameter
-        vector), ``elapsed_s`` and ``trap_rate_<area>`` (NaN where never played)."""
-        rows = []
-        for r in self.result["policies"]:
-            low, high = _ci(r["win_ci"])
-            rows.append({"label": r["label"], "policy": policy_label(r["policy"]),
-                         "games": r["games"], "wins": r["wins"], "win_rate": r["win_rate"],
-                         "win_ci_low": low, "win_ci_high": high,
-                         "loss_health": r["loss_health"], "loss_traps": r["loss_traps"],
-                         "timeout": r["timeout"], "mean_rounds": r["mean_rounds"],
-                         "invariant_violations": r["invariant_violations"],
-                         "omniscient": r["omniscient"], "params": list(r["params"]),
-                         "elapsed_s": r["elapsed_s"],
-                         **{f"trap_rate_{a}": np.nan if v is None else v
-                            for a, v in r["trap_rate_by_area"].items()}})
-        return pd.DataFrame(rows)
-
-    @property
-    def pairs(self) -> pd.DataFrame:
-        """One row per pair of players ``a`` before ``b``: ``games`` both played,
-        ``win_rate_a``, ``win_rate_b`` (over those games), ``difference`` = ``win_rate_b -
-        win_rate_a`` with its paired 95 % interval ``difference_ci_low`` /
-        ``difference_ci_high`` (NaN for one game), the interval independent samples would
-        give, ``unpaired_ci_low`` / ``unpaired_ci_high``, and the discordant games
-        ``only_a_won``, ``only_b_won``."""
-        columns = ["a", "b", "games", "win_rate_a", "win_rate_b", "difference",
-                   "difference_ci_low", "difference_ci_high", "unpaired_ci_low",
-                   "unpaired_ci_high", "only_a_won", "only_b_won"]
-        rows = []
-        for p in self.result["pairs"]:
-            d_low, d_high = _ci(p["difference_ci"])
-            u_low, u_high = _ci(p["unpaired_ci"])
-            rows.append({**{k: p[k] for k in ("a", "b", "games", "win_rate_a", "win_rate_b",
-                                              "difference")},
-                         "difference_ci_low": d_low, "difference_ci_high": d_high,
-                         "unpaired_ci_low": u_low, "unpaired_ci_high": u_high,
-                         "only_a_won": p["only_a_won"], "only_b_won": p["only_b_won"]})
-        return pd.DataFrame(rows, columns=columns)
-
-    def pair(self, a: str, b: str) -> dict | None:
-        """The pair of rows ``a`` and ``b`` (labels) as ``b - a``, a dict; ``None`` if either
-        is missing."""
-        return pair(self.result, a, b)
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per player: :attr:`policies`."""
-        return self.policies
-
-    def __repr__(self) -> str:
-        return format_comparison(self.result, config_line(self.result["config"]))
-
-
-@dataclass(frozen=True, repr=False)
-class VariantComparison(_Answer):
-    """The result of :func:`compare` with ``variants``: how much each rule variant changes
-    each player's win rate, on the same games.
-
-    Attributes
-    ----------
-    result : dict
-        The JSON-ready object of ``slashersim compare --variant ... --json``
-        (:func:`slashersim.analysis.compare.compare_variants`).
-    """
-
-    result: dict
-
-    @property
-    def changes(self) -> pd.DataFrame:
-        """One row per variant and player: ``variant``, ``player``, ``games``,
-        ``win_rate_base``, ``win_rate_variant``, ``difference`` (the variant's win rate minus
-        the base's, game by game) and its 95 % interval ``difference_ci_low`` /
-        ``difference_ci_high``."""
-        return _with_ci(self.result["changes"])
-
-    @property
-    def contrasts(self) -> pd.DataFrame:
-        """One row per variant and pair of players ``a`` before ``b``: ``games`` both played,
-        ``difference`` (``b``'s change minus ``a``'s: does the variant help ``b`` more?) and
-        its 95 % interval ``difference_ci_low`` / ``difference_ci_high``."""
-        return _with_ci(self.result["contrasts"])
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per variant and player: :attr:`changes`."""
-        return self.changes
-
-    def __repr__(self) -> str:
-        return format_variants(self.result, config_line(self.result["config"]))
-
-
-def _with_ci(rows: list[dict]) -> pd.DataFrame:
-    out = []
-    for row in rows:
-        low, high = _ci(row["difference_ci"])
-        out.append({**{k: v for k, v in row.items() if k != "difference_ci"},
-                    "difference_ci_low": low, "difference_ci_high": high})
-    return pd.DataFrame(out)
-
-
-@dataclass(frozen=True, repr=False)
-class LuckResult(_Answer):
-    """The result of :func:`luck`: the win rate and effect of each starting position of the
-    Killer in the first item deck (1 = top).
-
-    Attributes
-    ----------
-    result : dict
-        The JSON-ready object of ``slashersim luck killer --json``
-        (:func:`slashersim.analysis.luck.killer_position_effects`).
-    """
-
-    result: dict
-
-    @property
-    def average(self) -> float:
-        """The average of the per-position win rates (every position played)."""
-        return self.result["average"]
-
-    @property
-    def invariant_violations(self) -> int:
-        return self.result["invariant_violations"]
-
-    @property
-    def policy(self) -> str:
-        return policy_label(self.result["policy"])
-
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per reported position: ``position`` (1 = top), ``games``, ``win_rate``,
-        ``win_ci_low``, ``win_ci_high`` (95 % Wilson), ``effect`` (the win rate minus
-        :attr:`average`) and its paired 95 % interval ``effect_ci_low`` /
-        ``effect_ci_high`` (NaN for one game)."""
-        rows = []
-        for k, p in self.result["positions"].items():
-            low, high = _ci(p["win_ci"])
-            e_low, e_high = _ci(p["effect_ci"])
-            rows.append({"position": int(k), "games": p["games"], "win_rate": p["win_rate"],
-                         "win_ci_low": low, "win_ci_high": high, "effect": p["effect"],
-                         "effect_ci_low": e_low, "effect_ci_high": e_high})
-        return pd.DataFrame(rows, columns=["position", "games", "win_rate", "win_ci_low",
-                                           "win_ci_high", "effect", "effect_ci_low",
-                                           "effect_ci_high"])
-
-    def __repr__(self) -> str:
-        return format_killer_effects(self.result)
 
 
 # --- the functions -----------------------------------------------------------------------------
@@ -665,17 +439,19 @@ def sweep(spec: str | os.PathLike | Mapping[str, Any], *, out: str | os.PathLike
         out = check_output(out, "out", inputs=[spec_file] if spec_file is not None else [])
         if out.suffix.lower() not in (".parquet", ".pq"):
             raise ConfigError(f"out {str(out)!r} must be a .parquet file")
-    return load_table(_sweep(spec, out, threads=threads, progress=progress,
-                             spec_file=spec_file))
+    return load_table(play_sweep(spec, out, threads=threads, progress=progress,
+                                 spec_file=spec_file))
 
 
-def _sweep(spec, out, threads=None, progress: Progress = False, csv=False, backend=None,
-           command=None, spec_file=None, cells: Callable[[int, int], Any] | None = None):
-    """Play a checked :class:`~slashersim.sweeps.SweepSpec` into ``out`` (a checked path, or
-    ``None``: a temporary folder) with :func:`slashersim.sweeps.run_sweep`; the table as it
-    returns it. ``progress`` counts games; ``cells(done, total)`` is called with the cells
-    done. The command line's ``sweep`` plays through here with its own ``backend``, ``csv``
-    and ``command``."""
+def play_sweep(spec: SweepSpec, out: Path | None, threads: int | None = None,
+               progress: Progress = False, csv: bool = False, backend: Any = None,
+               command: str | None = None, spec_file: str | os.PathLike | None = None,
+               cells: Callable[[int, int], Any] | None = None) -> pd.DataFrame:
+    """Play a checked :class:`~slashersim.sweeps.SweepSpec` (:func:`load_spec`) into
+    ``out`` (a checked path, or ``None``: a temporary folder); the table as
+    :func:`slashersim.sweeps.run_sweep` returns it. ``progress`` counts games;
+    ``cells(done, total)`` is called with the cells done. The command line's ``sweep`` plays
+    through here with its ``backend`` (:func:`sweep_backend`), ``csv`` and ``command``."""
     total = spec.n_cells * sum(spec.games_of(p) for p in spec.policies)
     local = backend is None or isinstance(backend, LocalBackend)
     folder = tempfile.TemporaryDirectory(prefix="slashersim-sweep-") if out is None \
@@ -702,3 +478,197 @@ def _sweep(spec, out, threads=None, progress: Progress = False, csv=False, backe
                          threads=threads, csv=csv, backend=backend, progress=on_chunk,
                          step=on_step if local and callback is not None else None,
                          command=command, spec_file=spec_file)
+
+
+# --- the other questions of the command line ---------------------------------------------------
+# Each command of ``slashersim`` calls one function here; the checks it runs before playing
+# (to name every bad option in one line) are the ones these functions run themselves.
+
+def sweep_backend(backend: str | None = None, threads: int | None = None,
+                  scheduler: str | None = None, workers: int | None = None) -> Any:
+    """The backend :func:`play_sweep` plays on (:func:`check_backend`); a ``dask`` one needs
+    ``dask.distributed`` installed, and starts nothing until it plays."""
+    return make_backend(check_backend(backend, threads, scheduler, workers), threads=threads,
+                        scheduler=scheduler, workers=workers)
+
+
+def sweep_cells(spec: SweepSpec) -> Iterator[tuple[dict, GameConfig]]:
+    """``(knobs, GameConfig)`` of each cell of a spec, in the spec's order."""
+    return spec_cells(spec)
+
+
+def compare_games(policies: Sequence[PolicyLike], games: int | Mapping[str | None, int],
+                  params: Mapping[str, Mapping[str | int, float]] | None = None) -> int:
+    """The games :func:`compare` plays without ``variants`` (every player's together), its
+    players, games and parameters checked without playing anything."""
+    return sum(check_comparison(list(policies), games, params)[3])
+
+
+def luck_games(question: str = "killer", config: GameConfig | None = None, *,
+               games: int = 100_000, values: Iterable[Any] | None = None, player: int = 0,
+               repeats: int = 8) -> int:
+    """The games a luck question plays, its inputs checked without playing anything:
+    ``killer`` (:func:`luck`, ``values`` the positions reported), ``area``, ``trump`` or
+    ``yellows`` (:func:`luck_fact`), ``sources`` (:func:`luck_sources`)."""
+    config = _config(config, {})
+    if question == "sources":
+        groups, repeats = check_sources(games, repeats)
+        return 2 * len(STREAM_NAMES) * groups * repeats
+    games = check_count("games", games)
+    if question == "killer":
+        return games * killer_runs(config, None if values is None else list(values))
+    return games * len(fact_values(question, config, values, player)[1])
+
+
+def tune_games(knobs: Sequence[str], stages: Sequence[int], keep: int = 12) -> int:
+    """At most how many games :func:`tune` plays, its ``knobs`` checked."""
+    check_knobs(tuple(knobs))
+    return planned_games(tuple(knobs), tuple(stages), keep)
+
+
+def record(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_SKILL,
+           game: int = 0, seed: int = 0, params: Any = None, **knobs: Any) -> dict:
+    """Game ``game`` of a :func:`simulate` run replayed, as the JSON-ready game record that
+    ``simulate --record-out`` writes (configuration, policy, seed, outcome, events)."""
+    config = _config(config, knobs)
+    policy = check_policy(policy)
+    params = check_params(policy, params)
+    with compiling.session(compile_parts([policy], ("engine", "record"))):
+        return record_json(record_game(config, policy, seed, game, params))
+
+
+def luck_fact(fact: str, config: GameConfig | None = None, *, policy: PolicyLike = "expert",
+              games: int = 100_000, seed: int = 0, threads: int | None = None,
+              values: Iterable[str] | None = None, player: int = 0, progress: Progress = False,
+              params: Any = None, **knobs: Any) -> dict:
+    """How much a set-up fact of round 1 decides, on the same games for every value: the win
+    rate and effect of each first area card (``fact="area"``), first trump suit (``trump``)
+    or count of yellows in ``player``'s first hand (``yellows``, weighted by their chances);
+    ``values`` those reported (default all). The JSON-ready object of ``slashersim luck
+    FACT --json`` (:func:`slashersim.analysis.luck.first_fact_effects`)."""
+    config = _config(config, knobs)
+    policy = check_policy(policy)
+    seed = check_seed(seed)
+    threads = check_threads(threads)
+    params = check_params(policy, params)
+    check_progress(progress)
+    values = None if values is None else list(values)
+    total = check_count("games", games) * len(fact_values(fact, config, values, player)[1])
+    with _progress(progress, total, [policy]) as (callback, _):
+        return first_fact_effects(fact, config, policy, games=games, seed=seed,
+                                  threads=threads, values=values, player=player,
+                                  step=_steps(callback, total), params=params)
+
+
+def luck_sources(config: GameConfig | None = None, *, policy: PolicyLike = "expert",
+                 games: int = 160_000, repeats: int = 8, seed: int = 0,
+                 threads: int | None = None, progress: Progress = False, params: Any = None,
+                 **knobs: Any) -> dict:
+    """How much of the outcome's variance each random stream explains (first-order and
+    total shares, with bootstrap intervals), from groups of ``repeats`` games sharing a
+    stream. The JSON-ready object of ``slashersim luck sources --json``
+    (:func:`slashersim.analysis.luck.variance_sources`)."""
+    config = _config(config, knobs)
+    policy = check_policy(policy)
+    seed = check_seed(seed)
+    threads = check_threads(threads)
+    params = check_params(policy, params)
+    check_progress(progress)
+    total = luck_games("sources", games=games, repeats=repeats)
+    with _progress(progress, total, [policy], ("engine", "held")) as (callback, _):
+        return variance_sources(config, policy, games=games, repeats=repeats, seed=seed,
+                                threads=threads, step=_steps(callback, total), params=params)
+
+
+def luck_state(position: str | os.PathLike | Position, *, policy: PolicyLike = "expert",
+               games: int = 20_000, seed: int = 0, threads: int | None = None,
+               params: Any = None, progress: Progress = False) -> dict:
+    """The win probability of a described position, played out ``games`` times: ``position``
+    is a position file (docs/reference/formats.md, "Position files") or its
+    :class:`~slashersim.analysis.position.Position`. The JSON-ready object of ``slashersim
+    luck state --json``."""
+    policy = check_policy(policy)
+    params = check_params(policy, params)
+    threads = check_threads(threads)
+    games = check_count("games", games)
+    seed = check_seed(seed)
+    check_progress(progress)
+    if not isinstance(position, Position):
+        position = load_position(position)
+    with _progress(progress, games, [policy], ("engine", "rollouts")) as (callback, _):
+        return win_probability(position, policy, games, seed, threads, params,
+                               step=_steps(callback, games))
+
+
+def luck_timeline(record: str | os.PathLike | RecordFile, *, games: int = 4000, seed: int = 0,
+                  threads: int | None = None, progress: Progress = False) -> dict:
+    """The win probability before and after each random event of a recorded game, each
+    position played out ``games`` times: ``record`` is a game record file (``simulate
+    --record-out``) or what :func:`read_record` read of it. The JSON-ready object of
+    ``slashersim luck timeline --json`` (:func:`slashersim.analysis.playouts.timeline`)."""
+    threads = check_threads(threads)
+    games = check_count("games", games)
+    seed = check_seed(seed)
+    check_progress(progress)
+    if not isinstance(record, RecordFile):
+        record = read_record(record)
+    with compiling.session(compile_parts([record.policy], ("engine", "record", "rollouts"))):
+        rec = load_record(record)
+        total = timeline_playouts(rec, games)
+        with contextmanager(_bar_or_callback)(progress, total) as (callback, _):
+            return timeline(rec, games, seed, threads, step=_steps(callback, total))
+
+
+def tune(target: float, config: GameConfig | None = None, *, policy: PolicyLike = "expert",
+         knobs: Sequence[str] = rules.DIFFICULTY_KNOBS, tolerance: float = 0.02,
+         stages: Sequence[int] = (20_000, 200_000, 1_000_000), keep: int = 12, seed: int = 0,
+         threads: int | None = None, progress: Progress = False) -> pd.DataFrame:
+    """The settings of ``knobs`` whose win rate is nearest ``target``, best first: every
+    setting plays ``stages[0]`` games, the ``keep`` best go on to each next stage; the rest
+    of the rules are ``config``'s. A setting meets the target when its 95 % interval lies
+    within ``target +- tolerance`` (:func:`slashersim.tune.tune`)."""
+    config = _config(config, {})
+    policy = check_policy(policy)
+    check_search(target, tolerance, list(stages), keep)
+    total = tune_games(knobs, stages, keep)
+    seed = check_seed(seed)
+    threads = check_threads(threads)
+    check_progress(progress)
+    with _progress(progress, total, [policy]) as (callback, _):
+        return run_tune(target, policy, tuple(knobs), config, tolerance, tuple(stages), seed,
+                        threads, keep, step=_steps(callback, total))
+
+
+def bench(policy: str = "baseline", *, games: int = 2_000_000) -> dict:
+    """The engine's speed and memory: ``policy``'s games per second on one thread and on
+    all, and the peak memory of runs of ``games`` and ``games // 10`` games
+    (:func:`slashersim.bench.run_bench`)."""
+    policy = check_policy(policy)
+    games = check_count("games", games)
+    with compiling.session(compile_parts([policy])):
+        return run_bench(games=games, policy=policy)
+
+
+def policy_speeds(policies: str | Sequence[str] = "all", *, seconds: float = 2.0) -> list[dict]:
+    """Each policy's games per second on one thread and on all, timed about ``seconds`` a
+    run, with its speed target (:func:`slashersim.bench.policy_speed`); ``all``: every
+    registered policy."""
+    check_positive("seconds", seconds)
+    names = parse_policy_list(policies) if isinstance(policies, str) else \
+        [check_policy(p) for p in policies]
+    with compiling.session(compile_parts(names)):
+        return [policy_speed(name, seconds=seconds) for name in names]
+
+
+def report(table: str | os.PathLike, out: str | os.PathLike, *,
+           heatmap: Sequence[str] | None = None, title: str | None = None,
+           wrote: Callable[[Path], Any] | None = None) -> Path:
+    """Write the report of a sweep table into the folder ``out``: ``report.md`` and its
+    figures (``heatmap``: the two knobs of the heatmap, default the first two that vary);
+    ``wrote(path)`` is called with each file written. Returns the path of ``report.md``."""
+    check_report_paths(table, out, "out")
+    if heatmap is not None and len(heatmap) != 2:
+        raise ConfigError(f"heatmap needs two knobs, got {list(heatmap)!r}")
+    from ..analysis.report import write_report  # draws with matplotlib: loaded when asked
+    return write_report(table, out, heatmap_knobs=None if heatmap is None else tuple(heatmap),
+                        title=title, wrote=wrote)
