@@ -17,6 +17,8 @@ _PUBLIC = {
     "policy_speeds": "slashersim.api",
     "report": "slashersim.api",
     "table_info": "slashersim.api",
+    "winnable": "slashersim.api",
+    "Winnability": "slashersim.api",
     "Simulation": "slashersim.api",
     "Comparison": "slashersim.api",
     "VariantComparison": "slashersim.api",

@@ -78,3 +78,24 @@ def test_the_search_merges_only_what_the_item_phase_cannot_tell_apart():
     assert solver._play_key(a) == solver._play_key(b)
     b[L.S_WON] = (1 << 6) | (1 << 17)        # green 2, red 3
     assert solver._play_key(a) != solver._play_key(b)
+
+
+def test_the_api_answers_each_game_and_counts_them():
+    import slashersim
+    answer = slashersim.winnable(games=2, seed=2026, first_game=3, seconds=60)
+    frame = answer.to_frame()
+    assert list(frame["game"]) == [3, 4]
+    assert answer.counts == {W.WINNABLE: 2, W.UNWINNABLE: 0, W.UNDECIDED: 0}
+    assert answer.share()["winnable"] == 1.0 and all(frame["line_rounds"] > 0)
+
+
+@pytest.mark.parametrize("bad, message", [
+    (dict(games=0), "games must be at least 1, got 0"),
+    (dict(seed=-1), "seed must be an integer"),
+    (dict(seconds=-1), "seconds must be a number >= 0, got -1"),
+    (dict(healht=3), "unknown knob 'healht'"),
+])
+def test_the_api_refuses_bad_input_by_name(bad, message):
+    import slashersim
+    with pytest.raises(slashersim.ConfigError, match=message):
+        slashersim.winnable(**bad)

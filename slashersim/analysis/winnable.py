@@ -191,6 +191,55 @@ def solve_game(cfg, seed, game, seconds=1.0):
     return solve_state(start_state(cfg, seed, game), seconds)
 
 
+@dataclass
+class Winnability:
+    """The solver's answers for games ``first_game ..`` of a run with ``seed``: one
+    :class:`Solution` per game, each decided within ``seconds``."""
+
+    config: object
+    seed: int
+    first_game: int
+    seconds: float
+    solutions: list[Solution]
+
+    @property
+    def counts(self):
+        """Games winnable, unwinnable and undecided."""
+        answers = [s.answer for s in self.solutions]
+        return {a: answers.count(a) for a in (WINNABLE, UNWINNABLE, UNDECIDED)}
+
+    def share(self):
+        """The share of games shown winnable, its 95 % Wilson interval, and the upper bound
+        that counts the undecided games as winnable, with its interval."""
+        from ..stats import wilson_interval
+        c, n = self.counts, len(self.solutions)
+        upper = c[WINNABLE] + c[UNDECIDED]
+        return {"winnable": c[WINNABLE] / n, "ci": wilson_interval(c[WINNABLE], n),
+                "upper": upper / n, "upper_ci": wilson_interval(upper, n)}
+
+    def to_frame(self):
+        """One row per game: its number, answer, seconds spent, and the rounds of the winning
+        line (0 when there is none)."""
+        import pandas as pd
+        return pd.DataFrame({
+            "game": [self.first_game + i for i in range(len(self.solutions))],
+            "answer": [s.answer for s in self.solutions],
+            "seconds": [s.seconds for s in self.solutions],
+            "line_rounds": [len(s.line) for s in self.solutions]})
+
+
+def solve_games(config, seed, first_game, games, seconds, progress=None):
+    """:class:`Winnability` of ``games`` games of a run (``config`` a :class:`GameConfig`);
+    ``progress(done)`` after each game."""
+    cfg = config.to_array()
+    solutions = []
+    for i in range(games):
+        solutions.append(solve_game(cfg, seed, first_game + i, seconds))
+        if progress is not None:
+            progress(i + 1)
+    return Winnability(config, seed, first_game, seconds, solutions)
+
+
 def line_script(line):
     """A winning line as the scripted player's parameters: all its cards, then all its other
     answers (:func:`slashersim.engine.scripted.scripted`)."""

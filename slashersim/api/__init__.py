@@ -52,6 +52,7 @@ from ..analysis.luck import (
 from ..analysis.playouts import timeline, timeline_playouts, win_probability
 from ..analysis.position import Position, load_position
 from ..analysis.records import RecordFile, load_record, read_record, record_game, record_json
+from ..analysis.winnable import Winnability, solve_games
 from ..backends import make_backend
 from ..backends.local import LocalBackend
 from ..bench import policy_speed, run_bench
@@ -87,8 +88,8 @@ from .results import Comparison, LuckResult, Simulation, VariantComparison
 
 __all__ = ["simulate", "compare", "sweep", "luck", "luck_fact", "luck_sources", "luck_state",
            "luck_timeline", "record", "tune", "bench", "policy_speeds", "report", "table_info",
-           "Simulation", "Comparison", "VariantComparison", "LuckResult", "ConfigError",
-           "GameConfig"]
+           "winnable", "Winnability", "Simulation", "Comparison", "VariantComparison",
+           "LuckResult", "ConfigError", "GameConfig"]
 
 #: ``False``/``None`` (no bar), ``True`` (a tqdm bar on stderr) or ``progress(done, total)``
 Progress = bool | None | Callable[[int, int], Any]
@@ -235,6 +236,28 @@ def simulate(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_S
                      keep_records=bool(records), progress=callback, params=params,
                      first_game=first_game)
     return Simulation.of(result)
+
+
+def winnable(config: GameConfig | None = None, *, games: int = 100, seed: int = 0,
+             first_game: int = 0, seconds: float = 10.0, progress: Progress = False,
+             **knobs: Any) -> Winnability:
+    """Could each game have been won? The exact solver's answer for games ``first_game ..
+    first_game + games - 1`` of ``seed`` (the games ``simulate`` plays with that seed).
+
+    A game is *winnable* when some sequence of both players' decisions, each seeing every
+    card, wins it (its :class:`~slashersim.analysis.winnable.Solution` carries the winning
+    line), *unwinnable* when none does, *undecided* when ``seconds`` ran out first. Games are
+    solved one at a time; ``config`` and ``**knobs`` are read as by :func:`simulate`.
+    """
+    config = _config(config, knobs)
+    games = check_count("games", games)
+    seed = check_seed(seed)
+    first_game = check_seed(first_game, "first_game")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
+        raise ConfigError(f"seconds must be a number >= 0, got {seconds!r}")
+    with _progress(progress, games, kernels=()) as (show, _):
+        step = None if show is None else (lambda done: show(done, games))
+        return solve_games(config, seed, first_game, games, float(seconds), step)
 
 
 def compare(config: GameConfig | None = None, *,
