@@ -27,8 +27,8 @@ from slashersim.stats import wilson_interval
 CONFIGS = {
     "rulebook defaults": {},
     "instructions defaults": {"edition": "instructions"},
-    "rulebook, hard preset": {"difficulty": "hard"},
-    "rulebook, nightmare preset": {"difficulty": "nightmare"},
+    "rulebook hard preset": {"difficulty": "hard"},
+    "rulebook nightmare preset": {"difficulty": "nightmare"},
 }
 LIMITS = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 PLAYERS = {"baseline": 1.0, "heuristic": 1.0, "expert": 1.0, "search": 0.25, "omniscient": 0.25}
@@ -36,7 +36,7 @@ PLAYERS = {"baseline": 1.0, "heuristic": 1.0, "expert": 1.0, "search": 0.25, "om
 
 def solve_all(config, games, seed, limit, progress):
     """Each game's answer and seconds."""
-    cfg = GameConfig(**config).to_array()
+    cfg = GameConfig.from_dict(config).to_array()
     answers, seconds = [], []
     for g in range(games):
         s = W.solve_game(cfg, seed, g, seconds=limit)
@@ -51,7 +51,7 @@ def players_won(config, games, seed):
     won = {}
     for name, share in PLAYERS.items():
         n = max(1, int(games * share))
-        result = simulate(GameConfig(**config), policy=name, games=n, seed=seed,
+        result = simulate(GameConfig.from_dict(config), policy=name, games=n, seed=seed,
                           keep_records=True)
         won[name] = (n, np.flatnonzero((result.records["outcome"] == "win").to_numpy()))
     return won
@@ -120,12 +120,17 @@ def main(argv=None):
             spent = np.minimum(seconds, limit).sum()
             frontier.append(f"| {name} | {limit:g} s | {n / spent:.1f} | "
                             f"{(~decided).mean():.3%} | {spent / n:.3f} |")
-    lines += ["## The frontier: time per game against undecided games", "",
-              "Read from the one run above: a game the solver decided in t seconds is decided "
-              "under every limit of at least t. *Decided per s* is the games one core gets "
-              "through per second of search at that limit.", ""] + frontier + [""]
-    args.out.write_text("\n".join(lines))
+            write(args.out, lines, frontier)
     print(f"wrote {args.out}")
+
+
+def write(out, lines, frontier):
+    """The report as it stands: the configurations done so far and their frontier."""
+    out.write_text("\n".join(lines + [
+        "## The frontier: time per game against undecided games", "",
+        "Read from the runs above: a game the solver decided in t seconds is decided under "
+        "every limit of at least t. *Decided per s* is the games one core gets through per "
+        "second of search at that limit.", ""] + frontier + [""]))
 
 
 if __name__ == "__main__":

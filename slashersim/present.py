@@ -131,6 +131,8 @@ def format_summary(s):
     if s.get("invariant_violations"):
         lines.append(f"  INVARIANT VIOLATIONS in {s['invariant_violations']:,} games: the figures "
                      f"are not trustworthy")
+    if s.get("winnable"):
+        lines += winnable_lines(s["winnable"])
     lines += ["", *why_lost_lines(s), ""]
     losses = s.get("losses")
     names = area_names(s["config"])
@@ -154,6 +156,17 @@ def format_summary(s):
     lines += ["", *SUMMARY_LEGEND, "",
               f"  {s['elapsed_s']:.2f} s, {g / max(s['elapsed_s'], 1e-9):,.0f} games/s"]
     return "\n".join(lines)
+
+
+def winnable_lines(w):
+    """The exact solver's answer for the first games of a run (``Winnability.summary()``)."""
+    lo, hi = w["ci"]
+    ulo, uhi = w["upper_ci"]
+    return [f"  could be won      {w['share']:.4f}   95% CI [{lo:.4f}, {hi:.4f}]   of the first "
+            f"{w['games']:,} games: {w['winnable']:,} winnable, {w['unwinnable']:,} "
+            f"unwinnable, {w['undecided']:,} undecided after {w['seconds']:g} s",
+            f"  at most           {w['upper']:.4f}   95% CI [{ulo:.4f}, {uhi:.4f}]   counting "
+            f"the undecided games as winnable"]
 
 
 def format_killer_effects(r):

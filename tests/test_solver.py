@@ -1,5 +1,7 @@
 """The exact solver: its winning lines win through the engine, and its answers agree with an
 exhaustive search written apart from it (tests/solver_check.py)."""
+import json
+
 import numpy as np
 import pytest
 from solver_check import exhaustive, position
@@ -99,3 +101,25 @@ def test_the_api_refuses_bad_input_by_name(bad, message):
     import slashersim
     with pytest.raises(slashersim.ConfigError, match=message):
         slashersim.winnable(**bad)
+
+
+def test_simulate_adds_the_winnable_share_of_its_first_games(capsys):
+    from slashersim.cli import main
+    assert main(["simulate", "--games", "20", "--seed", "2026", "--skill", "novice",
+                 "--winnable", "2", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)["winnable"]
+    assert answer["games"] == 2 and answer["winnable"] + answer["unwinnable"] \
+        + answer["undecided"] == 2 and answer["seconds"] == 10
+    assert main(["simulate", "--games", "20", "--seed", "2026", "--skill", "novice",
+                 "--winnable", "2"]) == 0
+    assert "could be won" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--winnable", "0"], "--winnable must be at least 1, got 0"),
+    (["--winnable", "x"], "--winnable must be an integer, got 'x'"),
+    (["--winnable-seconds", "-1"], "--winnable-seconds must be at least 0, got -1"),
+])
+def test_simulate_refuses_a_bad_winnable_option(args, needle):
+    from helpers import assert_one_line_error, run_cli
+    assert_one_line_error(run_cli("simulate", "--games", "10", *args), needle)

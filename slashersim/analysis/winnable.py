@@ -217,6 +217,14 @@ class Winnability:
         return {"winnable": c[WINNABLE] / n, "ci": wilson_interval(c[WINNABLE], n),
                 "upper": upper / n, "upper_ci": wilson_interval(upper, n)}
 
+    def summary(self):
+        """The JSON-ready answer: games, the time per game, the three counts, the winnable
+        share and the upper bound, each with its interval."""
+        share = self.share()
+        return {"games": len(self.solutions), "seconds": self.seconds, **self.counts,
+                "share": share["winnable"], "ci": list(share["ci"]),
+                "upper": share["upper"], "upper_ci": list(share["upper_ci"])}
+
     def to_frame(self):
         """One row per game: its number, answer, seconds spent, and the rounds of the winning
         line (0 when there is none)."""

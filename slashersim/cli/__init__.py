@@ -266,9 +266,16 @@ def _check_record(args):
         check_output(args.record_out, "--record-out")
 
 
+def _check_winnable(args):
+    """``--winnable-seconds`` must not be negative."""
+    if args.winnable_seconds < 0:
+        raise ConfigError(f"--winnable-seconds must be at least 0, got {args.winnable_seconds:g}")
+
+
 def cmd_simulate(args):
-    config, params, _ = _checked(args, lambda: config_from_args(args),
-                                 lambda: params_from_args(args), lambda: _check_record(args))
+    config, params, _, _ = _checked(args, lambda: config_from_args(args),
+                                    lambda: params_from_args(args), lambda: _check_record(args),
+                                    lambda: _check_winnable(args))
     _start(args, [args.policy], ["engine", "record"] if args.record is not None else ["engine"])
     from .. import api  # after the checks
     if args.record is not None:
@@ -282,6 +289,12 @@ def cmd_simulate(args):
                               threads=args.threads, progress=increments(b.update),
                               params=params)
     summary = result.summary()
+    if args.winnable is not None:
+        n = min(args.winnable, args.games)
+        with _bar(args, n) as b:
+            summary["winnable"] = api.winnable(
+                config, games=n, seed=args.seed, seconds=args.winnable_seconds,
+                progress=increments(b.update)).summary()
     print(json.dumps(summary) if args.json else format_summary(summary))
     return _violations(summary["invariant_violations"], summary["games"])
 

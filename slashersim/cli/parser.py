@@ -221,6 +221,14 @@ def build_parser():
                      help="also write the game record of game N (0-based) to --record-out")
     sim.add_argument("--record-out", default=None, metavar="FILE.json",
                      help="where --record writes the game record (JSON)")
+    sim.add_argument("--winnable", type=_positive("--winnable"), nargs="?", const=200,
+                     default=None, metavar="N",
+                     help="also decide exactly whether each of the run's first N games (default "
+                          "200) could have been won, e.g. --winnable 5")
+    sim.add_argument("--winnable-seconds", type=_float("--winnable-seconds"), default=10.0,
+                     metavar="S",
+                     help="with --winnable: seconds per game before it counts as undecided "
+                          "(default 10)")
 
     luck = sub.add_parser("luck", help="how much of the result the cards decide")
     luck_sub = luck.add_subparsers(dest="luck_command", required=True, parser_class=_Parser)
