@@ -87,7 +87,7 @@ def main(argv=None):
         "every card, wins it; *unwinnable* when none does; *undecided* when the time per game "
         "ran out. The upper bound counts undecided games as winnable.", "",
     ]
-    frontier = ["| configuration | limit per game | decided per s | undecided | mean s per "
+    frontier = ["| configuration | limit per game | games per s | undecided | mean s per "
                 "game |", "| --- | ---: | ---: | ---: | ---: |"]
     for name in names:
         config = CONFIGS[name]

@@ -28,7 +28,7 @@ class PolicySpec(NamedTuple):
 
     module: str                 #: its module, relative to this package (``.name``) or absolute
     params: tuple = ()          #: :class:`Param` specs, in parameter-vector order
-    omniscient: bool = False    #: True if it reads hidden information (an upper bound)
+    omniscient: bool = False    #: True if it reads hidden information (a yardstick)
     function: str = "decide"    #: the ``@njit`` policy function in that module
     skill: str | None = None    #: the skill level it plays (novice, casual, expert), if any
     label: str = ""             #: how the compile notice names it ("the expert player")
@@ -42,7 +42,7 @@ class Policy(NamedTuple):
     name: str
     decide: Callable            #: the jitted policy function
     default_params: np.ndarray  #: its tunable numbers
-    omniscient: bool            #: True if it reads hidden information (an upper bound)
+    omniscient: bool            #: True if it reads hidden information (a yardstick)
     param_names: tuple = ()     #: names of the entries of ``default_params``
 
 

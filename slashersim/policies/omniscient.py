@@ -1,6 +1,7 @@
-"""The ``omniscient`` policy: an upper bound that sees both hands and the item-deck order.
+"""The ``omniscient`` policy: a yardstick that sees both hands and the item-deck order.
 
-It is not a fair player; it shows what perfect information would be worth. Card play is a
+It is not a fair player; it shows what seeing every card is worth to a good player. It is no
+upper bound: the exact solver (:mod:`slashersim.analysis.winnable`) wins games it loses. Card play is a
 cooperative best response: the leader tries every pair (its lead, the partner's answer), the
 follower every answer, and each line is played out with the ``heuristic`` to the end of the
 round, item phase included, on the true hands and the true item deck (:func:`line_cost`).
@@ -138,7 +139,7 @@ def one_more_card(st, player):
 
 @njit(cache=True)
 def decide(decision, player, arg, st, params):
-    """The omniscient policy (an upper bound, not a fair player)."""
+    """The omniscient policy (a yardstick, not a fair player)."""
     if decision == interface.PLAY_CARD:
         return best_card(st, player, arg, params)
     if decision == interface.BEFORE_DRAW:
