@@ -129,8 +129,8 @@ def write(out, lines, frontier):
     out.write_text("\n".join(lines + [
         "## The frontier: time per game against undecided games", "",
         "Read from the runs above: a game the solver decided in t seconds is decided under "
-        "every limit of at least t. *Decided per s* is the games one core gets through per "
-        "second of search at that limit.", ""] + frontier + [""]))
+        "every limit of at least t. *Games per s* is the games one core gets through per "
+        "second at that limit, the undecided ones included.", ""] + frontier + [""]))
 
 
 if __name__ == "__main__":
