@@ -124,6 +124,18 @@ def _config(config: GameConfig | Mapping[str, Any] | None,
     return (config or GameConfig()).replace(**values)
 
 
+def _run_inputs(config, knobs, policy, seed, threads, params, progress):
+    """The inputs of a run that plays one policy, each checked in turn: the configuration,
+    the policy, the seed, the threads, the policy's parameters and the progress option."""
+    config = _config(config, knobs)
+    policy = check_policy(policy)
+    seed = check_seed(seed)
+    threads = check_threads(threads)
+    params = check_params(policy, params)
+    check_progress(progress)
+    return config, policy, seed, threads, params
+
+
 @contextmanager
 def _progress(progress: Progress, total: int, policies: Iterable[Any] = (),
               kernels: Sequence[str] = ("engine",)) -> Iterator[tuple[Callable | None, Any]]:
@@ -569,12 +581,8 @@ def luck_fact(fact: str, config: GameConfig | None = None, *, policy: PolicyLike
     or count of yellows in ``player``'s first hand (``yellows``, weighted by their chances);
     ``values`` those reported (default all). The JSON-ready object of ``slashersim luck
     FACT --json`` (:func:`slashersim.analysis.luck.first_fact_effects`)."""
-    config = _config(config, knobs)
-    policy = check_policy(policy)
-    seed = check_seed(seed)
-    threads = check_threads(threads)
-    params = check_params(policy, params)
-    check_progress(progress)
+    config, policy, seed, threads, params = _run_inputs(config, knobs, policy, seed, threads,
+                                                        params, progress)
     values = None if values is None else list(values)
     total = check_count("games", games) * len(fact_values(fact, config, values, player)[1])
     with _progress(progress, total, [policy]) as (callback, _):
@@ -591,12 +599,8 @@ def luck_sources(config: GameConfig | None = None, *, policy: PolicyLike = "expe
     total shares, with bootstrap intervals), from groups of ``repeats`` games sharing a
     stream. The JSON-ready object of ``slashersim luck sources --json``
     (:func:`slashersim.analysis.luck.variance_sources`)."""
-    config = _config(config, knobs)
-    policy = check_policy(policy)
-    seed = check_seed(seed)
-    threads = check_threads(threads)
-    params = check_params(policy, params)
-    check_progress(progress)
+    config, policy, seed, threads, params = _run_inputs(config, knobs, policy, seed, threads,
+                                                        params, progress)
     total = luck_games("sources", games=games, repeats=repeats)
     with _progress(progress, total, [policy], ("engine", "held")) as (callback, _):
         return variance_sources(config, policy, games=games, repeats=repeats, seed=seed,

@@ -1,16 +1,16 @@
 """The ``omniscient`` policy: a yardstick that sees both hands and the item-deck order.
 
 It is not a fair player; it shows what seeing every card is worth to a good player. It is no
-upper bound: the exact solver (:mod:`slashersim.analysis.winnable`) wins games it loses. Card play is a
-cooperative best response: the leader tries every pair (its lead, the partner's answer), the
-follower every answer, and each line is played out with the ``heuristic`` to the end of the
-round, item phase included, on the true hands and the true item deck (:func:`line_cost`).
-Future randomness (later deals, area order and reshuffles) is not known: the rollouts
-reshuffle their copies of those streams. The cost of a line is the round's trap, the health
-lost and any death, less the escape items gained (:func:`.common.round_end_cost`). Item-phase
-decisions that the deck order settles are exact: Cabins' extra card is drawn only when it is
-not the Killer or the Cursed Object, and the Flashlight is used only when the Killer is among
-one's next draws; the others are the heuristic's.
+upper bound: the exact solver (:mod:`slashersim.analysis.winnable`) wins games it loses.
+Card play is a cooperative best response: the leader tries every pair (its lead, the partner's
+answer), the follower every answer, and each line is played out with the ``heuristic`` to the
+end of the round, item phase included, on the true hands and the true item deck
+(:func:`line_cost`). Future randomness (later deals, area order and reshuffles) is not known:
+the rollouts reshuffle their copies of those streams. The cost of a line is the round's trap,
+the health lost and any death, less the escape items gained (:func:`.common.round_end_cost`).
+Item-phase decisions that the deck order settles are exact: Cabins' extra card is drawn only
+when it is not the Killer or the Cursed Object, and the Flashlight is used only when the Killer
+is among one's next draws; the others are the heuristic's.
 """
 from numba import njit
 import numpy as np
