@@ -202,6 +202,7 @@ RUNS = {
     ("tune", "--fix"): ["tune", "--target", "0.3", "--skill", "novice", "--knobs", "health",
                         "--fix", "hideaway=true", "--stages", "40", "--keep", "1", "--quiet"],
     ("report", "--out"): ["report", "results/NAME.parquet", "--out", "results/NAME/"],
+    ("simulate", "--winnable"): ["simulate", "--skill", "novice", "--winnable", "5", *SMALL],
 }
 #: examples that name a place the suite cannot reach (a dask cluster's address); parsed only
 PARSED_ONLY = {("sweep", "--scheduler"): "tcp://HOST:8786"}
@@ -219,6 +220,7 @@ SHOWN = {
     ("tune", "--target"): ["0.30"],
     ("tune", "--fix"): ["hideaway=true"],
     ("report", "--out"): ["results/NAME/"],
+    ("simulate", "--winnable"): ["5"],
 }
 
 
