@@ -40,13 +40,10 @@ bottom because it held the Killer) is not part of the view: fair players here us
 never a model of the partner's hidden reasons.
 """
 import copy
-import ctypes
 import inspect
 import pickle
 
-from numba import carray, config, njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import carray, njit
 import numpy as np
 
 from . import rules
@@ -57,6 +54,7 @@ from .engine.view import fill_view
 from .policies import get_policy, param_vector
 from .policies.python import BRIDGE_STATE_SIZE, REPORT_AT, Observation, answerer
 from .runner import drive
+from .runner.recorded import pointer
 
 CHANNELS = ("partner_hand", "undealt", "deal_scratch", "first_yellows", "item_deck",
             "partner_flashlight", "killer_start", "area_order", "arrows", "streams",
@@ -204,22 +202,6 @@ _CONTROL = 4
 _recorders = {}
 
 
-@intrinsic
-def _pointer(typingctx, address):
-    """The integer ``address`` as a pointer (for :func:`numba.carray`)."""
-    if not isinstance(address, types.Integer):
-        return None
-
-    def codegen(context, builder, sig, args):
-        return builder.inttoptr(args[0], cgutils.voidptr_t)
-    return types.voidptr(address), codegen
-
-
-if config.DISABLE_JIT:
-    def _pointer(address):  # noqa: F811 (the same in plain Python, where intrinsics do not run)
-        return ctypes.c_void_p(int(address))
-
-
 def _recorder(name):
     """A policy that plays as registered policy ``name`` and, at a sampled share of its
     decisions, copies the state into a tape: its parameters are the policy's, then the
@@ -239,14 +221,14 @@ def _recorder(name):
 
     @njit(interface.POLICY_SIGNATURE)
     def record(decision, player, arg, st, params):
-        head = carray(_pointer(np.int64(params[address_at])), (_CONTROL,), np.int64)
+        head = carray(pointer(np.int64(params[address_at])), (_CONTROL,), np.int64)
         count = head[0]
         head[0] = count + 1
         h = R.splitmix64(np.uint64(head[3]) ^ np.uint64(count))
         u = np.float64(h >> np.uint64(11)) / 9007199254740992.0
         k = head[1]
         take = u < params[rates_at + decision] and k < head[2]
-        tape = carray(_pointer(np.int64(params[address_at])), (_CONTROL + head[2] * row,),
+        tape = carray(pointer(np.int64(params[address_at])), (_CONTROL + head[2] * row,),
                       np.int64)
         if take:
             at = _CONTROL + k * row

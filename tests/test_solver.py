@@ -9,18 +9,51 @@ from solver_check import exhaustive, position
 from slashersim import GameConfig
 from slashersim.analysis import winnable as W
 from slashersim.engine import layout as L
-from slashersim.rules import FIRE_PIT, WIN
+from slashersim.rules import FIRE_PIT, OUTCOME_NAMES, WIN
 
 
+@pytest.mark.parametrize("players", [(), W.FIRST_TRIES], ids=["search", "first-tries"])
 @pytest.mark.parametrize("edition, game", [("rulebook", 3), ("rulebook", 6),
                                            ("instructions", 1)])
-def test_a_winning_line_wins_through_the_engine(edition, game):
+def test_a_winning_line_wins_through_the_engine(edition, game, players):
     cfg = GameConfig(edition=edition).to_array()
-    solution = W.solve_game(cfg, 2026, game, seconds=120)
+    solution = W.solve_game(cfg, 2026, game, seconds=120, players=players)
     assert solution.answer == W.WINNABLE
     assert W.replay_line(cfg, 2026, game, solution.line)[L.S_OUTCOME] == WIN
-    spoiled = [W.Round(r.start, r.cards, [-1] * len(r.items)) for r in solution.line]
+    spoiled = [W.Round(r.start, r.cards, [-1] * len(r.items), r.windows)
+               for r in solution.line]
     assert W.replay_line(cfg, 2026, game, spoiled)[L.S_OUTCOME] != WIN
+
+
+@pytest.mark.parametrize("game, windows", [(15, False), (29, True)])
+def test_a_line_searched_then_played_on_replays_window_d_from_its_played_rounds(game, windows):
+    """Instructions games 15 and 29: the search's first rounds (window (d) passed), then a
+    registered player's (window (d) answered as it did). Each wins only when each part is
+    replayed its way: game 15 loses with window (d) passed throughout, game 29 with it
+    answered throughout."""
+    cfg = GameConfig(edition="instructions").to_array()
+    solution = W.solve_game(cfg, 2026, game, seconds=120)
+    played = [r.windows for r in solution.line]
+    assert solution.player in W.FIRST_TRIES and not played[0] and played[-1]
+    assert W.replay_line(cfg, 2026, game, solution.line)[L.S_OUTCOME] == WIN
+    one_way = [W.Round(r.start, r.cards, r.items, windows) for r in solution.line]
+    assert W.replay_line(cfg, 2026, game, one_way)[L.S_OUTCOME] != WIN
+
+
+def test_a_recorded_player_plays_as_it_does_unrecorded():
+    """The recorder writes the expert's answers and changes none: its games end as the
+    runner's do, and its answers replayed by the scripted player end the same way."""
+    from slashersim.runner import simulate
+    from slashersim.runner.recorded import play_recorded
+    config = GameConfig(edition="instructions")
+    outcomes = simulate(config, policy="expert", games=6, seed=2026,
+                        keep_records=True).records["outcome"].tolist()
+    for game in range(6):
+        end, rows = play_recorded("expert", W.start_state(config.to_array(), 2026, game))
+        assert OUTCOME_NAMES[end[L.S_OUTCOME]] == outcomes[game]
+        replayed = W.replay_line(config.to_array(), 2026, game, W._played_rounds(rows))
+        for field in (L.S_OUTCOME, L.S_ROUND, L.S_HEALTH, L.S_HEALTH + 1, L.S_TRAPS):
+            assert replayed[field] == end[field]
 
 
 #: hand-built last rounds: rules, items held (player 0 the even places), the area

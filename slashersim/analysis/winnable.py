@@ -4,8 +4,11 @@ A game is *winnable* when some sequence of decisions of both players, each seein
 (hands, the trump deck, the item deck and the area order), wins it; *unwinnable* when none
 does; *undecided* when the time allowed for the game ran out first. The rounds are expanded by
 the engine's own flow (:mod:`slashersim.engine.solver`); this module searches them depth first,
-most promising first, and remembers the states already shown lost. A winnable answer carries
-its winning line, which :func:`replay_line` plays through the engine's ordinary game loop.
+most promising first, and remembers the states already shown lost. Before a state between
+rounds is expanded, registered players who see every card (:data:`FIRST_TRIES`) play the game
+on from it (:mod:`slashersim.runner.recorded`): most winnable games are won so at once, and
+only the rest, the unwinnable ones above all, cost a search. A winnable answer carries its
+winning line, which :func:`replay_line` plays through the engine's ordinary game loop.
 """
 from __future__ import annotations
 
@@ -15,8 +18,11 @@ import time
 
 import numpy as np
 
+from ..config import GameConfig
 from ..engine import layout as L
-from ..rules import RUNNING, WIN
+from ..engine.decisions import PLAY_CARD
+from ..rules import RUNNING, TRICKS_PER_ROUND, WIN
+from ..runner.recorded import play_recorded
 
 WINNABLE, UNWINNABLE, UNDECIDED = "winnable", "unwinnable", "undecided"
 
@@ -24,11 +30,13 @@ WINNABLE, UNWINNABLE, UNDECIDED = "winnable", "unwinnable", "undecided"
 @dataclass
 class Round:
     """One round of a winning line: window (c)'s answers, the 16 cards in play order, and the
-    answers of the item phase, each in the order the engine asks."""
+    answers of the item phase, each in the order the engine asks. In a round a registered
+    player played (``windows``), ``start`` also holds the answers of window (d), in order."""
 
     start: list[int]
     cards: list[int]
     items: list[int]
+    windows: bool = False
 
 
 @dataclass
@@ -39,6 +47,8 @@ class Solution:
     line: list[Round] = field(default_factory=list)
     rounds_expanded: int = 0
     seconds: float = 0.0
+    #: the registered player that played the line's last rounds (``None``: the search alone)
+    player: str | None = None
 
 
 class _OutOfTime(Exception):
@@ -56,11 +66,15 @@ def _scripted():
 
 
 class _Search:
-    """The search of one game: a depth-first walk over the rounds' distinct endings."""
+    """The search of one game: a depth-first walk over the rounds' distinct endings. At each
+    state between rounds the registered ``players`` first play the game on; a game one of them
+    wins ends the search with its answers as the line's last rounds."""
 
-    def __init__(self, deadline):
+    def __init__(self, deadline, players=()):
         self.s = _solver()
         self.deadline = deadline
+        self.players = players
+        self.player = None
         self.lost = set()
         self.expanded = 0
         self.params = np.zeros(_scripted().PARAMS_SIZE, dtype=np.float64)
@@ -130,6 +144,13 @@ class _Search:
             return False
         if time.perf_counter() > self.deadline:
             raise _OutOfTime
+        if not in_play:
+            for name in self.players:
+                end, rows = play_recorded(name, st)
+                if end[L.S_OUTCOME] == WIN and rows is not None:
+                    line.extend(_played_rounds(rows))
+                    self.player = name
+                    return True
         for child, (start, cards, items) in self.expand(st, in_play):
             line.append(Round([int(a) for a in start], [int(a) for a in cards if a >= 0],
                               [int(a) for a in items]))
@@ -139,6 +160,21 @@ class _Search:
         if key is not None:
             self.lost.add(key)
         return False
+
+
+def _played_rounds(rows):
+    """A registered player's answers (rows ``round, decision, answer``) as the line's rounds:
+    the answers before a round's last card are its ``start``, window (d)'s among them."""
+    rounds = {}
+    for number, decision, answer in rows.tolist():
+        r = rounds.setdefault(number, Round([], [], [], windows=True))
+        if decision == PLAY_CARD:
+            r.cards.append(answer)
+        elif len(r.cards) < 2 * TRICKS_PER_ROUND:
+            r.start.append(answer)
+        else:
+            r.items.append(answer)
+    return [rounds[k] for k in sorted(rounds)]
 
 
 def _promise(st):
@@ -158,9 +194,12 @@ def start_state(cfg, seed, game):
 
 
 @functools.cache
-def _compiled():
-    """Compile (or load) the solver's kernels once, so that no game's time is spent on it."""
+def _compiled(players=()):
+    """Compile (or load) the solver's kernels and the recorders of ``players`` once, so that
+    no game's time is spent on it."""
     s = _solver()
+    for name in players:
+        play_recorded(name, start_state(GameConfig().to_array(), 0, 0), 1)
     st = s.begun_round(L.new_state(np.zeros(L.CFG_SIZE, dtype=np.int64)))
     rows = np.empty((1, L.STATE_SIZE), dtype=np.int64)
     params = np.zeros(_scripted().PARAMS_SIZE, dtype=np.float64)
@@ -171,24 +210,30 @@ def _compiled():
     return True
 
 
-def solve_state(st, seconds=1.0, in_play=False):
+#: the registered players that play each state between rounds on before it is searched
+FIRST_TRIES = ("expert", "omniscient")
+
+
+def solve_state(st, seconds=1.0, in_play=False, players=FIRST_TRIES):
     """Solve the game from ``st`` (between rounds, or ``in_play``: between two tricks of a
     play phase, as :func:`play_position` leaves it) within ``seconds`` (compiling the solver
-    on first use does not count)."""
-    _compiled()
+    on first use does not count). ``players`` play each state between rounds on first; a
+    winnable answer they find carries their answers as the line's last rounds."""
+    _compiled(tuple(players))
     t0 = time.perf_counter()
-    search = _Search(t0 + seconds)
+    search = _Search(t0 + seconds, tuple(players))
     line = []
     try:
         answer = WINNABLE if search.wins(st, line, in_play) else UNWINNABLE
     except _OutOfTime:
         answer, line = UNDECIDED, []
-    return Solution(answer, line, search.expanded, time.perf_counter() - t0)
+    return Solution(answer, line, search.expanded, time.perf_counter() - t0,
+                    search.player if line else None)
 
 
-def solve_game(cfg, seed, game, seconds=1.0):
+def solve_game(cfg, seed, game, seconds=1.0, players=FIRST_TRIES):
     """Solve game ``game`` of a run with ``seed`` under the rules ``cfg`` (an engine array)."""
-    return solve_state(start_state(cfg, seed, game), seconds)
+    return solve_state(start_state(cfg, seed, game), seconds, players=players)
 
 
 @dataclass
@@ -236,24 +281,28 @@ class Winnability:
             "line_rounds": [len(s.line) for s in self.solutions]})
 
 
-def solve_games(config, seed, first_game, games, seconds, progress=None):
+def solve_games(config, seed, first_game, games, seconds, progress=None, players=FIRST_TRIES):
     """:class:`Winnability` of ``games`` games of a run (``config`` a :class:`GameConfig`);
     ``progress(done)`` after each game."""
     cfg = config.to_array()
     solutions = []
     for i in range(games):
-        solutions.append(solve_game(cfg, seed, first_game + i, seconds))
+        solutions.append(solve_game(cfg, seed, first_game + i, seconds, players))
         if progress is not None:
             progress(i + 1)
     return Winnability(config, seed, first_game, seconds, solutions)
 
 
-def line_script(line):
-    """A winning line as the scripted player's parameters: all its cards, then all its other
-    answers (:func:`slashersim.engine.scripted.scripted`)."""
+def line_script(line, first_round=1):
+    """A winning line whose first round is the game's round ``first_round`` as the scripted
+    player's parameters: all its cards, then all its other answers
+    (:func:`slashersim.engine.scripted.scripted`)."""
     cards = [c for r in line for c in r.cards]
     answers = [a for r in line for a in (r.start + r.items)]
-    return np.array([len(cards), len(answers), 0] + cards + answers, dtype=np.float64)
+    played = [i for i, r in enumerate(line) if r.windows]
+    windows_from = first_round + played[0] if played else 0
+    return np.array([len(cards), len(answers), windows_from] + cards + answers,
+                    dtype=np.float64)
 
 
 def replay_line(cfg, seed, game, line):
@@ -268,7 +317,7 @@ def replay_from(st, line):
     """Play ``line`` from ``st`` (between two tricks of a play phase) to the game's end
     through the engine's own flow; the finished state."""
     out = st.copy()
-    _solver().finish_game(out, line_script(line))
+    _solver().finish_game(out, line_script(line, int(st[L.S_ROUND])))
     return out
 
 

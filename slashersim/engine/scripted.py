@@ -8,7 +8,8 @@ of the game: it reads nothing but its script and writes its notes into the playe
 
 The script sits in the parameters: ``params[P_CARDS]`` cards and ``params[P_ANSWERS]`` other
 answers, listed from ``params[P_SCRIPT]``, the cards first; window (d) (after each trick) is
-passed unless ``params[P_EVERY_WINDOW]`` is 1.
+passed, except from round ``params[P_WINDOWS_FROM]`` on when that is above 0 (a line whose last
+rounds a registered player played, window (d) included).
 """
 from numba import njit
 import numpy as np
@@ -16,7 +17,7 @@ import numpy as np
 from ..rules import TRICKS_PER_ROUND
 from . import interface
 from .bits import lowest_bit
-from .layout import S_MEMORY
+from .layout import S_MEMORY, S_ROUND
 from .view import legal_answers
 
 #: the scripted player's slots (the players' memory, which no fair player shares with it)
@@ -31,9 +32,10 @@ M_LEGAL = S_MEMORY + 7
 MAX_LEGAL = 25
 #: answers a script of one part of a round may hold
 MAX_SCRIPT = 64
-#: the script's length in cards and in other answers; 1 in ``P_EVERY_WINDOW`` to answer
-#: window (d) from the script too (else it is passed); the script from ``P_SCRIPT``
-P_CARDS, P_ANSWERS, P_EVERY_WINDOW, P_SCRIPT = 0, 1, 2, 3
+#: the script's length in cards and in other answers; in ``P_WINDOWS_FROM`` the first round
+#: whose window (d) the script answers too (0: none, window (d) is passed); the script from
+#: ``P_SCRIPT``
+P_CARDS, P_ANSWERS, P_WINDOWS_FROM, P_SCRIPT = 0, 1, 2, 3
 #: the search's count of the replays it made, after the longest script
 P_NODES = P_SCRIPT + 2 * TRICKS_PER_ROUND + MAX_SCRIPT
 PARAMS_SIZE = P_NODES + 1
@@ -42,10 +44,11 @@ PARAMS_SIZE = P_NODES + 1
 @njit(cache=True)
 def scripted(decision, player, arg, st, params):
     """The scripted player: cards from the script's cards, other answers from its answers
-    (window (d) passed, or answered from them too). Past the script it writes the decision and
-    its legal answers into its slots (``M_*``) once, then answers as a player that does
-    nothing more."""
-    if decision == interface.AFTER_TRICK and params[P_EVERY_WINDOW] == 0:
+    (window (d) passed, save from round ``P_WINDOWS_FROM`` on). Past the script it writes the
+    decision and its legal answers into its slots (``M_*``) once, then answers as a player
+    that does nothing more."""
+    if decision == interface.AFTER_TRICK and \
+            (params[P_WINDOWS_FROM] == 0 or st[S_ROUND] < params[P_WINDOWS_FROM]):
         return -1
     if not st[M_OPEN]:
         if decision == interface.PLAY_CARD:

@@ -91,9 +91,9 @@ from .scripted import (
     MAX_SCRIPT,
     P_ANSWERS,
     P_CARDS,
-    P_EVERY_WINDOW,
     P_NODES,
     P_SCRIPT,
+    P_WINDOWS_FROM,
 )
 from .tricks import start_play_phase
 
@@ -226,7 +226,7 @@ def explore_part(part, start, states, scripts, lengths, params):
         m = stack_n[top]
         params[P_CARDS] = 0
         params[P_ANSWERS] = m
-        params[P_EVERY_WINDOW] = 0
+        params[P_WINDOWS_FROM] = 0
         for i in range(m):
             params[P_SCRIPT + i] = stack[top, i]
         st[:] = start

@@ -22,6 +22,7 @@ from numba import types
 from .. import compiling
 from ..engine import game, luck_kernels
 from ..engine.interface import PARAMS_TYPE, POLICY_SIGNATURE, POLICY_TYPE
+from ..engine.layout import S_OUTCOME
 from ..engine.lazy import lazy_njit
 from ..policies import baseline, heuristic
 
@@ -82,6 +83,14 @@ def record_game(policy, cfg, params, seed, game_, snaps, info):
 def continue_as_is(policy, st, params, pos):
     """:func:`engine.luck_kernels.continue_as_is`: a position played on, nothing redrawn."""
     return luck_kernels.continue_as_is(policy, st, params, pos)
+
+
+@lazy_njit(types.int64(POLICY_TYPE, _ST, _PAR), cache=True)
+def play_on(policy, st, params):
+    """:func:`engine.game.play_rounds`: a game played on in place from between two rounds, its
+    streams as they are in ``st``. Returns the outcome code."""
+    game.play_rounds(policy, st, params)
+    return st[S_OUTCOME]
 
 
 @lazy_njit(types.void(POLICY_TYPE, _ST, _PAR, _I, _I, types.int32[:, ::1], _ST), cache=True)
