@@ -1,16 +1,18 @@
 """How many games could be won, how fast the exact solver says so, and whether every game a
 player won is among them; writes the winnability report.
 
-    python experiments/winnable_frontier.py [--games N] [--seed S] [--limit SECONDS]
-        [--player-games N] --out results/winnable.md
+    python experiments/winnable_frontier.py [--games N[,N...]] [--seed S] [--limit SECONDS]
+        [--player-games N] [--search-games N] --out results/winnable.md
 
 For each configuration, the solver (:mod:`slashersim.analysis.winnable`) decides games
-``0 .. N-1`` of the seed one at a time on one core, each within ``--limit`` seconds. Its
-search is deterministic, so a game decided in ``t`` seconds is decided under any limit of at
-least ``t``: one run gives the undecided share and the speed for every smaller limit (the
-frontier table). The same games are played by the players (``--player-games`` of them, fewer
-for search and omniscient), and every game a player won must be winnable: the report counts
-the exceptions (games the solver calls unwinnable) and the won games it left undecided.
+``0 .. N-1`` of the seed one at a time on one core, each within ``--limit`` seconds (``--games``
+one count for all, or one per configuration). Its search is deterministic, so a game decided in
+``t`` seconds is decided under any limit of at least ``t``: one run gives the undecided share
+and the speed for every smaller limit (the frontier table). The same games are played by the
+players (``--player-games`` of them, fewer for search and omniscient), and every game a player
+won must be winnable: the report counts the exceptions (games the solver calls unwinnable) and
+the won games it left undecided. The first ``--search-games`` games are solved again by the
+search alone (no player tries first), whose answers must agree with the others.
 """
 import argparse
 from datetime import date
@@ -34,16 +36,17 @@ LIMITS = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 PLAYERS = {"baseline": 1.0, "heuristic": 1.0, "expert": 1.0, "search": 0.25, "omniscient": 0.25}
 
 
-def solve_all(config, games, seed, limit, progress):
-    """Each game's answer and seconds."""
+def solve_all(config, games, seed, limit, progress, players=W.FIRST_TRIES):
+    """Each game's answer, seconds, and the player that finished its line ('' for none)."""
     cfg = GameConfig.from_dict(config).to_array()
-    answers, seconds = [], []
+    answers, seconds, by = [], [], []
     for g in range(games):
-        s = W.solve_game(cfg, seed, g, seconds=limit)
+        s = W.solve_game(cfg, seed, g, seconds=limit, players=players)
         answers.append(s.answer)
         seconds.append(s.seconds)
+        by.append(s.player or "")
         progress(g)
-    return np.array(answers), np.array(seconds)
+    return np.array(answers), np.array(seconds), np.array(by)
 
 
 def players_won(config, games, seed):
@@ -64,8 +67,9 @@ def fmt_share(k, n):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--games", default="400")
     ap.add_argument("--player-games", type=int, default=400)
+    ap.add_argument("--search-games", type=int, default=0)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--limit", type=float, default=30.0)
     ap.add_argument("--configs", default=",".join(CONFIGS))
@@ -75,26 +79,38 @@ def main(argv=None):
     unknown = [c for c in names if c not in CONFIGS]
     if unknown:
         ap.error(f"unknown configuration {unknown[0]!r}; known: {', '.join(CONFIGS)}")
+    counts = [int(x) for x in args.games.split(",")]
+    if len(counts) not in (1, len(names)) or min(counts) < 1:
+        ap.error(f"--games: one count of at least 1, or one per configuration ({len(names)}), "
+                 f"got {args.games!r}")
+    counts = dict(zip(names, counts * len(names) if len(counts) == 1 else counts))
     command = "python experiments/winnable_frontier.py " + " ".join(sys.argv[1:] if argv is None
                                                                     else argv)
     lines = [
         "# Could the game have been won? The exact solver's answers and its frontier", "",
-        f"Regenerate: `{command}` (seed {args.seed}; games 0..{args.games - 1} of each "
-        f"configuration solved one at a time on one core, each within {args.limit:g} s; "
-        f"players on the first {args.player_games} games, search and omniscient on a quarter "
-        f"of them). Written {date.today().isoformat()}.", "",
+        f"Regenerate: `{command}` (seed {args.seed}; the first games of each "
+        f"configuration, as many as each section says, solved one at a time on one core, each "
+        f"within {args.limit:g} s; players on the first {args.player_games} games, search and "
+        f"omniscient on a quarter of them; the search alone on the first {args.search_games} "
+        f"games). Written {date.today().isoformat()}.", "",
         "A game is *winnable* when some sequence of both players' decisions, each seeing "
         "every card, wins it; *unwinnable* when none does; *undecided* when the time per game "
-        "ran out. The upper bound counts undecided games as winnable.", "",
+        "ran out. The upper bound counts undecided games as winnable. Before a position "
+        f"between rounds is searched, {' and '.join(W.FIRST_TRIES)} play the game on from it; "
+        "*first tries* counts the games so decided. Games those two won are therefore "
+        "winnable by construction; the check that every won game is winnable tests the search "
+        "on the games the other players won, and the search alone must agree with the "
+        "solver on every game it decides.", "",
     ]
     frontier = ["| configuration | limit per game | games per s | undecided | mean s per "
                 "game |", "| --- | ---: | ---: | ---: | ---: |"]
     for name in names:
         config = CONFIGS[name]
-        answers, seconds = solve_all(
-            config, args.games, args.seed, args.limit,
-            lambda g, name=name: print(f"\r{name}: {g + 1}/{args.games}", end="",
-                                       file=sys.stderr))
+        games = counts[name]
+        answers, seconds, by = solve_all(
+            config, games, args.seed, args.limit,
+            lambda g, name=name, games=games: print(f"\r{name}: {g + 1}/{games}", end="",
+                                                    file=sys.stderr))
         print(file=sys.stderr)
         n = len(answers)
         k_win = int((answers == W.WINNABLE).sum())
@@ -106,7 +122,23 @@ def main(argv=None):
                   f"- winnable share (undecided as not winnable): {fmt_share(k_win, n)}",
                   f"- upper bound (undecided as winnable): {fmt_share(k_win + k_und, n)}",
                   f"- solving time: {seconds.sum():.1f} s in all, median "
-                  f"{np.median(seconds):.3f} s per game", "",
+                  f"{np.median(seconds):.3f} s per game, {n / seconds.sum():.1f} games per s",
+                  "- first tries: " + ", ".join(
+                      f"{p} {int((by == p).sum())}" for p in W.FIRST_TRIES) +
+                  f" of the {k_win} winnable games"]
+        if args.search_games:
+            m = min(args.search_games, n)
+            alone, alone_s, _ = solve_all(config, m, args.seed, args.limit,
+                                          lambda g: None, players=())
+            both = (alone != W.UNDECIDED) & (answers[:m] != W.UNDECIDED)
+            lines.append(
+                f"- the search alone on the first {m} games: "
+                f"{int((alone == W.WINNABLE).sum())} winnable, "
+                f"{int((alone == W.UNWINNABLE).sum())} unwinnable, "
+                f"{int((alone == W.UNDECIDED).sum())} undecided, {m / alone_s.sum():.1f} games "
+                f"per s; disagreements where both decided: "
+                f"{int((alone[both] != answers[:m][both]).sum())}")
+        lines += ["",
                   "| player | games | won | win rate | won but unwinnable | won but undecided |",
                   "| --- | ---: | ---: | --- | ---: | ---: |"]
         for player, (games, idx) in won.items():

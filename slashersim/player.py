@@ -14,6 +14,7 @@ import numpy as np
 
 from . import rules
 from .analysis.records import read_record
+from .analysis.winnable import Solution, solve_game
 from .config import GameConfig
 from .engine import layout as L
 from .engine.decisions import DECISION_NAMES
@@ -181,6 +182,16 @@ class Game:
             raise RuntimeError("the game is not over yet" if not self._over else
                                "the game was abandoned")
         return records_frame(self._records).iloc[0].to_dict()
+
+    def winnable(self, seconds: float = 10.0) -> Solution:
+        """Could this game have been won? The exact solver's answer for the game from its
+        start (whatever was answered so far), given ``seconds``: ``answer`` (``winnable``,
+        ``unwinnable`` or ``undecided``), and for a winnable game its winning ``line``
+        (``summary()`` in words and card names)."""
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or \
+                not seconds >= 0:
+            raise ValueError(f"seconds must be a number >= 0, got {seconds!r}")
+        return solve_game(self.config.to_array(), self.seed, self.game, float(seconds))
 
     # --- playing ---
     def apply(self, answer: int) -> None:

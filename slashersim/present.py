@@ -169,6 +169,44 @@ def winnable_lines(w):
             f"the undecided games as winnable"]
 
 
+def describe_winnable(summary):
+    """The exact solver's answer for one game (``Solution.summary()``) in one line of words:
+    whether the game could have been won, and how the solver knows."""
+    line, player = summary["line"], summary["player"]
+    if summary["answer"] == "winnable":
+        n, played = len(line), sum(r["played_by_player"] for r in line)
+        if player and played == n:
+            return f"winnable: the {player} player, seeing every card, wins it in {n} rounds"
+        by = f", the {player} player's play from round {n - played + 1} on" if player else ""
+        return (f"winnable: the solver's line wins it in {n} rounds (each player seeing every "
+                f"card){by}")
+    if summary["answer"] == "unwinnable":
+        return "unwinnable: no play of both players, even seeing every card, wins it"
+    return f"undecided: the solver ran out of its {summary['seconds']:.3g} s"
+
+
+def winnable_values(r, key, column, labels=None):
+    """The exact solver's answers for each row of a luck answer (``r[key][label]
+    ["winnable"]``), as lines to append to its table; nothing when it was not asked."""
+    rows = {k: p["winnable"] for k, p in r[key].items() if "winnable" in p}
+    if not rows:
+        return ""
+    first = next(iter(rows.values()))
+    lines = ["", "", f"  could it have been won? the first {first['games']:,} games of each, "
+                 f"{first['seconds']:g} s per game", "",
+             f"  {column:>12}   could be won   95% CI             winnable  unwinnable  "
+             f"undecided"]
+    for k, w in rows.items():
+        lo, hi = w["ci"]
+        name = (labels or {}).get(k, k)
+        lines.append(f"  {name:>12}   {w['share']:>12.4f}   [{lo:.4f}, {hi:.4f}]   "
+                     f"{w['winnable']:>8,}  {w['unwinnable']:>10,}  {w['undecided']:>9,}")
+    lines += ["", "  could be won: the share of those games some play of both players, each "
+                  "seeing every card,", "  wins (the exact solver; undecided games count as "
+                  "not winnable)."]
+    return "\n".join(lines)
+
+
 def format_killer_effects(r):
     """The human-readable table of a ``killer_position_effects`` result."""
     n_pos = GameConfig.killer_slots(r["config"])
@@ -451,4 +489,6 @@ def format_timeline(t):
     top = sorted(t["events"], key=lambda e: -abs(e["swing"]))[:3]
     lines += ["", "  largest swings: " + "; ".join(f"{e['label']} ({e['swing']:+.3f})"
                                                  for e in top)]
+    if "winnable" in t:
+        lines += ["", f"  could it have been won? {describe_winnable(t['winnable'])}"]
     return "\n".join(lines)

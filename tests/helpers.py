@@ -16,7 +16,7 @@ from slashersim.config import GameConfig
 from slashersim.engine import deal, rng
 from slashersim.engine import layout as L
 from slashersim.rules import CABINS
-from slashersim.testing import _pointer
+from slashersim.runner.recorded import pointer as _pointer
 
 
 @njit

@@ -156,3 +156,60 @@ def test_simulate_adds_the_winnable_share_of_its_first_games(capsys):
 def test_simulate_refuses_a_bad_winnable_option(args, needle):
     from helpers import assert_one_line_error, run_cli
     assert_one_line_error(run_cli("simulate", "--games", "10", *args), needle)
+
+
+def test_a_luck_answer_gives_each_value_its_winnable_share(capsys):
+    """The luck questions solve the first games of each value they report, on the same games
+    the value played: the Killer on top at health 1 (rulebook) and a first area card."""
+    import slashersim
+    from slashersim.cli import main
+    r = slashersim.luck(games=30, seed=2026, positions=1, policy="novice", health=1,
+                        winnable=3, winnable_seconds=5).summary()
+    w = r["positions"]["1"]["winnable"]
+    assert r["winnable_games"] == 3 and w["games"] == 3
+    assert w["winnable"] + w["unwinnable"] + w["undecided"] == 3
+    config = slashersim.GameConfig(health=1, killer_position=1).to_array()
+    expected = [W.solve_game(config, 2026, g, 5).answer for g in range(3)]
+    assert w["winnable"] == expected.count(W.WINNABLE)
+    assert main(["luck", "area", "--value", "lodge", "--games", "20", "--seed", "2026",
+                 "--skill", "novice", "--winnable", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "could it have been won? the first 2 games of each" in out and "Lodge" in out
+
+
+@pytest.mark.parametrize("command", [["luck", "killer", "--all"],
+                                     ["luck", "yellows", "--all"]])
+@pytest.mark.parametrize("args, needle", [
+    (["--winnable", "0"], "--winnable must be at least 1, got 0"),
+    (["--winnable-seconds", "-1"], "--winnable-seconds must be at least 0, got -1"),
+])
+def test_a_luck_question_refuses_a_bad_winnable_option(command, args, needle):
+    from helpers import assert_one_line_error, run_cli
+    assert_one_line_error(run_cli(*command, "--games", "10", *args), needle)
+
+
+def test_the_api_refuses_a_bad_winnable_count_by_name():
+    import slashersim
+    with pytest.raises(slashersim.ConfigError, match="winnable must be at least 1, got 0"):
+        slashersim.luck(games=10, winnable=0)
+    with pytest.raises(slashersim.ConfigError, match="winnable_seconds must be a number"):
+        slashersim.luck_fact("trump", games=10, winnable=2, winnable_seconds=-1)
+
+
+def test_a_recorded_game_says_whether_it_could_have_been_won(tmp_path, capsys):
+    """``simulate --record N --winnable``: the record holds the solver's answer and line; the
+    timeline of that record (``--winnable``) and ``Game.winnable`` give the same answer."""
+    from slashersim import Game
+    from slashersim.cli import main
+    out = tmp_path / "game.json"
+    assert main(["simulate", "--games", "4", "--seed", "2026", "--skill", "novice",
+                 "--record", "3", "--record-out", str(out), "--winnable", "1"]) == 0
+    assert "game 3: winnable" in capsys.readouterr().err
+    rec = json.loads(out.read_text())["winnable"]
+    solution = Game(seed=2026, game=3).winnable(10)
+    assert rec["answer"] == solution.answer == W.WINNABLE
+    assert rec == json.loads(json.dumps(solution.summary())) | {"seconds": rec["seconds"]}
+    assert len(rec["line"][0]["cards"]) == 16 and rec["line"][0]["cards"][0].split()[0] in \
+        ("red", "yellow", "green", "white")
+    assert main(["luck", "timeline", str(out), "--games", "8", "--winnable"]) == 0
+    assert "could it have been won? winnable" in capsys.readouterr().out

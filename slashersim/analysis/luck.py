@@ -17,6 +17,7 @@ from ..inputs import check_count
 from ..progress import increments
 from ..runner import DEFAULT_CHUNK, play_side_by_side, prepare, simulate
 from ..stats import Z95, wilson_interval
+from .winnable import solve_games
 
 _WIN = rules.OUTCOME_NAMES.index("win")
 
@@ -110,6 +111,11 @@ def killer_runs(config, positions=None):
     return n_pos if len(report) == n_pos else len(report) + 1
 
 
+def killer_configs(config, positions):
+    """``{"k": config}``: ``config`` with the Killer at each of ``positions``."""
+    return {str(k): config.replace(killer_position=k) for k in positions}
+
+
 def killer_position_effects(config=None, policy="baseline", games=100_000, seed=0, threads=None,
                             positions=None, chunk_size=DEFAULT_CHUNK, step=None, params=None):
     """Win rate and effect of each starting position of the Killer in the first item deck.
@@ -160,12 +166,10 @@ def killer_position_effects(config=None, policy="baseline", games=100_000, seed=
     n_pos = config.killer_positions
     report = killer_positions(config, positions)
     tally = {}
-    if len(report) == n_pos:
-        configs = {str(k): config.replace(killer_position=k) for k in report}
-        weights = None
-    else:
-        configs = {**{str(k): config.replace(killer_position=k) for k in report},
-                   "as dealt": config}
+    configs = killer_configs(config, report)
+    weights = None
+    if len(report) != n_pos:
+        configs["as dealt"] = config
         weights = {**{str(k): 0 for k in report}, "as dealt": 1}
     out, average = paired_effects(configs, policy, games, seed, threads,
                                   {str(k) for k in report}, chunk_size, weights=weights,
@@ -206,6 +210,33 @@ def fact_values(fact, config=None, values=None, player=0):
     return knob, allowed, wanted, weights
 
 
+def fact_configs(fact, config, values, player=0):
+    """``{value: config}``: ``config`` with the set-up fact ``fact`` generated at each of
+    ``values`` (for ``"yellows"``, in ``player``'s first hand, the partner's left free)."""
+    knob = fact_values(fact, config, values, player)[0]
+    config = (config or GameConfig()).replace(**{knob: None})
+
+    def setting(v):
+        if fact != "yellows":
+            return v
+        return tuple(int(v) if p == player else None for p in range(2))
+
+    return {v: config.replace(**{knob: setting(v)}) for v in values}
+
+
+def add_winnable(result, key, configs, games, seconds, step=None):
+    """Add to each row of ``result[key]`` (a luck question's answer) the exact solver's
+    answer for the first ``games`` games of the row's configuration in ``configs`` (the same
+    games the row played): ``"winnable"``, its :meth:`Winnability.summary`. ``step(n)`` after
+    each game solved."""
+    for label, row in result[key].items():
+        row["winnable"] = solve_games(configs[label], result["seed"], 0, games, seconds,
+                                      progress=None if step is None else
+                                      (lambda done: step(1))).summary()
+    result["winnable_games"] = games
+    return result
+
+
 def first_fact_effects(fact, config=None, policy="baseline", games=100_000, seed=0,
                        threads=None, values=None, chunk_size=DEFAULT_CHUNK, player=0,
                        step=None, params=None):
@@ -225,13 +256,7 @@ def first_fact_effects(fact, config=None, policy="baseline", games=100_000, seed
     """
     knob, allowed, wanted, weights = fact_values(fact, config, values, player)
     config = (config or GameConfig()).replace(**{knob: None})
-
-    def setting(v):
-        if fact != "yellows":
-            return v
-        return tuple(int(v) if p == player else None for p in range(2))
-
-    configs = {v: config.replace(**{knob: setting(v)}) for v in allowed}
+    configs = fact_configs(fact, config, allowed, player)
     tally = {}
     out, average = paired_effects(configs, policy, games, seed, threads, set(wanted),
                                   chunk_size, weights, step=step, tally=tally, params=params)

@@ -21,7 +21,7 @@ import numpy as np
 from ..config import GameConfig
 from ..engine import layout as L
 from ..engine.decisions import PLAY_CARD
-from ..rules import RUNNING, TRICKS_PER_ROUND, WIN
+from ..rules import RUNNING, TRICKS_PER_ROUND, WIN, card_name
 from ..runner.recorded import play_recorded
 
 WINNABLE, UNWINNABLE, UNDECIDED = "winnable", "unwinnable", "undecided"
@@ -49,6 +49,15 @@ class Solution:
     seconds: float = 0.0
     #: the registered player that played the line's last rounds (``None``: the search alone)
     player: str | None = None
+
+    def summary(self):
+        """The JSON-ready answer: the answer, the seconds it took, and for a winnable game how
+        it is won, round by round: the cards in play order (named), the other answers in the
+        order the engine asks them, and whether ``player`` played that round."""
+        return {"answer": self.answer, "seconds": self.seconds, "player": self.player,
+                "line": [{"cards": [card_name(c) for c in r.cards], "answers": r.start,
+                          "item_answers": r.items, "played_by_player": r.windows}
+                         for r in self.line]}
 
 
 class _OutOfTime(Exception):

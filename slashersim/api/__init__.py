@@ -42,17 +42,21 @@ from ..analysis.compare import (
 )
 from ..analysis.luck import (
     STREAM_NAMES,
+    add_winnable,
     check_sources,
+    fact_configs,
     fact_values,
     first_fact_effects,
+    killer_configs,
     killer_position_effects,
+    killer_positions,
     killer_runs,
     variance_sources,
 )
 from ..analysis.playouts import timeline, timeline_playouts, win_probability
 from ..analysis.position import Position, load_position
 from ..analysis.records import RecordFile, load_record, read_record, record_game, record_json
-from ..analysis.winnable import Winnability, solve_games
+from ..analysis.winnable import Winnability, solve_game, solve_games
 from ..backends import make_backend
 from ..backends.local import LocalBackend
 from ..bench import policy_speed, run_bench
@@ -358,6 +362,7 @@ def luck(config: GameConfig | None = None, *, policy: PolicyLike = "expert",
          games: int = 100_000, seed: int = 0, threads: int | None = None,
          positions: int | Iterable[int] | None = None, progress: Progress = False,
          params: Mapping[str | int, float] | Sequence[float] | np.ndarray | None = None,
+         winnable: int | None = None, winnable_seconds: float = 10.0,
          **knobs: Any) -> LuckResult:
     """How much the Killer's starting position in the first item deck decides: the win rate
     of each position and its effect (its win rate minus the average over all positions), on
@@ -382,6 +387,10 @@ def luck(config: GameConfig | None = None, *, policy: PolicyLike = "expert",
         total)``, games of all positions together.
     params : mapping or sequence of float, optional
         The policy's parameters, as for :func:`simulate`.
+    winnable : int, optional
+        Also decide exactly whether each of the first ``winnable`` games of every reported
+        position could have been won (:func:`winnable`, ``winnable_seconds`` per game): each
+        position's row gains ``"winnable"``, the counts and the share.
     **knobs
         Fields of :class:`GameConfig` and ``difficulty``, applied on top of ``config``.
 
@@ -407,12 +416,26 @@ def luck(config: GameConfig | None = None, *, policy: PolicyLike = "expert",
         positions = [int(positions)]
     elif positions is not None:
         positions = list(positions)
-    total = games * killer_runs(config, positions)
+    reported = killer_positions(config, positions)
+    solved = _check_winnable(winnable, winnable_seconds) * len(reported)
+    total = games * killer_runs(config, positions) + solved
     with _progress(progress, total, [policy]) as (callback, _):
+        step = _steps(callback, total)
         result = killer_position_effects(config, policy, games=games, seed=seed,
-                                         threads=threads, positions=positions,
-                                         step=_steps(callback, total), params=params)
+                                         threads=threads, positions=positions, step=step,
+                                         params=params)
+        if solved:
+            add_winnable(result, "positions",
+                         killer_configs(config.replace(killer_position=None), reported),
+                         winnable, float(winnable_seconds), step)
     return LuckResult(result)
+
+
+def _check_winnable(games, seconds):
+    """The games per value the solver decides (0 for none) and its seconds per game, checked."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
+        raise ConfigError(f"winnable_seconds must be a number >= 0, got {seconds!r}")
+    return 0 if games is None else check_count("winnable", games)
 
 
 def _spec(spec: Any):
@@ -541,18 +564,22 @@ def compare_games(policies: Sequence[PolicyLike], games: int | Mapping[str | Non
 
 def luck_games(question: str = "killer", config: GameConfig | None = None, *,
                games: int = 100_000, values: Iterable[Any] | None = None, player: int = 0,
-               repeats: int = 8) -> int:
-    """The games a luck question plays, its inputs checked without playing anything:
-    ``killer`` (:func:`luck`, ``values`` the positions reported), ``area``, ``trump`` or
-    ``yellows`` (:func:`luck_fact`), ``sources`` (:func:`luck_sources`)."""
+               repeats: int = 8, winnable: int | None = None) -> int:
+    """The games a luck question plays (and, with ``winnable``, solves), its inputs checked
+    without playing anything: ``killer`` (:func:`luck`, ``values`` the positions reported),
+    ``area``, ``trump`` or ``yellows`` (:func:`luck_fact`), ``sources`` (:func:`luck_sources`)."""
     config = _config(config, {})
     if question == "sources":
         groups, repeats = check_sources(games, repeats)
         return 2 * len(STREAM_NAMES) * groups * repeats
     games = check_count("games", games)
+    solved = _check_winnable(winnable, 0.0)
     if question == "killer":
-        return games * killer_runs(config, None if values is None else list(values))
-    return games * len(fact_values(question, config, values, player)[1])
+        values = None if values is None else list(values)
+        return games * killer_runs(config, values) + \
+            solved * len(killer_positions(config, values))
+    _, allowed, wanted, _ = fact_values(question, config, values, player)
+    return games * len(allowed) + solved * len(wanted)
 
 
 def tune_games(knobs: Sequence[str], stages: Sequence[int], keep: int = 12) -> int:
@@ -562,33 +589,52 @@ def tune_games(knobs: Sequence[str], stages: Sequence[int], keep: int = 12) -> i
 
 
 def record(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_SKILL,
-           game: int = 0, seed: int = 0, params: Any = None, **knobs: Any) -> dict:
+           game: int = 0, seed: int = 0, params: Any = None,
+           winnable_seconds: float | None = None, **knobs: Any) -> dict:
     """Game ``game`` of a :func:`simulate` run replayed, as the JSON-ready game record that
-    ``simulate --record-out`` writes (configuration, policy, seed, outcome, events)."""
+    ``simulate --record-out`` writes (configuration, policy, seed, outcome, events). With
+    ``winnable_seconds``, the record also says whether the game could have been won and how
+    (``"winnable"``: :meth:`Solution.summary`, the exact solver given that many seconds)."""
     config = _config(config, knobs)
     policy = check_policy(policy)
     params = check_params(policy, params)
+    if winnable_seconds is not None:
+        _check_winnable(None, winnable_seconds)
     with compiling.session(compile_parts([policy], ("engine", "record"))):
-        return record_json(record_game(config, policy, seed, game, params))
+        rec = record_json(record_game(config, policy, seed, game, params))
+    if winnable_seconds is not None:
+        rec["winnable"] = solve_game(config.to_array(), seed, game,
+                                     float(winnable_seconds)).summary()
+    return rec
 
 
 def luck_fact(fact: str, config: GameConfig | None = None, *, policy: PolicyLike = "expert",
               games: int = 100_000, seed: int = 0, threads: int | None = None,
               values: Iterable[str] | None = None, player: int = 0, progress: Progress = False,
-              params: Any = None, **knobs: Any) -> dict:
+              params: Any = None, winnable: int | None = None, winnable_seconds: float = 10.0,
+              **knobs: Any) -> dict:
     """How much a set-up fact of round 1 decides, on the same games for every value: the win
     rate and effect of each first area card (``fact="area"``), first trump suit (``trump``)
     or count of yellows in ``player``'s first hand (``yellows``, weighted by their chances);
     ``values`` those reported (default all). The JSON-ready object of ``slashersim luck
-    FACT --json`` (:func:`slashersim.analysis.luck.first_fact_effects`)."""
+    FACT --json`` (:func:`slashersim.analysis.luck.first_fact_effects`). ``winnable``: also
+    the exact solver's answer for the first ``winnable`` games of each reported value, as in
+    :func:`luck`."""
     config, policy, seed, threads, params = _run_inputs(config, knobs, policy, seed, threads,
                                                         params, progress)
     values = None if values is None else list(values)
-    total = check_count("games", games) * len(fact_values(fact, config, values, player)[1])
+    _, allowed, wanted, _ = fact_values(fact, config, values, player)
+    solved = _check_winnable(winnable, winnable_seconds) * len(wanted)
+    total = check_count("games", games) * len(allowed) + solved
     with _progress(progress, total, [policy]) as (callback, _):
-        return first_fact_effects(fact, config, policy, games=games, seed=seed,
-                                  threads=threads, values=values, player=player,
-                                  step=_steps(callback, total), params=params)
+        step = _steps(callback, total)
+        result = first_fact_effects(fact, config, policy, games=games, seed=seed,
+                                    threads=threads, values=values, player=player, step=step,
+                                    params=params)
+        if solved:
+            add_winnable(result, "values", fact_configs(fact, config, wanted, player),
+                         winnable, float(winnable_seconds), step)
+    return result
 
 
 def luck_sources(config: GameConfig | None = None, *, policy: PolicyLike = "expert",
@@ -628,22 +674,31 @@ def luck_state(position: str | os.PathLike | Position, *, policy: PolicyLike = "
 
 
 def luck_timeline(record: str | os.PathLike | RecordFile, *, games: int = 4000, seed: int = 0,
-                  threads: int | None = None, progress: Progress = False) -> dict:
+                  threads: int | None = None, progress: Progress = False,
+                  winnable_seconds: float | None = None) -> dict:
     """The win probability before and after each random event of a recorded game, each
     position played out ``games`` times: ``record`` is a game record file (``simulate
     --record-out``) or what :func:`read_record` read of it. The JSON-ready object of
-    ``slashersim luck timeline --json`` (:func:`slashersim.analysis.playouts.timeline`)."""
+    ``slashersim luck timeline --json`` (:func:`slashersim.analysis.playouts.timeline`); with
+    ``winnable_seconds``, its ``"winnable"`` says whether the game could have been won and how
+    (the exact solver, given that many seconds)."""
     threads = check_threads(threads)
     games = check_count("games", games)
     seed = check_seed(seed)
     check_progress(progress)
+    if winnable_seconds is not None:
+        _check_winnable(None, winnable_seconds)
     if not isinstance(record, RecordFile):
         record = read_record(record)
     with compiling.session(compile_parts([record.policy], ("engine", "record", "rollouts"))):
         rec = load_record(record)
         total = timeline_playouts(rec, games)
         with contextmanager(_bar_or_callback)(progress, total) as (callback, _):
-            return timeline(rec, games, seed, threads, step=_steps(callback, total))
+            t = timeline(rec, games, seed, threads, step=_steps(callback, total))
+    if winnable_seconds is not None:
+        t["winnable"] = solve_game(record.config.to_array(), record.seed, record.game,
+                                   float(winnable_seconds)).summary()
+    return t
 
 
 def tune(target: float, config: GameConfig | None = None, *, policy: PolicyLike = "expert",

@@ -41,6 +41,7 @@ from ..policies import compile_parts
 from ..present import (
     area_names,
     config_line,
+    describe_winnable,
     format_bench,
     format_comparison,
     format_effects,
@@ -53,6 +54,7 @@ from ..present import (
     format_variants,
     format_win_probability,
     player_line,
+    winnable_values,
 )
 from ..presets import overrides
 from ..progress import bar, duration, increments
@@ -280,10 +282,13 @@ def cmd_simulate(args):
     from .. import api  # after the checks
     if args.record is not None:
         rec = api.record(config, policy=args.policy, game=args.record, seed=args.seed,
-                         params=params)
+                         params=params, winnable_seconds=None if args.winnable is None
+                         else args.winnable_seconds)
         write_atomic(args.record_out, lambda f: json.dump(rec, f, indent=1))
         print(f"game record of game {args.record} ({rec['outcome']}, {rec['rounds']} rounds) "
               f"written to {args.record_out}", file=sys.stderr)
+        if "winnable" in rec:
+            print(f"game {args.record}: {describe_winnable(rec['winnable'])}", file=sys.stderr)
     with _bar(args, args.games) as b:
         result = api.simulate(config, policy=args.policy, games=args.games, seed=args.seed,
                               threads=args.threads, progress=increments(b.update),
@@ -302,20 +307,23 @@ def cmd_simulate(args):
 def cmd_luck_killer(args):
     from .. import api  # its checks are the API's
     positions = None if args.all else [args.position]
-    config, params, _, total = _checked(
+    config, params, _, _, total = _checked(
         args, lambda: config_from_args(args), lambda: params_from_args(args),
-        lambda: _check_png(args), lambda: api.luck_games("killer", config_from_args(args),
-                                                         games=args.games, values=positions))
+        lambda: _check_png(args), lambda: _check_winnable(args),
+        lambda: api.luck_games("killer", config_from_args(args), games=args.games,
+                               values=positions, winnable=args.winnable))
     _start(args, [args.policy])
     with _bar(args, total) as b:
         r = api.luck(config, policy=args.policy, games=args.games, seed=args.seed,
                      threads=args.threads, positions=positions, params=params,
-                     progress=increments(b.update)).summary()
+                     progress=increments(b.update), winnable=args.winnable,
+                     winnable_seconds=args.winnable_seconds).summary()
     if args.png:
         from ..figures import effects_figure  # after the checks
         _save_png(args.png, effects_figure(r, "positions", "Killer's starting position",
                                            config_line(r["config"])))
-    print(json.dumps(r) if args.json else format_killer_effects(r))
+    print(json.dumps(r) if args.json else format_killer_effects(r) +
+          winnable_values(r, "positions", "killer start"))
     return _violations(r["invariant_violations"], total)
 
 
@@ -323,16 +331,17 @@ def cmd_luck_fact(args, fact=None, player=0):
     from .. import api  # its checks are the API's
     fact = fact or args.luck_command
     values = None if args.all else [args.value]
-    config, params, _, total = _checked(
+    config, params, _, _, total = _checked(
         args, lambda: config_from_args(args), lambda: params_from_args(args),
-        lambda: _check_png(args), lambda: api.luck_games(fact, config_from_args(args),
-                                                         games=args.games, values=values,
-                                                         player=player))
+        lambda: _check_png(args), lambda: _check_winnable(args),
+        lambda: api.luck_games(fact, config_from_args(args), games=args.games, values=values,
+                               player=player, winnable=args.winnable))
     _start(args, [args.policy])
     with _bar(args, total) as b:
         r = api.luck_fact(fact, config, policy=args.policy, games=args.games, seed=args.seed,
                           threads=args.threads, values=values, player=player,
-                          progress=increments(b.update), params=params)
+                          progress=increments(b.update), params=params,
+                          winnable=args.winnable, winnable_seconds=args.winnable_seconds)
     if args.png:
         from ..figures import effects_figure  # after the checks
         words = {"area": "first area card", "trump": "first trump suit",
@@ -341,12 +350,15 @@ def cmd_luck_fact(args, fact=None, player=0):
     if args.json:
         print(json.dumps(r))
     elif fact == "yellows":
-        print(format_effects(r, "values", f"P{args.player} yellows", "value",
-                             "all counts, weighted by their chances"))
+        column = f"P{args.player} yellows"
+        print(format_effects(r, "values", column, "value",
+                             "all counts, weighted by their chances") +
+              winnable_values(r, "values", column))
     else:
         column = "first area" if fact == "area" else "first trump"
         labels = area_names(r["config"]) if fact == "area" else None
-        print(format_effects(r, "values", column, "value", "all values", labels))
+        print(format_effects(r, "values", column, "value", "all values", labels) +
+              winnable_values(r, "values", column, labels))
     return _violations(r["invariant_violations"], total)
 
 
@@ -368,13 +380,15 @@ def cmd_luck_state(args):
 
 def cmd_luck_timeline(args):
     _check_threads(args)
+    _check_winnable(args)
     from .. import api  # it reads and checks the record
     record = api.read_record(args.file)
     _check_png(args, inputs=[args.file])
     _start(args, [record.policy], ["engine", "record", "rollouts"])
     with _counted_bar(args, unit="play-out") as progress:
         t = api.luck_timeline(record, games=args.games, seed=args.seed, threads=args.threads,
-                              progress=progress)
+                              progress=progress, winnable_seconds=args.winnable_seconds
+                              if args.winnable else None)
     if args.png:
         from ..figures import timeline_figure  # after the checks
         _save_png(args.png, timeline_figure(t))

@@ -221,14 +221,8 @@ def build_parser():
                      help="also write the game record of game N (0-based) to --record-out")
     sim.add_argument("--record-out", default=None, metavar="FILE.json",
                      help="where --record writes the game record (JSON)")
-    sim.add_argument("--winnable", type=_positive("--winnable"), nargs="?", const=200,
-                     default=None, metavar="N",
-                     help="also decide exactly whether each of the run's first N games (default "
-                          "200) could have been won, e.g. --winnable 5")
-    sim.add_argument("--winnable-seconds", type=_float("--winnable-seconds"), default=10.0,
-                     metavar="S",
-                     help="with --winnable: seconds per game before it counts as undecided "
-                          "(default 10)")
+    _add_winnable_options(sim, "each of the run's first N games (default 200), and the "
+                               "game of --record,", ", e.g. --winnable 5")
 
     luck = sub.add_parser("luck", help="how much of the result the cards decide")
     luck_sub = luck.add_subparsers(dest="luck_command", required=True, parser_class=_Parser)
@@ -241,6 +235,7 @@ def build_parser():
     where.add_argument("--all", action="store_true", help="every position")
     killer.add_argument("--json", action="store_true", help="print one JSON object")
     _add_png_option(killer, "the effects with their intervals")
+    _add_winnable_options(killer, "the first N games (default 200) of each position")
     for fact, what in (("area", "the first area card"), ("trump", "round 1's trump suit")):
         fp = luck_sub.add_parser(fact, help=f"win rate and effect of {what}")
         add_run_options(fp, games_help="games per value (default 100000)")
@@ -250,6 +245,7 @@ def build_parser():
         where.add_argument("--all", action="store_true", help="every value")
         fp.add_argument("--json", action="store_true", help="print one JSON object")
         _add_png_option(fp, "the effects with their intervals")
+        _add_winnable_options(fp, "the first N games (default 200) of each value")
     yellows = luck_sub.add_parser("yellows", help="win rate and effect of the number of "
                                                   "yellows in a player's first hand")
     add_run_options(yellows, games_help="games per value (default 100000)")
@@ -261,6 +257,7 @@ def build_parser():
                          help="whose first hand (default 0; the partner's count stays free)")
     yellows.add_argument("--json", action="store_true", help="print one JSON object")
     _add_png_option(yellows, "the effects with their intervals")
+    _add_winnable_options(yellows, "the first N games (default 200) of each count")
 
     state = luck_sub.add_parser("state", help="win probability of a described position")
     state.add_argument("file", help="the position, a JSON file (schema: docs/reference/"
@@ -272,6 +269,7 @@ def build_parser():
     tl.add_argument("file", help="a game record written by simulate --record-out")
     tl.add_argument("--png", default=None, metavar="OUT.png", help="also plot it")
     _add_rollout_options(tl, 4000, policy=False)
+    _add_winnable_options(tl, "the recorded game", count=False)
 
     sources = luck_sub.add_parser("sources", help="share of the outcome variance due to each "
                                                   "random stream")
@@ -380,6 +378,24 @@ def build_parser():
     bench.add_argument("--json", action="store_true")
     _add_output_options(bench, progress=False)
     return parser
+
+
+def _add_winnable_options(parser, which, example="", count=True):
+    """``--winnable [N]`` (or, without ``count``, a flag) and ``--winnable-seconds``: the
+    exact solver on ``which`` games."""
+    if count:
+        parser.add_argument("--winnable", type=_positive("--winnable"), nargs="?", const=200,
+                            default=None, metavar="N",
+                            help=f"also decide exactly whether {which} could have been won"
+                                 f"{example}")
+    else:
+        parser.add_argument("--winnable", action="store_true",
+                            help=f"also decide exactly whether {which} could have been won, "
+                                 f"and how")
+    parser.add_argument("--winnable-seconds", type=_float("--winnable-seconds"), default=10.0,
+                        metavar="S",
+                        help="with --winnable: seconds per game before it counts as undecided "
+                             "(default 10)")
 
 
 def _add_png_option(parser, what):
