@@ -18,6 +18,7 @@ import shutil
 import numpy as np
 import pandas as pd
 
+from .analysis.winnable import solve_games
 from .backends import Unit
 from .backends.local import LocalBackend
 from .cards import load as load_cards
@@ -36,10 +37,19 @@ from .policies import (
 )
 from .presets import overrides as preset_overrides
 from .provenance import now, software
-from .tables import FORMAT, ITEM_COLUMNS, TABLE_COLUMNS, derive_rates, row_from_counts, write_table  # noqa: F401
+from .tables import (  # noqa: F401
+    FORMAT,
+    ITEM_COLUMNS,
+    TABLE_COLUMNS,
+    WINNABLE_COLUMNS,
+    derive_rates,
+    row_from_counts,
+    write_table,
+)
 
 DEFAULT_CHUNK_GAMES = 1_048_576
-SWEEP_KEYS = ("games", "seed", "policies", "chunk_games", "policy_games")
+SWEEP_KEYS = ("games", "seed", "policies", "chunk_games", "policy_games", "winnable",
+              "winnable_seconds")
 TABLES = ("sweep", "base", "axes")
 #: the columns after the knobs (see :mod:`slashersim.tables`)
 COUNT_COLUMNS = TABLE_COLUMNS
@@ -57,6 +67,10 @@ class SweepSpec:
     axes: dict = field(default_factory=dict)
     #: games per cell of the policies named here (the others play ``games``)
     policy_games: dict = field(default_factory=dict)
+    #: the first games of each cell the exact solver decides (0: none), each within
+    #: ``winnable_seconds``
+    winnable: int = 0
+    winnable_seconds: float = 10.0
 
     def games_of(self, policy):
         """Games per cell that ``policy`` plays: the first that many games of the seed."""
@@ -86,8 +100,13 @@ class SweepSpec:
                            "policy_games": self.policy_games,
                            "policies": list(self.policies), "chunk_games": self.chunk_games,
                            "base": self.base, "axes": [[k, v] for k, v in self.axes.items()],
-                           "counts_size": L.counts_size(0)},
+                           "counts_size": L.counts_size(0), **self._winnable_keys()},
                           sort_keys=True, default=str)
+
+    def _winnable_keys(self):
+        """The solver's keys of the spec, when it asks for the solver."""
+        return {"winnable": self.winnable, "winnable_seconds": self.winnable_seconds} \
+            if self.winnable else {}
 
 
 def _int_key(name, value, low):
@@ -172,9 +191,14 @@ def parse_spec(data):
                 raise ConfigError(f"axis {key!r} lists {v!r} twice; each value plays one cell")
             seen.add(marker)
     _cell_config(base, "[base]")
+    winnable = _int_key("winnable", sweep.get("winnable", 0), 0)
+    seconds = sweep.get("winnable_seconds", 10.0)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
+        raise ConfigError(f"winnable_seconds must be a number >= 0, got {seconds!r}")
     spec = SweepSpec(games=games, seed=seed, policies=tuple(policies), chunk_games=chunk_games,
                      policy_games=policy_games,
-                     base=dict(base), axes=dict(axes))
+                     base=dict(base), axes=dict(axes), winnable=winnable,
+                     winnable_seconds=float(seconds))
     list(cells(spec))
     return spec
 
@@ -191,6 +215,23 @@ def cells(spec):
     for combo in itertools.product(*(spec.axes[n] for n in names)):
         knobs = dict(zip(names, combo))
         yield knobs, _cell_config({**spec.base, **knobs}, _describe_cell(knobs))
+
+
+def _cell_winnable(spec, ckpt, cell, config):
+    """The exact solver's answers for the first ``spec.winnable`` games of a cell (the games
+    its players played), as its :data:`WINNABLE_COLUMNS`; kept in the checkpoint folder, so a
+    resumed sweep does not solve a cell twice."""
+    path = ckpt / f"cell{cell}.winnable.json"
+    if path.exists():
+        return json.loads(path.read_text())
+    w = solve_games(config, spec.seed, 0, spec.winnable, spec.winnable_seconds).summary()
+    row = {"solved": w["games"], "winnable": w["winnable"], "unwinnable": w["unwinnable"],
+           "undecided": w["undecided"], "winnable_share": w["share"],
+           "winnable_ci_low": w["ci"][0], "winnable_ci_high": w["ci"][1]}
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(row))
+    tmp.replace(path)
+    return row
 
 
 def checkpoint_dir(out):
@@ -242,7 +283,8 @@ def _open_checkpoints(spec, ckpt):
 def spec_dict(spec):
     """The spec as plain data, ``{"sweep": {...}, "base": {...}, "axes": {...}}``, axes in order."""
     return {"sweep": {"games": spec.games, "seed": spec.seed, "policies": list(spec.policies),
-                      "chunk_games": spec.chunk_games, "policy_games": dict(spec.policy_games)},
+                      "chunk_games": spec.chunk_games, "policy_games": dict(spec.policy_games),
+                      **spec._winnable_keys()},
             "base": dict(spec.base), "axes": dict(spec.axes)}
 
 
@@ -375,6 +417,8 @@ def _run_locked(spec, out, grid, backend, progress, csv, step, provenance):
             backend.run(pending, on_done)
         else:
             backend.run(pending, on_done, step=step)
+    solved = {i: _cell_winnable(spec, ckpt, i, config) for i, (_, config) in enumerate(grid)} \
+        if spec.winnable else {}
     rows = []
     for i, knobs, _, policy in units:
         chunks = plan[i, policy]
@@ -384,9 +428,11 @@ def _run_locked(spec, out, grid, backend, progress, csv, step, provenance):
         total = np.zeros_like(chunks[0])
         for c in chunks:
             total += c
-        rows.append(row_from_counts(knobs, spec.base, policy, total, cell=i))
+        rows.append({**row_from_counts(knobs, spec.base, policy, total, cell=i),
+                     **solved.get(i, {})})
     df = derive_rates(pd.DataFrame(rows))
-    df = df[[*spec.axes, *spec.base, *TABLE_COLUMNS]]
+    df = df[[*spec.axes, *spec.base, *TABLE_COLUMNS,
+             *(WINNABLE_COLUMNS if spec.winnable else ())]]
     write_table(df, out, provenance)
     if csv:
         write_table(df, out.with_suffix(".csv"), provenance, csv=True)

@@ -66,10 +66,14 @@ TABLE_COLUMNS = ("policy", "cell", "games", "wins", "win_rate", "win_ci_low", "w
                  "loss_health", "loss_traps", "timeout", "invariant_violations", "rounds",
                  "mean_rounds", "damage", *TRAP_COUNT_COLUMNS, *AREA_ROUND_COLUMNS,
                  "rounds_hist", *ITEM_COLUMNS)
+#: the exact solver's answers for the first games of a cell (a sweep with ``winnable``): the
+#: games solved, the three counts, and the winnable share with its 95 % interval
+WINNABLE_COLUMNS = ("solved", "winnable", "unwinnable", "undecided", "winnable_share",
+                    "winnable_ci_low", "winnable_ci_high")
 #: columns every table must have to be analysed
 REQUIRED_COLUMNS = ("policy", "games", *OUTCOME_COLUMNS)
 #: columns that are results, not knobs; every other column is a knob
-RESULT_COLUMNS = frozenset((*TABLE_COLUMNS, *TRAP_RATE_COLUMNS))
+RESULT_COLUMNS = frozenset((*TABLE_COLUMNS, *TRAP_RATE_COLUMNS, *WINNABLE_COLUMNS))
 
 
 class TableError(ConfigError):

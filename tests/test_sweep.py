@@ -17,7 +17,7 @@ from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
 from slashersim.runner import simulate
 from slashersim.sweeps import SweepSpec, cells, checkpoint_dir, load_spec, parse_spec, run_sweep
-from slashersim.tables import FORMAT, TABLE_COLUMNS, load_table
+from slashersim.tables import FORMAT, TABLE_COLUMNS, knob_columns, load_table
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -81,6 +81,9 @@ BAD = [
     ("[sweep]\ngames = 5\n[base]\nhealth = 5\n[axes]\nhealth = [3]\n",
      "knob 'health' is in both [base] and [axes]"),
     ("[sweep\ngames = 5\n", "spec.toml: not a TOML file ("),
+    ("[sweep]\ngames = 5\nwinnable = -1\n", "winnable must be an integer of at least 0, got -1"),
+    ("[sweep]\ngames = 5\nwinnable = 2\nwinnable_seconds = \"x\"\n",
+     "winnable_seconds must be a number >= 0, got 'x'"),
 ]
 
 
@@ -340,3 +343,19 @@ def test_policy_games_give_a_player_its_own_game_count(tmp_path):
         assert row.wins == simulate(config, "heuristic", games=1000, seed=4).wins
     with pytest.raises(ConfigError, match="policy_games names 'search', which is not in"):
         parse_spec({"sweep": {"games": 10, "policy_games": {"search": 5}}})
+
+
+def test_winnable_adds_each_cells_exact_answers(tmp_path):
+    """``winnable = N``: every row of a cell gains the solver's answers for the cell's first N
+    games, those the players played, and a resumed sweep reads them from its checkpoint."""
+    from slashersim.analysis.winnable import solve_games
+    spec = parse_spec({"sweep": {"games": 50, "seed": 2026, "policies": ["novice", "casual"],
+                                 "winnable": 2, "winnable_seconds": 10},
+                       "axes": {"health": [7, 1]}})
+    df = run_sweep(spec, tmp_path / "out.parquet")
+    for (_, config), (_, rows) in zip(cells(spec), df.groupby("cell")):
+        expected = solve_games(config, 2026, 0, 2, 10).counts
+        assert (rows["solved"] == 2).all() and rows["winnable"].nunique() == 1
+        assert rows.iloc[0][["winnable", "unwinnable", "undecided"]].to_dict() == expected
+    assert df.attrs["slashersim"]["spec"]["sweep"]["winnable"] == 2
+    assert "winnable" not in load_table(tmp_path / "out.parquet").pipe(knob_columns)
