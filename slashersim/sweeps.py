@@ -217,14 +217,19 @@ def cells(spec):
         yield knobs, _cell_config({**spec.base, **knobs}, _describe_cell(knobs))
 
 
-def _cell_winnable(spec, ckpt, cell, config):
+def _winnable_path(ckpt, cell):
+    return ckpt / f"cell{cell}.winnable.json"
+
+
+def _cell_winnable(spec, ckpt, cell, config, progress=None):
     """The exact solver's answers for the first ``spec.winnable`` games of a cell (the games
     its players played), as its :data:`WINNABLE_COLUMNS`; kept in the checkpoint folder, so a
-    resumed sweep does not solve a cell twice."""
-    path = ckpt / f"cell{cell}.winnable.json"
+    resumed sweep does not solve a cell twice. ``progress(done)`` after each game solved."""
+    path = _winnable_path(ckpt, cell)
     if path.exists():
         return json.loads(path.read_text())
-    w = solve_games(config, spec.seed, 0, spec.winnable, spec.winnable_seconds).summary()
+    w = solve_games(config, spec.seed, 0, spec.winnable, spec.winnable_seconds,
+                    progress).summary()
     row = {"solved": w["games"], "winnable": w["winnable"], "unwinnable": w["unwinnable"],
            "undecided": w["undecided"], "winnable_share": w["share"],
            "winnable_ci_low": w["ci"][0], "winnable_ci_high": w["ci"][1]}
@@ -392,8 +397,11 @@ def _run_locked(spec, out, grid, backend, progress, csv, step, provenance):
             if counts is None:
                 pending.append(Unit(i, policy, j, first, n, spec.seed, config))
         plan[i, policy] = chunks
-    total_games = sum(spec.games_of(policy) for *_, policy in units)
-    done_games = total_games - sum(u.games for u in pending)
+    solve = [i for i in range(len(grid)) if spec.winnable and
+             not _winnable_path(ckpt, i).exists()]
+    total_games = sum(spec.games_of(policy) for *_, policy in units) + \
+        spec.winnable * len(grid)
+    done_games = total_games - sum(u.games for u in pending) - spec.winnable * len(solve)
     done_cells = sum(all(c is not None for c in chunks) for chunks in plan.values())
     if progress is not None and done_cells < len(units):
         progress(done_cells, len(units), done_games, total_games)
@@ -417,8 +425,16 @@ def _run_locked(spec, out, grid, backend, progress, csv, step, provenance):
             backend.run(pending, on_done)
         else:
             backend.run(pending, on_done, step=step)
-    solved = {i: _cell_winnable(spec, ckpt, i, config) for i, (_, config) in enumerate(grid)} \
-        if spec.winnable else {}
+    def solved_one(done):
+        nonlocal done_games
+        done_games += 1
+        if step is not None:
+            step(1)
+        if progress is not None:
+            progress(done_cells, len(units), done_games, total_games)
+
+    solved = {i: _cell_winnable(spec, ckpt, i, config, solved_one)
+              for i, (_, config) in enumerate(grid)} if spec.winnable else {}
     rows = []
     for i, knobs, _, policy in units:
         chunks = plan[i, policy]

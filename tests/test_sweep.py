@@ -359,3 +359,8 @@ def test_winnable_adds_each_cells_exact_answers(tmp_path):
         assert rows.iloc[0][["winnable", "unwinnable", "undecided"]].to_dict() == expected
     assert df.attrs["slashersim"]["spec"]["sweep"]["winnable"] == 2
     assert "winnable" not in load_table(tmp_path / "out.parquet").pipe(knob_columns)
+    from slashersim.analysis.report import write_report
+    text = write_report(tmp_path / "out.parquet", tmp_path / "report").read_text()
+    row = df.iloc[-1]
+    assert "could be won [95% CI]" in text
+    assert f"{row['winnable_share']:.4f} [{row['winnable_ci_low']:.4f}" in text

@@ -352,8 +352,10 @@ def health_step_lines(df):
 
 
 def _rows_table(df, varying):
+    solved = "winnable_share" in df.columns
     head = [*varying, "policy", "games", "win rate [95% CI]", "loss by health",
-            "loss by traps", "timeout", "mean rounds"]
+            "loss by traps", "timeout", "mean rounds",
+            *(("could be won [95% CI]", "solved", "unwinnable", "undecided") if solved else ())]
     lines = ["| " + " | ".join(_md(h) for h in head) + " |",
              "|" + "|".join("---" if i < len(varying) + 1 else "---:"
                             for i in range(len(head))) + "|"]
@@ -364,6 +366,10 @@ def _rows_table(df, varying):
             f"{r['loss_health'] / g:.4f}", f"{r['loss_traps'] / g:.4f}",
             f"{r['timeout'] / g:.4f}",
             f"{r['mean_rounds']:.2f}" if "mean_rounds" in r.index else "-"]
+        if solved:
+            cells += [_ci(r["winnable_share"], r["winnable_ci_low"], r["winnable_ci_high"]),
+                      f"{int(r['solved']):,}", f"{int(r['unwinnable']):,}",
+                      f"{int(r['undecided']):,}"]
         lines.append("| " + " | ".join(_md(c) for c in cells) + " |")
     return lines
 
@@ -473,7 +479,10 @@ def write_report(table, out_dir, heatmap_knobs=None, title=None, wrote=None):
             f"{_md(k)} = {_md(format_value(df[k].iloc[0]))}" for k in fixed) + ".")
     lines += ["", "## Results", "",
               "Win rate with its 95 % Wilson interval; loss causes and timeouts as shares of "
-              "the games.", ""]
+              "the games." + (" *Could be won*: the share of the cell's first *solved* games "
+                              "that the exact solver showed some play of both players, each "
+                              "seeing every card, wins (undecided games count as not "
+                              "winnable)." if "winnable_share" in df.columns else ""), ""]
     lines += _rows_table(df, varying)
     items = _items_table(df)
     if items:
