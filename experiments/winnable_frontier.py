@@ -34,6 +34,7 @@ CONFIGS = {
 }
 LIMITS = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 PLAYERS = {"baseline": 1.0, "heuristic": 1.0, "expert": 1.0, "search": 0.25, "omniscient": 0.25}
+LABELS = {"baseline": "novice (baseline)", "heuristic": "casual (heuristic)"}
 
 
 def solve_all(config, games, seed, limit, progress, players=W.FIRST_TRIES):
@@ -139,13 +140,18 @@ def main(argv=None):
                 f"per s; disagreements where both decided: "
                 f"{int((alone[both] != answers[:m][both]).sum())}")
         lines += ["",
+                  "The ladder on the same games (the first of them for the slow players), "
+                  "the winnable share last:", "",
                   "| player | games | won | win rate | won but unwinnable | won but undecided |",
                   "| --- | ---: | ---: | --- | ---: | ---: |"]
         for player, (games, idx) in won.items():
             solved = idx[idx < n]
-            lines.append(f"| {player} | {games} | {len(idx)} | {fmt_share(len(idx), games)} | "
+            lines.append(f"| {LABELS.get(player, player)} | {games} | {len(idx)} | "
+                         f"{fmt_share(len(idx), games)} | "
                          f"{int((answers[solved] == W.UNWINNABLE).sum())} | "
                          f"{int((answers[solved] == W.UNDECIDED).sum())} |")
+        lines.append(f"| **winnable** (the exact solver) | {n} | {k_win} | "
+                     f"{fmt_share(k_win, n)} | | |")
         lines.append("")
         for limit in [x for x in LIMITS if x <= args.limit]:
             decided = (answers != W.UNDECIDED) & (seconds <= limit)
