@@ -18,7 +18,6 @@ import shutil
 import numpy as np
 import pandas as pd
 
-from .analysis.winnable import solve_games
 from .backends import Unit
 from .backends.local import LocalBackend
 from .cards import load as load_cards
@@ -225,6 +224,7 @@ def _cell_winnable(spec, ckpt, cell, config, progress=None):
     """The exact solver's answers for the first ``spec.winnable`` games of a cell (the games
     its players played), as its :data:`WINNABLE_COLUMNS`; kept in the checkpoint folder, so a
     resumed sweep does not solve a cell twice. ``progress(done)`` after each game solved."""
+    from .analysis.winnable import solve_games  # the solver loads when a cell is solved
     path = _winnable_path(ckpt, cell)
     if path.exists():
         return json.loads(path.read_text())

@@ -22,7 +22,6 @@ from ..config import GameConfig
 from ..engine import layout as L
 from ..engine.decisions import PLAY_CARD
 from ..rules import RUNNING, TRICKS_PER_ROUND, WIN, card_name
-from ..runner.recorded import play_recorded
 
 WINNABLE, UNWINNABLE, UNDECIDED = "winnable", "unwinnable", "undecided"
 
@@ -72,6 +71,12 @@ def _solver():
 def _scripted():
     from ..engine import scripted
     return scripted
+
+
+def play_recorded(name, st, capacity=4096):
+    """:func:`slashersim.runner.recorded.play_recorded`, loaded when first played."""
+    from ..runner.recorded import play_recorded as play
+    return play(name, st, capacity)
 
 
 class _Search:
