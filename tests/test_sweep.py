@@ -350,11 +350,11 @@ def test_winnable_adds_each_cells_exact_answers(tmp_path):
     games, those the players played, and a resumed sweep reads them from its checkpoint."""
     from slashersim.analysis.winnable import solve_games
     spec = parse_spec({"sweep": {"games": 50, "seed": 2026, "policies": ["novice", "casual"],
-                                 "winnable": 2, "winnable_seconds": 10},
+                                 "winnable": 2, "winnable_seconds": 2},
                        "axes": {"health": [7, 1]}})
     df = run_sweep(spec, tmp_path / "out.parquet")
     for (_, config), (_, rows) in zip(cells(spec), df.groupby("cell")):
-        expected = solve_games(config, 2026, 0, 2, 10).counts
+        expected = solve_games(config, 2026, 0, 2, 2).counts
         assert (rows["solved"] == 2).all() and rows["winnable"].nunique() == 1
         assert rows.iloc[0][["winnable", "unwinnable", "undecided"]].to_dict() == expected
     assert df.attrs["slashersim"]["spec"]["sweep"]["winnable"] == 2
