@@ -269,8 +269,7 @@ def winnable(config: GameConfig | None = None, *, games: int = 100, seed: int = 
     games = check_count("games", games)
     seed = check_seed(seed)
     first_game = check_seed(first_game, "first_game")
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
-        raise ConfigError(f"seconds must be a number >= 0, got {seconds!r}")
+    _check_seconds("seconds", seconds)
     with _progress(progress, games, kernels=()) as (show, _):
         step = None if show is None else (lambda done: show(done, games))
         return solve_games(config, seed, first_game, games, float(seconds), step)
@@ -431,10 +430,15 @@ def luck(config: GameConfig | None = None, *, policy: PolicyLike = "expert",
     return LuckResult(result)
 
 
+def _check_seconds(name, seconds):
+    """The solver's time per game ``name`` must be a number >= 0."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
+        raise ConfigError(f"{name} must be a number >= 0, got {seconds!r}")
+
+
 def _check_winnable(games, seconds):
     """The games per value the solver decides (0 for none) and its seconds per game, checked."""
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
-        raise ConfigError(f"winnable_seconds must be a number >= 0, got {seconds!r}")
+    _check_seconds("winnable_seconds", seconds)
     return 0 if games is None else check_count("winnable", games)
 
 
