@@ -323,10 +323,54 @@ def last_two_tricks_breach(st, leader, lead, follow, leader_last, follower_last)
     return area_breached_by_tricks_won(st, area, t0, t1)
 
 
+@njit(cache=True, inline='always')
+def follower_breaches(st, player, lead, card, mine, cand):
+    """How many of the leader's possible last cards ``cand`` make tricks 7-8 breach when
+    ``player`` answers ``lead`` with ``card`` and keeps ``mine``, and how many there are."""
+    bad = 0
+    n = 0
+    c = cand
+    while c:
+        theirs = lowest_bit(c)
+        c &= c - 1
+        n += 1
+        bad += last_two_tricks_breach(st, 1 - player, lead, card, theirs, mine)
+    return bad, n
+
+
+@njit(cache=True, inline='always')
+def leader_breaches(st, player, card, mine, cand):
+    """How many of the partner's possible pairs of last cards (from ``cand``) leave it no
+    answer that keeps tricks 7-8 from breaching when ``player`` leads ``card`` and keeps
+    ``mine``, and how many pairs there are."""
+    bad = 0
+    n = 0
+    c1 = cand
+    while c1:
+        x = lowest_bit(c1)
+        c1 &= c1 - 1
+        c2 = c1
+        while c2:
+            y = lowest_bit(c2)
+            c2 &= c2 - 1
+            n += 1
+            pair = (1 << x) | (1 << y)
+            follow = pair & SUIT_MASK[card // 5]
+            options = follow if follow else pair
+            ok = False
+            if (options >> x) & 1 and not last_two_tricks_breach(st, player, card, x, mine, y):
+                ok = True
+            if (options >> y) & 1 and not last_two_tricks_breach(st, player, card, y, mine, x):
+                ok = True
+            bad += 0 if ok else 1
+    return bad, n
+
+
 @njit(cache=True)
-def endgame_follow(st, player, legal, params):
-    """Trick 7 as follower: the card with the least chance that tricks 7-8 breach, over the
-    leader's possible last cards."""
+def endgame_card(st, player, legal, params):
+    """Trick 7: the card with the least chance that tricks 7-8 breach, over the leader's
+    possible last cards (as follower, who also pays for the cards the trick gives) or over the
+    partner's possible two cards, the partner answering as well as it can (as leader)."""
     lead = st[S_LED]
     hand = st[S_HAND + player]
     cand, _ = partner_candidates(st, player)
@@ -337,58 +381,15 @@ def endgame_follow(st, player, legal, params):
         card = lowest_bit(m)
         m &= m - 1
         mine = lowest_bit(hand & ~(1 << card))
-        bad = 0
-        n = 0
-        c = cand
-        while c:
-            theirs = lowest_bit(c)
-            c &= c - 1
-            n += 1
-            bad += last_two_tricks_breach(st, 1 - player, lead, card, theirs, mine)
-        w = (BEATS[st[S_TRUMP], lead] >> card) & 1
-        cost = params[BREACH] * bad / max(1, n) + \
-            take_cost(st, (1 - player) ^ w, won_effects(st, (1 - player) ^ w),
-                      (1 << lead) | (1 << card), params)
-        if cost < best_cost:
-            best_cost = cost
-            best = card
-    return best
-
-
-@njit(cache=True)
-def endgame_lead(st, player, legal, params):
-    """Trick 7 as leader: the card with the least chance that tricks 7-8 breach, over the
-    partner's possible two cards, the partner answering as well as it can."""
-    hand = st[S_HAND + player]
-    cand, _ = partner_candidates(st, player)
-    best = -1
-    best_cost = 1e300
-    m = legal
-    while m:
-        card = lowest_bit(m)
-        m &= m - 1
-        mine = lowest_bit(hand & ~(1 << card))
-        bad = 0
-        n = 0
-        c1 = cand
-        while c1:
-            x = lowest_bit(c1)
-            c1 &= c1 - 1
-            c2 = c1
-            while c2:
-                y = lowest_bit(c2)
-                c2 &= c2 - 1
-                n += 1
-                pair = (1 << x) | (1 << y)
-                follow = pair & SUIT_MASK[card // 5]
-                options = follow if follow else pair
-                ok = False
-                if (options >> x) & 1 and not last_two_tricks_breach(st, player, card, x, mine, y):
-                    ok = True
-                if (options >> y) & 1 and not last_two_tricks_breach(st, player, card, y, mine, x):
-                    ok = True
-                bad += 0 if ok else 1
-        cost = params[BREACH] * bad / max(1, n)
+        if lead < 0:
+            bad, n = leader_breaches(st, player, card, mine, cand)
+            cost = params[BREACH] * bad / max(1, n)
+        else:
+            bad, n = follower_breaches(st, player, lead, card, mine, cand)
+            w = (BEATS[st[S_TRUMP], lead] >> card) & 1
+            cost = params[BREACH] * bad / max(1, n) + \
+                take_cost(st, (1 - player) ^ w, won_effects(st, (1 - player) ^ w),
+                          (1 << lead) | (1 << card), params)
         if cost < best_cost:
             best_cost = cost
             best = card

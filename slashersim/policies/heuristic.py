@@ -76,8 +76,7 @@ from .common import (
     colour_of_whites,
     effects_cost,
     effects_cost_at,
-    endgame_follow,
-    endgame_lead,
+    endgame_card,
     final_parity,
     fire_pit_gift,
     first_aid_now,
@@ -243,13 +242,10 @@ def choose_card(st, player, legal, params):
     """A card from ``legal``: as the trick's leader or as its follower; tricks 7-8 exactly."""
     if not legal & (legal - 1):
         return lowest_bit(legal)
-    endgame = st[S_TRICK] == TRICKS_PER_ROUND - 2 and not st[S_TRAP_ROUND]
+    if st[S_TRICK] == TRICKS_PER_ROUND - 2 and not st[S_TRAP_ROUND]:
+        return endgame_card(st, player, legal, params)
     if st[S_LED] < 0:
-        if endgame:
-            return endgame_lead(st, player, legal, params)
         return choose_lead(st, player, legal, params)
-    if endgame:
-        return endgame_follow(st, player, legal, params)
     return choose_follow(st, player, legal, params)
 
 
