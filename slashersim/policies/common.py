@@ -2,10 +2,10 @@
 are worth, the exact last two tricks, and a few item-phase rules.
 
 The heuristic (:mod:`.heuristic`) is built from them and the other policies reuse them: the
-expert (:mod:`.expert`) the partner model, the trick tables, the cost of the cards won and the
-exact endgame; search (:mod:`.search`) and omniscient (:mod:`.omniscient`) the cost of a
-round. Their parameters are read at the heuristic's indices, with which every parameterised
-policy's vector starts (:mod:`.params`).
+expert (:mod:`.expert`) the partner model, the trick tables, the closed-form trick terms, the
+cost of the cards won and the exact endgame; search (:mod:`.search`) and omniscient
+(:mod:`.omniscient`) the cost of a round. Their parameters are read at the heuristic's
+indices, with which every parameterised policy's vector starts (:mod:`.params`).
 """
 from numba import njit
 import numpy as np
@@ -209,6 +209,43 @@ def no_answer_probability(good, follow, cand, hidden):
     bad = choose(u - a, hidden - a) - choose(u - a - b, hidden - a - b) \
         + choose(u - a - b - c, hidden - a - b - c)
     return bad * INVERSE_CHOOSE[u, hidden + 24]
+
+
+# --- the closed-form trick terms -------------------------------------------------------------
+@njit(cache=True, inline='always')
+def lead_terms(st, area, trump, rule, want, cand, hidden, card, params):
+    """The closed-form cost of leading ``card``, the cards won aside: the chance that the
+    partner (holding ``cand`` less ``hidden`` cards) has no answer that keeps the trick rule
+    (where ``rule``), the flexibility spent, and the chance that it has none that makes the
+    ``want`` player win (0 the leader, 1 the partner, -1 no wish). The heuristic and the
+    expert weigh their leads by it."""
+    follow = SUIT_MASK[card // 5]
+    beats = BEATS[trump, card]
+    good = ALL_CARDS
+    cost = 0.0
+    if rule:
+        good = safe_answers(st, area, trump, card)
+        cost += params[BREACH] * no_answer_probability(good, follow, cand, hidden) \
+            + flexible(st, area, trump, card) * params[KEEP_FLEXIBLE]
+    if want == 0:
+        cost += params[WRONG_WINNER] * no_answer_probability(good & ~beats, follow, cand, hidden)
+    elif want == 1:
+        cost += params[WRONG_WINNER] * no_answer_probability(good & beats, follow, cand, hidden)
+    return cost
+
+
+@njit(cache=True, inline='always')
+def answer_terms(st, cost, area, trump, rule, safe, beats, want, card, params):
+    """``cost`` plus the closed-form cost of answering with ``card``, the cards won aside: a
+    breach of the trick rule (where ``rule``; ``safe`` the safe answers), the flexibility spent,
+    and a winner other than the ``want`` player (0 the leader, 1 the follower, -1 no wish;
+    ``beats`` the answers that win). The heuristic and the expert weigh their answers by it."""
+    if rule:
+        cost += (1 - ((safe >> card) & 1)) * params[BREACH] \
+            + flexible(st, area, trump, card) * params[KEEP_FLEXIBLE]
+    w = (beats >> card) & 1
+    cost += (want >= 0) * (w != want) * params[WRONG_WINNER]
+    return cost
 
 
 # --- what cards won are worth ---------------------------------------------------------------

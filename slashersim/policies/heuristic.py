@@ -69,9 +69,8 @@ from .common import (
     AID_LARGE_BELOW,
     AID_SMALL_BELOW,
     BEATS,
-    BREACH,
     KEEP_FLEXIBLE,
-    WRONG_WINNER,
+    answer_terms,
     card_effect,
     colour_of_whites,
     effects_cost,
@@ -83,6 +82,7 @@ from .common import (
     flexible,
     has_trick_rule,
     item_value,
+    lead_terms,
     missing_escapes,
     no_answer_probability,
     partner_candidates,
@@ -142,7 +142,7 @@ def flexibility(st, card, params):
 
 
 # --- trick play -----------------------------------------------------------------------------
-@njit(cache=True)
+@interface.borrowing
 def choose_follow(st, player, legal, params):
     """The follower's card: keep the area, let the wanted player win, take cards well, and
     keep the flexible cards."""
@@ -168,12 +168,8 @@ def choose_follow(st, player, legal, params):
     while m:
         card = lowest_bit(m)
         m &= m - 1
-        cost = 0.0
-        if rule:
-            cost += (1 - ((safe >> card) & 1)) * params[BREACH] \
-                + flexible(st, area, trump, card) * params[KEEP_FLEXIBLE]
+        cost = answer_terms(st, 0.0, area, trump, rule, safe, beats, want, card, params)
         w = (beats >> card) & 1
-        cost += (want >= 0) * (w != want) * params[WRONG_WINNER]
         # both outcomes are costed and one kept: a branch on the winner would mispredict
         if_won = effects_cost(st, player, lead_mine + card_effect(st, colour_mine, card),
                               params) - cost_mine
@@ -186,7 +182,7 @@ def choose_follow(st, player, legal, params):
     return best
 
 
-@njit(cache=True)
+@interface.borrowing
 def choose_lead(st, player, legal, params):
     """The leader's card: least chance that the partner cannot keep the area or make the
     wanted player win, then the expected cost of the cards taken and the flexibility spent."""
@@ -208,24 +204,14 @@ def choose_lead(st, player, legal, params):
     while m:
         card = lowest_bit(m)
         m &= m - 1
-        follow = SUIT_MASK[card // 5]
-        beats = BEATS[trump, card]
-        good = ALL_CARDS
-        cost = 0.0
-        if rule:
-            good = safe_answers(st, area, trump, card)
-            cost += params[BREACH] * no_answer_probability(good, follow, cand, hidden) \
-                + flexible(st, area, trump, card) * params[KEEP_FLEXIBLE]
+        cost = lead_terms(st, area, trump, rule, want, cand, hidden, card, params)
         if want == 0:
-            cost += params[WRONG_WINNER] * no_answer_probability(good & ~beats, follow, cand,
-                                                                 hidden)
             p_lose = 0.0
         elif want == 1:
-            cost += params[WRONG_WINNER] * no_answer_probability(good & beats, follow, cand,
-                                                                 hidden)
             p_lose = 1.0
         else:
-            p_lose = 1.0 - no_answer_probability(beats, follow, cand, hidden)
+            p_lose = 1.0 - no_answer_probability(BEATS[trump, card], SUIT_MASK[card // 5],
+                                                 cand, hidden)
         if_won = effects_cost(st, player, mine + card_effect(st, colour_mine, card),
                               params) - cost_mine
         if_lost = effects_cost(st, partner, theirs + card_effect(st, colour_theirs, card),
