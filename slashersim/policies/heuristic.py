@@ -342,12 +342,20 @@ def phase_start_item(st, player, params):
     return item
 
 
-@njit(cache=True)
-def before_draw_item(st, player, params):
-    """Lucky Charm, then First Aid, then the Flashlight."""
+@interface.borrowing
+def charm_or_aid(st, player, params):
+    """Before a draw, the Flashlight aside: a Lucky Charm, then First Aid (the omniscient
+    player's rule too)."""
     item = lucky_charm_now(st, player)
     if item < 0:
         item = first_aid_now(st, player, params)
+    return item
+
+
+@njit(cache=True)
+def before_draw_item(st, player, params):
+    """Lucky Charm, then First Aid, then the Flashlight."""
+    item = charm_or_aid(st, player, params)
     if item < 0:
         item = flashlight_now(st, player, params)
     return item
