@@ -237,18 +237,12 @@ def choose_card(st, player, legal, params):
 
 # --- the item deck as the public sees it ----------------------------------------------------
 @njit(cache=True, inline='always')
-def discard_mask(st):
+def pile_mask(st, at, n):
+    """Bitmask of the ``n`` item ids stored from ``st[at]`` on (the discards, the cards
+    drawn)."""
     m = 0
-    for i in range(st[S_DISCARD_N]):
-        m |= 1 << st[S_DISCARD + i]
-    return m
-
-
-@njit(cache=True, inline='always')
-def drawn_mask(st):
-    m = 0
-    for i in range(st[S_DRAWN_N]):
-        m |= 1 << st[S_DRAWN + i]
+    for i in range(n):
+        m |= 1 << st[at + i]
     return m
 
 
@@ -259,8 +253,8 @@ def unseen_items(st):
     for i in range(12):
         if st[C_ITEM_IN + i]:
             every |= 1 << i
-    return every & ~discard_mask(st) & ~drawn_mask(st) & ~st[S_HELD] & ~st[S_HELD + 1] \
-        & ~st[S_OUT]
+    return every & ~pile_mask(st, S_DISCARD, st[S_DISCARD_N]) \
+        & ~pile_mask(st, S_DRAWN, st[S_DRAWN_N]) & ~st[S_HELD] & ~st[S_HELD + 1] & ~st[S_OUT]
 
 
 @njit(cache=True, inline='always')
