@@ -11,7 +11,7 @@ from numba import njit
 import numpy as np
 
 from ..engine.bits import lowest_bit, popcount
-from ..engine.interface import keepable
+from ..engine.interface import borrowing, keepable
 from ..engine.layout import (
     C_AREA_FLEX,
     C_AREA_HAS_TRICK_RULE,
@@ -34,6 +34,7 @@ from ..engine.layout import (
     S_PLAYER_RNG,
     S_RNG,
     S_ROUND_LEADER,
+    S_TRAP_ROUND,
     S_TRAPS,
     S_TRICK,
     S_TRICKS,
@@ -431,6 +432,19 @@ def endgame_card(st, player, legal, params):
             best_cost = cost
             best = card
     return best
+
+
+@borrowing
+def settled_card(st, player, legal, params):
+    """The card the heuristic and the expert play without weighing the trick: the only legal
+    one, or trick 7's exact choice (:func:`endgame_card`) outside a trap round; else -1.
+    Called, not inlined: inlined, its branches would count references to ``st`` and
+    ``params`` at every card played."""
+    if not legal & (legal - 1):
+        return lowest_bit(legal)
+    if st[S_TRICK] == TRICKS_PER_ROUND - 2 and not st[S_TRAP_ROUND]:
+        return endgame_card(st, player, legal, params)
+    return -1
 
 
 # --- the item phase --------------------------------------------------------------------------

@@ -46,7 +46,6 @@ from ..engine.layout import (
     S_PEEK,
     S_PICK,
     S_TRAP_ROUND,
-    S_TRICK,
     S_TRICKS,
     S_TRUMP,
 )
@@ -75,7 +74,6 @@ from .common import (
     colour_of_whites,
     effects_cost,
     effects_cost_at,
-    endgame_card,
     final_parity,
     fire_pit_gift,
     first_aid_now,
@@ -87,6 +85,7 @@ from .common import (
     no_answer_probability,
     partner_candidates,
     safe_answers,
+    settled_card,
     sweep_rule,
     won_effects,
     won_effects_coloured,
@@ -226,10 +225,9 @@ def choose_lead(st, player, legal, params):
 @njit(cache=True, inline='always')
 def choose_card(st, player, legal, params):
     """A card from ``legal``: as the trick's leader or as its follower; tricks 7-8 exactly."""
-    if not legal & (legal - 1):
-        return lowest_bit(legal)
-    if st[S_TRICK] == TRICKS_PER_ROUND - 2 and not st[S_TRAP_ROUND]:
-        return endgame_card(st, player, legal, params)
+    card = settled_card(st, player, legal, params)
+    if card >= 0:
+        return card
     if st[S_LED] < 0:
         return choose_lead(st, player, legal, params)
     return choose_follow(st, player, legal, params)
