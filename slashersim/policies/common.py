@@ -2,16 +2,16 @@
 are worth, the exact last two tricks, and a few item-phase rules.
 
 The heuristic (:mod:`.heuristic`) is built from them and the other policies reuse them: the
-expert (:mod:`.expert`) the partner model, the trick tables, the cost of the cards won and the
-exact endgame; search (:mod:`.search`) and omniscient (:mod:`.omniscient`) the cost of a
-round. Their parameters are read at the heuristic's indices, with which every parameterised
-policy's vector starts (:mod:`.params`).
+expert (:mod:`.expert`) the partner model, the trick tables, the closed-form trick terms, the
+cost of the cards won and the exact endgame; search (:mod:`.search`) and omniscient
+(:mod:`.omniscient`) the cost of a round. Their parameters are read at the heuristic's
+indices, with which every parameterised policy's vector starts (:mod:`.params`).
 """
 from numba import njit
 import numpy as np
 
 from ..engine.bits import lowest_bit, popcount
-from ..engine.interface import keepable
+from ..engine.interface import borrowing, keepable
 from ..engine.layout import (
     C_AREA_FLEX,
     C_AREA_HAS_TRICK_RULE,
@@ -34,6 +34,7 @@ from ..engine.layout import (
     S_PLAYER_RNG,
     S_RNG,
     S_ROUND_LEADER,
+    S_TRAP_ROUND,
     S_TRAPS,
     S_TRICK,
     S_TRICKS,
@@ -211,6 +212,43 @@ def no_answer_probability(good, follow, cand, hidden):
     return bad * INVERSE_CHOOSE[u, hidden + 24]
 
 
+# --- the closed-form trick terms -------------------------------------------------------------
+@njit(cache=True, inline='always')
+def lead_terms(st, area, trump, rule, want, cand, hidden, card, params):
+    """The closed-form cost of leading ``card``, the cards won aside: the chance that the
+    partner (holding ``cand`` less ``hidden`` cards) has no answer that keeps the trick rule
+    (where ``rule``), the flexibility spent, and the chance that it has none that makes the
+    ``want`` player win (0 the leader, 1 the partner, -1 no wish). The heuristic and the
+    expert weigh their leads by it."""
+    follow = SUIT_MASK[card // 5]
+    beats = BEATS[trump, card]
+    good = ALL_CARDS
+    cost = 0.0
+    if rule:
+        good = safe_answers(st, area, trump, card)
+        cost += params[BREACH] * no_answer_probability(good, follow, cand, hidden) \
+            + flexible(st, area, trump, card) * params[KEEP_FLEXIBLE]
+    if want == 0:
+        cost += params[WRONG_WINNER] * no_answer_probability(good & ~beats, follow, cand, hidden)
+    elif want == 1:
+        cost += params[WRONG_WINNER] * no_answer_probability(good & beats, follow, cand, hidden)
+    return cost
+
+
+@njit(cache=True, inline='always')
+def answer_terms(st, cost, area, trump, rule, safe, beats, want, card, params):
+    """``cost`` plus the closed-form cost of answering with ``card``, the cards won aside: a
+    breach of the trick rule (where ``rule``; ``safe`` the safe answers), the flexibility spent,
+    and a winner other than the ``want`` player (0 the leader, 1 the follower, -1 no wish;
+    ``beats`` the answers that win). The heuristic and the expert weigh their answers by it."""
+    if rule:
+        cost += (1 - ((safe >> card) & 1)) * params[BREACH] \
+            + flexible(st, area, trump, card) * params[KEEP_FLEXIBLE]
+    w = (beats >> card) & 1
+    cost += (want >= 0) * (w != want) * params[WRONG_WINNER]
+    return cost
+
+
 # --- what cards won are worth ---------------------------------------------------------------
 #: ``HIT_CHANCE[draws, deck size]``: the rough chance ``min(1, draws / deck size)`` that a
 #: draw of ``draws`` cards meets the Killer
@@ -323,10 +361,54 @@ def last_two_tricks_breach(st, leader, lead, follow, leader_last, follower_last)
     return area_breached_by_tricks_won(st, area, t0, t1)
 
 
+@njit(cache=True, inline='always')
+def follower_breaches(st, player, lead, card, mine, cand):
+    """How many of the leader's possible last cards ``cand`` make tricks 7-8 breach when
+    ``player`` answers ``lead`` with ``card`` and keeps ``mine``, and how many there are."""
+    bad = 0
+    n = 0
+    c = cand
+    while c:
+        theirs = lowest_bit(c)
+        c &= c - 1
+        n += 1
+        bad += last_two_tricks_breach(st, 1 - player, lead, card, theirs, mine)
+    return bad, n
+
+
+@njit(cache=True, inline='always')
+def leader_breaches(st, player, card, mine, cand):
+    """How many of the partner's possible pairs of last cards (from ``cand``) leave it no
+    answer that keeps tricks 7-8 from breaching when ``player`` leads ``card`` and keeps
+    ``mine``, and how many pairs there are."""
+    bad = 0
+    n = 0
+    c1 = cand
+    while c1:
+        x = lowest_bit(c1)
+        c1 &= c1 - 1
+        c2 = c1
+        while c2:
+            y = lowest_bit(c2)
+            c2 &= c2 - 1
+            n += 1
+            pair = (1 << x) | (1 << y)
+            follow = pair & SUIT_MASK[card // 5]
+            options = follow if follow else pair
+            ok = False
+            if (options >> x) & 1 and not last_two_tricks_breach(st, player, card, x, mine, y):
+                ok = True
+            if (options >> y) & 1 and not last_two_tricks_breach(st, player, card, y, mine, x):
+                ok = True
+            bad += 0 if ok else 1
+    return bad, n
+
+
 @njit(cache=True)
-def endgame_follow(st, player, legal, params):
-    """Trick 7 as follower: the card with the least chance that tricks 7-8 breach, over the
-    leader's possible last cards."""
+def endgame_card(st, player, legal, params):
+    """Trick 7: the card with the least chance that tricks 7-8 breach, over the leader's
+    possible last cards (as follower, who also pays for the cards the trick gives) or over the
+    partner's possible two cards, the partner answering as well as it can (as leader)."""
     lead = st[S_LED]
     hand = st[S_HAND + player]
     cand, _ = partner_candidates(st, player)
@@ -337,62 +419,32 @@ def endgame_follow(st, player, legal, params):
         card = lowest_bit(m)
         m &= m - 1
         mine = lowest_bit(hand & ~(1 << card))
-        bad = 0
-        n = 0
-        c = cand
-        while c:
-            theirs = lowest_bit(c)
-            c &= c - 1
-            n += 1
-            bad += last_two_tricks_breach(st, 1 - player, lead, card, theirs, mine)
-        w = (BEATS[st[S_TRUMP], lead] >> card) & 1
-        cost = params[BREACH] * bad / max(1, n) + \
-            take_cost(st, (1 - player) ^ w, won_effects(st, (1 - player) ^ w),
-                      (1 << lead) | (1 << card), params)
+        if lead < 0:
+            bad, n = leader_breaches(st, player, card, mine, cand)
+            cost = params[BREACH] * bad / max(1, n)
+        else:
+            bad, n = follower_breaches(st, player, lead, card, mine, cand)
+            w = (BEATS[st[S_TRUMP], lead] >> card) & 1
+            cost = params[BREACH] * bad / max(1, n) + \
+                take_cost(st, (1 - player) ^ w, won_effects(st, (1 - player) ^ w),
+                          (1 << lead) | (1 << card), params)
         if cost < best_cost:
             best_cost = cost
             best = card
     return best
 
 
-@njit(cache=True)
-def endgame_lead(st, player, legal, params):
-    """Trick 7 as leader: the card with the least chance that tricks 7-8 breach, over the
-    partner's possible two cards, the partner answering as well as it can."""
-    hand = st[S_HAND + player]
-    cand, _ = partner_candidates(st, player)
-    best = -1
-    best_cost = 1e300
-    m = legal
-    while m:
-        card = lowest_bit(m)
-        m &= m - 1
-        mine = lowest_bit(hand & ~(1 << card))
-        bad = 0
-        n = 0
-        c1 = cand
-        while c1:
-            x = lowest_bit(c1)
-            c1 &= c1 - 1
-            c2 = c1
-            while c2:
-                y = lowest_bit(c2)
-                c2 &= c2 - 1
-                n += 1
-                pair = (1 << x) | (1 << y)
-                follow = pair & SUIT_MASK[card // 5]
-                options = follow if follow else pair
-                ok = False
-                if (options >> x) & 1 and not last_two_tricks_breach(st, player, card, x, mine, y):
-                    ok = True
-                if (options >> y) & 1 and not last_two_tricks_breach(st, player, card, y, mine, x):
-                    ok = True
-                bad += 0 if ok else 1
-        cost = params[BREACH] * bad / max(1, n)
-        if cost < best_cost:
-            best_cost = cost
-            best = card
-    return best
+@borrowing
+def settled_card(st, player, legal, params):
+    """The card the heuristic and the expert play without weighing the trick: the only legal
+    one, or trick 7's exact choice (:func:`endgame_card`) outside a trap round; else -1.
+    Called, not inlined: inlined, its branches would count references to ``st`` and
+    ``params`` at every card played."""
+    if not legal & (legal - 1):
+        return lowest_bit(legal)
+    if st[S_TRICK] == TRICKS_PER_ROUND - 2 and not st[S_TRAP_ROUND]:
+        return endgame_card(st, player, legal, params)
+    return -1
 
 
 # --- the item phase --------------------------------------------------------------------------

@@ -46,7 +46,6 @@ from ..engine.layout import (
     S_PEEK,
     S_PICK,
     S_TRAP_ROUND,
-    S_TRICK,
     S_TRICKS,
     S_TRUMP,
 )
@@ -69,25 +68,24 @@ from .common import (
     AID_LARGE_BELOW,
     AID_SMALL_BELOW,
     BEATS,
-    BREACH,
     KEEP_FLEXIBLE,
-    WRONG_WINNER,
+    answer_terms,
     card_effect,
     colour_of_whites,
     effects_cost,
     effects_cost_at,
-    endgame_follow,
-    endgame_lead,
     final_parity,
     fire_pit_gift,
     first_aid_now,
     flexible,
     has_trick_rule,
     item_value,
+    lead_terms,
     missing_escapes,
     no_answer_probability,
     partner_candidates,
     safe_answers,
+    settled_card,
     sweep_rule,
     won_effects,
     won_effects_coloured,
@@ -143,7 +141,7 @@ def flexibility(st, card, params):
 
 
 # --- trick play -----------------------------------------------------------------------------
-@njit(cache=True)
+@interface.borrowing
 def choose_follow(st, player, legal, params):
     """The follower's card: keep the area, let the wanted player win, take cards well, and
     keep the flexible cards."""
@@ -169,12 +167,8 @@ def choose_follow(st, player, legal, params):
     while m:
         card = lowest_bit(m)
         m &= m - 1
-        cost = 0.0
-        if rule:
-            cost += (1 - ((safe >> card) & 1)) * params[BREACH] \
-                + flexible(st, area, trump, card) * params[KEEP_FLEXIBLE]
+        cost = answer_terms(st, 0.0, area, trump, rule, safe, beats, want, card, params)
         w = (beats >> card) & 1
-        cost += (want >= 0) * (w != want) * params[WRONG_WINNER]
         # both outcomes are costed and one kept: a branch on the winner would mispredict
         if_won = effects_cost(st, player, lead_mine + card_effect(st, colour_mine, card),
                               params) - cost_mine
@@ -187,7 +181,7 @@ def choose_follow(st, player, legal, params):
     return best
 
 
-@njit(cache=True)
+@interface.borrowing
 def choose_lead(st, player, legal, params):
     """The leader's card: least chance that the partner cannot keep the area or make the
     wanted player win, then the expected cost of the cards taken and the flexibility spent."""
@@ -209,24 +203,14 @@ def choose_lead(st, player, legal, params):
     while m:
         card = lowest_bit(m)
         m &= m - 1
-        follow = SUIT_MASK[card // 5]
-        beats = BEATS[trump, card]
-        good = ALL_CARDS
-        cost = 0.0
-        if rule:
-            good = safe_answers(st, area, trump, card)
-            cost += params[BREACH] * no_answer_probability(good, follow, cand, hidden) \
-                + flexible(st, area, trump, card) * params[KEEP_FLEXIBLE]
+        cost = lead_terms(st, area, trump, rule, want, cand, hidden, card, params)
         if want == 0:
-            cost += params[WRONG_WINNER] * no_answer_probability(good & ~beats, follow, cand,
-                                                                 hidden)
             p_lose = 0.0
         elif want == 1:
-            cost += params[WRONG_WINNER] * no_answer_probability(good & beats, follow, cand,
-                                                                 hidden)
             p_lose = 1.0
         else:
-            p_lose = 1.0 - no_answer_probability(beats, follow, cand, hidden)
+            p_lose = 1.0 - no_answer_probability(BEATS[trump, card], SUIT_MASK[card // 5],
+                                                 cand, hidden)
         if_won = effects_cost(st, player, mine + card_effect(st, colour_mine, card),
                               params) - cost_mine
         if_lost = effects_cost(st, partner, theirs + card_effect(st, colour_theirs, card),
@@ -241,32 +225,22 @@ def choose_lead(st, player, legal, params):
 @njit(cache=True, inline='always')
 def choose_card(st, player, legal, params):
     """A card from ``legal``: as the trick's leader or as its follower; tricks 7-8 exactly."""
-    if not legal & (legal - 1):
-        return lowest_bit(legal)
-    endgame = st[S_TRICK] == TRICKS_PER_ROUND - 2 and not st[S_TRAP_ROUND]
+    card = settled_card(st, player, legal, params)
+    if card >= 0:
+        return card
     if st[S_LED] < 0:
-        if endgame:
-            return endgame_lead(st, player, legal, params)
         return choose_lead(st, player, legal, params)
-    if endgame:
-        return endgame_follow(st, player, legal, params)
     return choose_follow(st, player, legal, params)
 
 
 # --- the item deck as the public sees it ----------------------------------------------------
 @njit(cache=True, inline='always')
-def discard_mask(st):
+def pile_mask(st, at, n):
+    """Bitmask of the ``n`` item ids stored from ``st[at]`` on (the discards, the cards
+    drawn)."""
     m = 0
-    for i in range(st[S_DISCARD_N]):
-        m |= 1 << st[S_DISCARD + i]
-    return m
-
-
-@njit(cache=True, inline='always')
-def drawn_mask(st):
-    m = 0
-    for i in range(st[S_DRAWN_N]):
-        m |= 1 << st[S_DRAWN + i]
+    for i in range(n):
+        m |= 1 << st[at + i]
     return m
 
 
@@ -277,8 +251,8 @@ def unseen_items(st):
     for i in range(12):
         if st[C_ITEM_IN + i]:
             every |= 1 << i
-    return every & ~discard_mask(st) & ~drawn_mask(st) & ~st[S_HELD] & ~st[S_HELD + 1] \
-        & ~st[S_OUT]
+    return every & ~pile_mask(st, S_DISCARD, st[S_DISCARD_N]) \
+        & ~pile_mask(st, S_DRAWN, st[S_DRAWN_N]) & ~st[S_HELD] & ~st[S_HELD + 1] & ~st[S_OUT]
 
 
 @njit(cache=True, inline='always')
@@ -360,12 +334,20 @@ def phase_start_item(st, player, params):
     return item
 
 
-@njit(cache=True)
-def before_draw_item(st, player, params):
-    """Lucky Charm, then First Aid, then the Flashlight."""
+@interface.borrowing
+def charm_or_aid(st, player, params):
+    """Before a draw, the Flashlight aside: a Lucky Charm, then First Aid (the omniscient
+    player's rule too)."""
     item = lucky_charm_now(st, player)
     if item < 0:
         item = first_aid_now(st, player, params)
+    return item
+
+
+@njit(cache=True)
+def before_draw_item(st, player, params):
+    """Lucky Charm, then First Aid, then the Flashlight."""
+    item = charm_or_aid(st, player, params)
     if item < 0:
         item = flashlight_now(st, player, params)
     return item

@@ -31,8 +31,7 @@ from ..engine.layout import (
 from ..engine.playout import finish_round, legal_cards, play_given_card
 from ..rules import CURSED_OBJECT, FLASHLIGHT, KILLER
 from . import heuristic as H
-from .baseline import lucky_charm_now
-from .common import first_aid_now, fresh_streams, item_value, round_end_cost
+from .common import fresh_streams, item_value, round_end_cost
 from .params import OMNISCIENT, index_of
 
 #: rollout values of an escape item gained and of a game won, read
@@ -120,10 +119,9 @@ def killer_in_next_draws(st, player):
 
 @njit(cache=True)
 def before_draw_item(st, player, params):
-    """Lucky Charm and First Aid as the heuristic; the Flashlight only against the Killer."""
-    item = lucky_charm_now(st, player)
-    if item < 0:
-        item = first_aid_now(st, player, params)
+    """Lucky Charm and First Aid as the heuristic (:func:`.heuristic.charm_or_aid`); the
+    Flashlight only against the Killer."""
+    item = H.charm_or_aid(st, player, params)
     if item < 0 and (st[S_HELD + player] >> FLASHLIGHT) & 1 and killer_in_next_draws(st, player):
         item = FLASHLIGHT
     return item
@@ -131,8 +129,8 @@ def before_draw_item(st, player, params):
 
 @njit(cache=True)
 def one_more_card(st, player):
-    """Draw one more card (an area's extra draw, or the optional card of a player who won no
-    yellow) when it is a card worth keeping."""
+    """The heuristic's :func:`.heuristic.one_more_card` with the deck seen: draw when the top
+    card is worth keeping."""
     card = top_card(st, 0)
     return 1 if card >= 0 and keepable(card) and item_value(st, player, card) > 0 else 0
 

@@ -23,9 +23,9 @@ cheaply:
 - **The item phase ahead** (:mod:`.items`): both piles are valued together by what the player
   may know of the item deck: where the Killer can lie, who draws first and where the second
   drawer starts, and the escape items either may draw.
-- Tricks 7-8 are the heuristic's exact endgame (:func:`..common.endgame_lead`,
-  :func:`..common.endgame_follow`); item-phase decisions are the heuristic's, with the
-  parameters tuned for the expert (the defaults of :data:`..params.EXPERT`).
+- Tricks 7-8 are the heuristic's exact endgame (:func:`..common.endgame_card`); item-phase
+  decisions are the heuristic's, with the parameters tuned for the expert (the defaults of
+  :data:`..params.EXPERT`).
 
 The slots of its scratch arrays and its parameter indices are named in :mod:`.layout`.
 Everything is drawn from the player's view: the partner's hand from
@@ -42,11 +42,9 @@ later leads, leads valued by closed-form futures or by models fitted to the roll
 from numba import njit
 
 from ...engine import interface
-from ...engine.bits import lowest_bit
-from ...engine.layout import S_LED, S_TRAP_ROUND, S_TRICK
-from ...rules import TRICKS_PER_ROUND
+from ...engine.layout import S_LED
 from .. import heuristic as H
-from ..common import endgame_follow, endgame_lead
+from ..common import settled_card
 from .futures import follow_card
 from .leads import lead_card
 
@@ -55,13 +53,11 @@ __all__ = ["choose_card", "decide"]
 
 @njit(cache=True)
 def choose_card(st, player, legal, params):
-    """A card from ``legal``: forced, the heuristic's exact tricks 7-8, or searched."""
-    if not legal & (legal - 1):
-        return lowest_bit(legal)
-    if st[S_TRICK] == TRICKS_PER_ROUND - 2 and not st[S_TRAP_ROUND]:
-        if st[S_LED] < 0:
-            return endgame_lead(st, player, legal, params)
-        return endgame_follow(st, player, legal, params)
+    """A card from ``legal``: forced or the heuristic's exact tricks 7-8
+    (:func:`..common.settled_card`), else searched."""
+    card = settled_card(st, player, legal, params)
+    if card >= 0:
+        return card
     if st[S_LED] < 0:
         return lead_card(st, player, legal, params)
     return follow_card(st, player, legal, params)

@@ -43,11 +43,9 @@ from ..common import (
     DEATH,
     DRAW_OVER,
     DRAW_UNDER,
-    KEEP_FLEXIBLE,
     TARGET_DRAWS,
-    WRONG_WINNER,
+    answer_terms,
     colour_of_whites,
-    flexible,
     has_trick_rule,
     partner_candidates,
     safe_answers,
@@ -297,6 +295,26 @@ def future_distributions(st, player, fl):
     return ylo0, yhi0, ylo1, yhi1, dlo0, dhi0, dlo1, dhi1
 
 
+@interface.borrowing
+def answer_costs(st, legal, want, params, out):
+    """Add the heuristic's closed-form answer costs (:func:`..common.answer_terms`) to
+    ``out`` per legal card, ``want`` the winner the plan wishes for (-1: none): a borrowing
+    pass of its own, as inlined in :func:`follow_card` they would count references to ``st``
+    and ``params`` for every card."""
+    lead = st[S_LED]
+    area = st[S_AREA]
+    trump = st[S_TRUMP]
+    rule = has_trick_rule(st, area) and not st[S_TRAP_ROUND]
+    safe = safe_answers(st, area, trump, lead)
+    beats = BEATS[trump, lead]
+    m = legal
+    while m:
+        card = lowest_bit(m)
+        m &= m - 1
+        out[card] = answer_terms(st, out[card], area, trump, rule, safe, beats, want, card,
+                                 params)
+
+
 @njit(cache=True)
 def follow_card(st, player, legal, params):
     """The answer of least cost: the heuristic's closed-form terms (the trick rule, the plan's
@@ -314,9 +332,6 @@ def follow_card(st, player, legal, params):
         zero(fl, F_DIST, F_DIST + 4 * NDIST)
     lead = st[S_LED]
     leader = 1 - player
-    area = st[S_AREA]
-    trump = st[S_TRUMP]
-    rule = has_trick_rule(st, area) and not st[S_TRAP_ROUND]
     want = sole_sweep_winner(st, leader)
     out = fl[F_OUT:F_OUT + 20]
     pc = fl[F_PC:F_PC + PC_SIZE]
@@ -325,10 +340,8 @@ def follow_card(st, player, legal, params):
         parity_failures(st, player, legal, np.bool_(False), int(params[DD_HANDS]),
                         np.empty(MOST_HANDS, dtype=np.int64), out,
                         lcg_seed(st), params[BREACH])
-    safe = safe_answers(st, area, trump, lead)
-    beats = BEATS[trump, lead]
-    breach = params[BREACH]
-    wrong = params[WRONG_WINNER]
+    answer_costs(st, legal, want, params, out)
+    beats = BEATS[st[S_TRUMP], lead]
     value = 0.0
     b = (0, 0, 0, 0, 0, 0, 0, 0)
     first = first_drawer(st)
@@ -345,11 +358,7 @@ def follow_card(st, player, legal, params):
         card = lowest_bit(m)
         m &= m - 1
         cost = out[card]
-        if rule:
-            cost += (1 - ((safe >> card) & 1)) * breach \
-                + flexible(st, area, trump, card) * params[KEEP_FLEXIBLE]
         w = (beats >> card) & 1
-        cost += (want >= 0) * (w != want) * wrong
         taker = player if w else leader
         if (reps >> card) & 1 and futures:
             # a new class: its members share the value of the cards won

@@ -21,17 +21,12 @@ from ...engine.layout import (
     S_TRUMP,
     S_TRUMP_CARD,
 )
-from ...rules import ALL_CARDS, RED, SUIT_MASK
+from ...rules import ALL_CARDS, RED
 from ..common import (
-    BEATS,
     BREACH,
-    KEEP_FLEXIBLE,
-    WRONG_WINNER,
-    flexible,
     has_trick_rule,
-    no_answer_probability,
+    lead_terms,
     partner_candidates,
-    safe_answers,
 )
 from .lcg import lcg_seed
 from .plan import parity_failures, planned_area, sole_sweep_winner
@@ -79,34 +74,19 @@ def representatives(st, player, legal):
 
 @interface.borrowing
 def lead_costs(st, player, legal, params, out):
-    """The heuristic's closed-form lead costs other than the cards won, per legal card: the
-    chance that the partner has no answer that keeps the trick rule, or none that gives the
-    winner the plan wishes for (:func:`.plan.sole_sweep_winner`, until the exact check takes
-    over), and the flexibility spent."""
+    """The heuristic's closed-form lead costs (:func:`..common.lead_terms`) per legal card,
+    the winner the plan wishes for from :func:`.plan.sole_sweep_winner` until the exact check
+    takes over."""
     area = st[S_AREA]
     trump = st[S_TRUMP]
     rule = has_trick_rule(st, area) and not st[S_TRAP_ROUND]
     want = -1 if planned_area(st, params) else sole_sweep_winner(st, player)
     cand, hidden = partner_candidates(st, player)
-    breach = params[BREACH]
-    wrong = params[WRONG_WINNER]
     m = legal
     while m:
         card = lowest_bit(m)
         m &= m - 1
-        follow = SUIT_MASK[card // 5]
-        beats = BEATS[trump, card]
-        good = ALL_CARDS
-        cost = 0.0
-        if rule:
-            good = safe_answers(st, area, trump, card)
-            cost += breach * no_answer_probability(good, follow, cand, hidden) \
-                + flexible(st, area, trump, card) * params[KEEP_FLEXIBLE]
-        if want == 0:
-            cost += wrong * no_answer_probability(good & ~beats, follow, cand, hidden)
-        elif want == 1:
-            cost += wrong * no_answer_probability(good & beats, follow, cand, hidden)
-        out[card] = cost
+        out[card] = lead_terms(st, area, trump, rule, want, cand, hidden, card, params)
 
 
 @njit(cache=True)
