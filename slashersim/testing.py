@@ -43,13 +43,14 @@ import copy
 import inspect
 import pickle
 
-from numba import carray, njit
+from numba import carray
 import numpy as np
 
 from . import rules
 from .engine import interface
 from .engine import layout as L
 from .engine import rng as R
+from .engine.lazy import closure_njit
 from .engine.view import fill_view
 from .policies import get_policy, param_vector
 from .policies.python import BRIDGE_STATE_SIZE, REPORT_AT, Observation, answerer
@@ -219,7 +220,7 @@ def _recorder(name):
     address_at = rates_at + interface.N_DECISIONS
     row = POINT_HEADER + L.STATE_SIZE
 
-    @njit(interface.POLICY_SIGNATURE)
+    @closure_njit(interface.POLICY_SIGNATURE)
     def record(decision, player, arg, st, params):
         head = carray(pointer(np.int64(params[address_at])), (_CONTROL,), np.int64)
         count = head[0]

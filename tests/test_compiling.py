@@ -256,3 +256,32 @@ def test_no_function_in_the_cache_has_two_signatures():
     from slashersim.runner.kernels import compile_part
     compile_part("engine")
     assert numba_checks.cached_twice() == {}
+
+
+def test_a_recorder_around_a_policy_is_loaded_from_the_cache_in_a_later_process(tmp_path):
+    """A closure over a policy (the solver's and the hygiene checker's recorders) is keyed by
+    what its cells hold, not by their per-process bytes: a second process loads it."""
+    code = ("from numba.core import event\n"
+            "from slashersim.runner.recorded import _recorder\n"
+            "from slashersim.policies import get_policy\n"
+            "names = []\n"
+            "class L(event.Listener):\n"
+            "    def on_start(self, e): names.append(e.data['dispatcher'].py_func.__qualname__)\n"
+            "    def on_end(self, e): pass\n"
+            "with event.install_listener('numba:compile', L()):\n"
+            "    _recorder(get_policy('exerciser').decide, 0)\n"
+            "print(sum('record' in n for n in names))\n")
+    env = {**os.environ, "SLASHERSIM_CACHE_DIR": str(tmp_path)}
+    compiled = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                               text=True, check=True).stdout.split()[-1] for _ in range(2)]
+    assert compiled == ["1", "0"]
+
+
+def test_a_recorder_s_cache_key_follows_its_cells():
+    from slashersim.engine.lazy import _describe
+    from slashersim.policies import baseline, exerciser
+    assert _describe(baseline.decide) == _describe(baseline.decide)
+    assert _describe(baseline.decide) != _describe(exerciser.decide)
+    assert _describe(3) != _describe(4)
+    anything = object()
+    assert _describe(anything) != _describe(anything)

@@ -5,7 +5,12 @@ importing :mod:`slashersim.engine.luck_kernels` used to compile all of its kerne
 needs one. :func:`lazy_njit` takes the same arguments and compiles the one signature when the
 kernel is first called, from the on-disk cache when it is there, with the same cache entry.
 """
+import hashlib
+import os
+
 from numba import njit
+from numba.core.caching import FunctionCache
+import numpy as np
 
 from .. import compiling
 
@@ -41,4 +46,54 @@ def lazy_njit(signature, **options):
     """``@njit(signature, **options)`` whose compilation waits for the first call."""
     def wrap(fn):
         return LazyKernel(njit(**options)(fn), signature)
+    return wrap
+
+
+class _CellsKeyedCache(FunctionCache):
+    """numba's on-disk cache for a closure, keyed by what its cells hold rather than by their
+    pickled bytes (which carry a compiled function's per-process id, so a closure over one
+    would compile afresh in every process)."""
+
+    def _index_key(self, sig, codegen):
+        code = self._py_func.__code__
+        cells = tuple(_describe(c.cell_contents) for c in self._py_func.__closure__ or ())
+        digest = hashlib.sha256(repr((code.co_code, code.co_consts, cells)).encode())
+        return sig, codegen.magic_tuple(), digest.hexdigest()
+
+
+def _describe(value):
+    """A cell's value as its cache key sees it: a number by its ``repr``; a compiled function
+    by its code, its own cells and its file's stamp (as numba checks a kernel's own file);
+    anything else by a token of this process, so that it is compiled afresh."""
+    if value is None or isinstance(value, (bool, int, float, str, np.number)):
+        return repr(value)
+    fn = getattr(value, "py_func", None)
+    if fn is None:
+        return f"object {os.getpid()} {id(value)} {os.urandom(8).hex()}"
+    code = fn.__code__
+    try:
+        stat = os.stat(code.co_filename)
+        stamp = (stat.st_mtime, stat.st_size)
+    except OSError:
+        stamp = None
+    cells = tuple(_describe(c.cell_contents) for c in fn.__closure__ or ())
+    return (fn.__module__, fn.__qualname__, code.co_code, repr(code.co_consts), code.co_names,
+            cells, stamp)
+
+
+def closure_njit(signature):
+    """``@njit(signature, cache=True)`` for a closure over compiled functions and numbers (a
+    recorder around a policy): compiled once per cell values, then loaded from the on-disk
+    cache in later processes."""
+    def wrap(fn):
+        dispatcher = njit(fn)
+        if not hasattr(dispatcher, "overloads"):
+            return dispatcher               # NUMBA_DISABLE_JIT=1: the plain function
+        try:
+            dispatcher._cache = _CellsKeyedCache(fn)
+        except RuntimeError:                # no folder to cache in: compiled each time
+            pass
+        dispatcher.compile(signature)
+        dispatcher.disable_compile()
+        return dispatcher
     return wrap

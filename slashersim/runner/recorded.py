@@ -9,13 +9,14 @@ the recorder writes where they point). It never changes an answer.
 import ctypes
 import functools
 
-from numba import carray, config, njit, types
+from numba import carray, config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 import numpy as np
 
 from ..engine import interface
 from ..engine.layout import MEMORY_SIZE, S_MEMORY, S_ROUND
+from ..engine.lazy import closure_njit
 from ..policies import get_policy, param_vector
 
 #: a tape row: the round, the decision, the answer
@@ -46,7 +47,7 @@ def _recorder(decide, n_params):
     from .kernels import as_function  # the kernels load when games are played
     inner = as_function(decide)
 
-    @njit(interface.POLICY_SIGNATURE)
+    @closure_njit(interface.POLICY_SIGNATURE)
     def record(decision, player, arg, st, params):
         answer = inner(decision, player, arg, st, params[:n_params])
         address = np.int64(params[n_params])
