@@ -270,14 +270,14 @@ def test_record_uses_the_policy_parameters(capsys, tmp_path):
     from slashersim.config import GameConfig
     from slashersim.runner import simulate
     out = tmp_path / "r.json"
-    code, _, _ = run(capsys, "simulate", "--policy", "heuristic", "--games", "40",
+    code, _, _ = run(capsys, "simulate", "--policy", "expert", "--games", "40",
                      "--policy-param", "breach=0", "--policy-param", "damage=0",
                      "--record", "7", "--record-out", str(out), "--seed", "3")
     assert code == 0
     rec = json.loads(out.read_text())
     assert rec["policy_params"]["breach"] == 0 and rec["policy_params"]["damage"] == 0
-    params = param_vector("heuristic", {"breach": 0, "damage": 0})
-    row = simulate(GameConfig(), "heuristic", games=40, seed=3, params=params,
+    params = param_vector("expert", {"breach": 0, "damage": 0})
+    row = simulate(GameConfig(), "expert", games=40, seed=3, params=params,
                    keep_records=True).records.iloc[7]
     assert (rec["outcome"], rec["rounds"]) == (row["outcome"], row["rounds"])
     code, out_text, _ = run(capsys, "luck", "timeline", str(out), "--games", "5")

@@ -243,7 +243,7 @@ def test_killed_or_interrupted_then_rerun_gives_the_same_table(tmp_path, sig):
     """SIGKILL or Ctrl-C (SIGINT) mid-sweep: every finished chunk stays checkpointed, Ctrl-C
     stops the run within a second (exit status 130, one line saying how to resume), and
     the same command then finishes the same table."""
-    text = SMALL.replace("games = 3000", "games = 200000").replace("chunk_games = 1000",
+    text = SMALL.replace("games = 3000", "games = 50000").replace("chunk_games = 1000",
                                                                    "chunk_games = 5000")
     spec_path = _spec(tmp_path, text)
     out = tmp_path / "run" / "out.parquet"
