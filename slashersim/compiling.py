@@ -43,7 +43,7 @@ class Part(NamedTuple):
 KERNELS = {
     "engine": Part("engine", "kernels", "chunk", "the engine", 20),
     "rollouts": Part("rollouts", "kernels", "rollouts", "the play-outs of positions", 25),
-    "record": Part("record", "kernels", "record_game", "the game recorder", 15),
+    "record": Part("record", "kernels", "play_on", "the game recorder", 15),
     "python": Part("python", "kernels", "play_games", "the engine for Python players", 15),
 }
 #: kernel kinds of a command -> the kernel that plays them

@@ -17,6 +17,7 @@ from slashersim.cli import main
 from slashersim.config import ConfigError, GameConfig
 from slashersim.engine import layout as L
 from slashersim.engine import luck_kernels as K
+from slashersim.engine import positions
 from slashersim.engine import rng
 from slashersim.policies import get_policy, param_vector
 from slashersim.runner import simulate
@@ -153,13 +154,13 @@ def _turns(rec):
     recorded game, read off the positions before and after the turn (after its last card when
     the game ended in it)."""
     info, snaps = rec.info, rec.snaps
-    starts = [i for i in range(len(info)) if info[i, 0] == K.SNAP_ITEMS and info[i, 2] < 2]
+    starts = [i for i in range(len(info)) if info[i, 0] == positions.SNAP_ITEMS and info[i, 2] < 2]
     turns = []
     for i in starts:
         j = i + 1
-        while info[j, 0] == K.SNAP_DRAW:
+        while info[j, 0] == positions.SNAP_DRAW:
             j += 1
-        if info[j, 0] == K.SNAP_END:
+        if info[j, 0] == positions.SNAP_END:
             j -= 1                   # the game ended in the turn: its clean-up may reshuffle
         a, b = snaps[i], snaps[j]
         deck = [int(c) for c in a[L.S_DECK:L.S_DECK + a[L.S_DECK_N]][::-1]]
@@ -203,7 +204,7 @@ def test_timeline_events_are_the_deal_the_trump_and_each_card_drawn(edition):
             assert [e["killer"] for e in evs] == [e["card"] == "killer" for e in evs]
             cursed += sum(e["card"] == "cursed_object" for e in evs)
         for i, (kind, _, _, _, extra) in enumerate(rec.info):
-            if kind == K.SNAP_DRAW and rec.snaps[i][L.S_AREA] == rules.CABINS and extra:
+            if kind == positions.SNAP_DRAW and rec.snaps[i][L.S_AREA] == rules.CABINS and extra:
                 cabins_extra += 1
         # the chain: every event starts where the previous one ended
         assert events[0]["before"] == 0
@@ -226,7 +227,7 @@ def test_recorded_positions_continued_as_they_are_end_as_the_game_did(edition):
             st = pos.state.copy()
             continue_as_is(entry.decide, st, params, pos.known)
             assert np.array_equal(st, rec.snaps[-1]), (g, i, rec.info[i])
-            mid += pos.known[K.P_PHASE] == K.PHASE_DRAW and pos.known[K.P_PENDING] > 0
+            mid += pos.known[positions.P_PHASE] == positions.PHASE_DRAW and pos.known[positions.P_PENDING] > 0
     assert mid > 50
 
 
@@ -238,9 +239,9 @@ def test_after_a_turn_s_last_card_is_the_position_after_the_turn():
     for g in range(6):
         rec = record_game(GameConfig(), "baseline", 0, g)
         for i in range(len(rec.info) - 2):
-            if rec.info[i, 0] != K.SNAP_DRAW or rec.info[i + 1, 0] == K.SNAP_DRAW:
+            if rec.info[i, 0] != positions.SNAP_DRAW or rec.info[i + 1, 0] == positions.SNAP_DRAW:
                 continue
-            if rec.info[i + 1, 0] == K.SNAP_END:
+            if rec.info[i + 1, 0] == positions.SNAP_END:
                 continue
             a = _outcomes(snapshot_position(rec, i), "baseline", 2000, 4, None) == rules.WIN
             b = _outcomes(snapshot_position(rec, i + 1), "baseline", 2000, 4, None) == rules.WIN
@@ -347,8 +348,8 @@ def test_position_probabilities_are_calibrated(edition):
     games, rollouts = 600, 200
     # after the deal (trump known, and not yet: "hands"), before the second turn, and after
     # the first card of the item phase (mostly in the middle of a draw)
-    for kind, turns, hands in ((K.SNAP_DEALT, 0, False), (K.SNAP_DEALT, 0, True),
-                               (K.SNAP_ITEMS, 1, False), (K.SNAP_DRAW, 0, False)):
+    for kind, turns, hands in ((positions.SNAP_DEALT, 0, False), (positions.SNAP_DEALT, 0, True),
+                               (positions.SNAP_ITEMS, 1, False), (positions.SNAP_DRAW, 0, False)):
         gaps = []
         for g in range(games):
             rec = record_game(config, "baseline", 12, g)
@@ -371,7 +372,7 @@ def test_recorded_positions_keep_the_killer_in_the_rest_of_its_top_group():
         rec = record_game(GameConfig(), "baseline", 13, g)
         for i, kind in enumerate(rec.info[:, 0]):
             st = rec.snaps[i]
-            if kind not in (K.SNAP_ITEMS, K.SNAP_DRAW) or st[L.S_KILLER_DRAWS] \
+            if kind not in (positions.SNAP_ITEMS, positions.SNAP_DRAW) or st[L.S_KILLER_DRAWS] \
                     or st[L.S_ROUND] > 2 or rules.KILLER not in st[L.S_DECK:L.S_DECK +
                                                                    st[L.S_DECK_N]]:
                 continue

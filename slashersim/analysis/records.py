@@ -46,19 +46,10 @@ def record_game(config, policy, seed, game, params=None):
     check_seed(int(game), "the recorded game")
     seed = check_seed(seed)
     params = param_vector(policy) if params is None else np.asarray(params, dtype=np.float64)
-    from ..runner.kernels import as_function  # compiles on first call
-    from ..runner.kernels import record_game as kernel
-    decide = as_function(get_policy(policy).decide)
-    cfg = config.to_array()
-    size = 256
-    while True:
-        snaps = np.zeros((size, L.STATE_SIZE), dtype=np.int64)
-        info = np.zeros((size, K.INFO_SIZE), dtype=np.int64)
-        n = kernel(decide, cfg, params, int(seed), int(game), snaps, info)
-        if n <= size:
-            break
-        size = n                     # the replay is deterministic: again, with room for all
-    return GameRecord(config, policy, int(seed), int(game), snaps[:n].copy(), info[:n].copy(),
+    from ..runner.recorded import record_positions  # compiles on first call
+    snaps, info = record_positions(get_policy(policy).decide, config.to_array(), params,
+                                   int(seed), int(game))
+    return GameRecord(config, policy, int(seed), int(game), snaps, info,
                       params)
 
 

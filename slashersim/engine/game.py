@@ -16,6 +16,7 @@ from ..rules import (
 )
 from .bits import popcount
 from .deal import setup_game, start_round
+from .interface import observe
 from .items import item_phase, reshuffle_item_deck, team_escapes
 from .layout import (
     C_CHECK,
@@ -107,6 +108,7 @@ from .layout import (
     V_TRAPS,
 )
 from .lazy import lazy_njit
+from .positions import SNAP_DEALT, SNAP_START
 from .rng import seed_streams
 from .tricks import finish_play_phase, play_phase
 
@@ -194,8 +196,11 @@ def begin_round(st):
 
 @njit
 def play_round(policy, st, params):
-    """One round: area, deal, play phase, item phase, clean-up."""
+    """One round: area, deal, play phase, item phase, clean-up; a recorder is shown the round
+    before its deal and after it (:func:`interface.observe`)."""
+    observe(policy, st, params, SNAP_START, 0, 0, False)
     begin_round(st)
+    observe(policy, st, params, SNAP_DEALT, 0, 0, False)
     play_phase(policy, st, params)
     end_round(policy, st, params)
 

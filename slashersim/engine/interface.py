@@ -47,7 +47,15 @@ from .decisions import (  # noqa: F401 (the decisions are part of the policy int
     TRADE,
     USE_BACKPACK,
 )
-from .layout import C_CURSED_KEEP, C_KEEP_OPTIONAL, POLICY, S_CURSED_DRAWN, S_PLAYER_RNG, S_RNG
+from .layout import (
+    C_CURSED_KEEP,
+    C_KEEP_OPTIONAL,
+    C_OBSERVE,
+    POLICY,
+    S_CURSED_DRAWN,
+    S_PLAYER_RNG,
+    S_RNG,
+)
 
 #: a policy's parameters as it receives them: read-only
 PARAMS_TYPE = types.Array(types.float64, 1, "C", readonly=True)
@@ -89,6 +97,31 @@ def ask(policy, decision, player, arg, st, params):
     st[S_PLAYER_RNG + player] = st[S_RNG + POLICY]
     st[S_RNG + POLICY] = 0
     return answer
+
+
+#: not a decision: in a recorded game (``C_OBSERVE``) the engine shows its recorder each
+#: position a recorded game keeps (:func:`observe`); no player is asked it
+OBSERVE = -1
+
+
+@njit(inline='always')
+def observe(policy, st, params, kind, turns, pending, extra_done):
+    """Show a recorder where a recorded game stands, as a call ``policy(OBSERVE, kind, arg,
+    st, params)`` whose answer is ignored: ``kind`` is a ``positions.SNAP_*``, ``arg`` packs
+    the item phase's turns done, and within a draw the cards still to draw and whether the
+    extra card is past (:func:`observed`). Nothing happens unless ``st[C_OBSERVE]``, which only
+    the recorder sets, so no player is ever shown this."""
+    if st[C_OBSERVE]:
+        policy(np.int64(OBSERVE), np.int64(kind),
+               np.int64(turns | (pending << 8) | (np.int64(extra_done) << 16)), st,
+               readonly(params))
+
+
+@njit(cache=True, inline='always')
+def observed(arg):
+    """The turns done, cards still to draw and extra-card flag packed in an observation's
+    ``arg`` (:func:`observe`)."""
+    return arg & 0xFF, (arg >> 8) & 0xFF, (arg >> 16) & 1
 
 
 @njit(cache=True, inline='always')

@@ -25,6 +25,7 @@ from ..rules import (
     LUCKY_CHARM,
     NO_YELLOW_DRAW_MAY,
     RED,
+    RUNNING,
     SUIT_MASK,
     USED_TO_DISCARD,
     WALKIE_TALKIE,
@@ -34,7 +35,14 @@ from ..rules import (
 )
 from . import interface
 from .bits import popcount
-from .interface import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, ask, keepable, may_keep_none
+from .interface import (
+    FLASHLIGHT_ORDERS,
+    N_FLASHLIGHT_ORDERS,
+    ask,
+    keepable,
+    may_keep_none,
+    observe,
+)
 from .layout import (
     C_AID_TARGET,
     C_AREA_EXTRA_DRAW,
@@ -98,6 +106,7 @@ from .layout import (
     S_YELLOWS,
     V_POLICY,
 )
+from .positions import SNAP_DRAW, SNAP_ITEMS
 from .predicates import draw_count, greens_left, white_colour  # noqa: F401
 from .rng import ITEMS, shuffle_slice
 
@@ -441,18 +450,41 @@ def takes_extra_draw(policy, player, st, params):
 
 
 @njit(inline='always')
-def draw_items(policy, player, st, params):
-    """The player's draw (docs/rules.md, "Drawing"): :func:`open_draw`, the cards, and the
-    optional extra card of an area whose card gives one (:func:`takes_extra_draw`). True on the
-    Killer."""
-    n = open_draw(policy, player, st, params)
-    if n < 0:
-        return False
-    if draw_cards(st, n):
-        return True
-    if takes_extra_draw(policy, player, st, params):
-        return draw_cards(st, 1)
-    return False
+def draw_step(policy, player, st, params, pending, extra_done):
+    """The next card of ``player``'s draw (docs/rules.md, "Drawing"): ``pending`` cards still
+    to draw, ``extra_done`` once the optional extra card of an area whose card gives one is
+    past (:func:`takes_extra_draw`). Returns whether a card was drawn, and ``pending`` and
+    ``extra_done`` after it; the draw ends on the Killer or an empty deck."""
+    while True:
+        if pending > 0 and st[S_DECK_N] > 0:
+            extra = draw_one(st)
+            if extra < 0:
+                return True, np.int64(0), True
+            return True, pending - 1 + extra, extra_done
+        if extra_done:
+            return False, pending, extra_done
+        extra_done = True
+        if takes_extra_draw(policy, player, st, params):
+            pending = np.int64(1)
+
+
+@njit(inline='always')
+def draw_rest(policy, player, st, params, turns, pending, extra_done):
+    """The rest of ``player``'s draw (:func:`draw_step` card by card), each card shown to a
+    recorder (:func:`interface.observe`; ``turns``: the item phase's turns done before this
+    one). True if the Killer came up (:func:`killer_drawn`)."""
+    drew, pending, extra_done = draw_step(policy, player, st, params, pending, extra_done)
+    while drew:
+        observe(policy, st, params, SNAP_DRAW, turns, pending, extra_done)
+        drew, pending, extra_done = draw_step(policy, player, st, params, pending, extra_done)
+    return killer_drawn(st)
+
+
+@njit(cache=True, inline='always')
+def killer_drawn(st):
+    """Whether the current draw ended on the Killer (it is the last card drawn)."""
+    n = st[S_DRAWN_N]
+    return n > 0 and st[S_DRAWN + n - 1] == KILLER
 
 
 # --- step 7: the Killer ---------------------------------------------------------------------
@@ -561,18 +593,35 @@ def keep_items(policy, player, st, params):
 
 
 # --- the phase ------------------------------------------------------------------------------
-@njit
-def item_turn(policy, player, st, params):
-    """One player's part of the item phase (docs/rules.md, "The item phase")."""
+@njit(inline='always')
+def begin_turn(policy, player, st, params):
+    """A player's turn up to its draw (docs/rules.md, "The item phase", steps 1-5): won cards
+    sorted, items used before drawing, the draw opened (:func:`open_draw`). Returns the cards
+    to draw, or -1 when the player declines its draw."""
     st[S_TURN] = player
     sort_won_cards(st, player)
     if st[S_HELD + player] & USABLE_BEFORE_DRAW:
         use_items(policy, interface.BEFORE_DRAW, player, st, params, np.int64(0))
-    if draw_items(policy, player, st, params):
+    return open_draw(policy, player, st, params)
+
+
+@njit(inline='always')
+def end_turn(policy, player, st, params):
+    """A player's turn after its draw (steps 7-8): the Killer, or keeping."""
+    if killer_drawn(st):
         resolve_killer(st, player)
     else:
         keep_items(policy, player, st, params)
     st[S_TURN] = -1
+
+
+@njit
+def item_turn(policy, player, st, params, turns):
+    """One player's part of the item phase (docs/rules.md, "The item phase"), after
+    ``turns`` turns of it: :func:`begin_turn`, :func:`draw_rest`, :func:`end_turn`."""
+    n = begin_turn(policy, player, st, params)
+    draw_rest(policy, player, st, params, turns, max(n, 0), n < 0)
+    end_turn(policy, player, st, params)
 
 
 @njit
@@ -595,19 +644,24 @@ def item_phase_part(policy, st, params, start, stop):
     """Turns ``start .. stop - 1`` of the item phase, each after its gift window where the area
     card allows gifts (the Fire pit), and the last gift window after turn 2; ``(0, 2)`` is the
     whole phase, and so are ``(0, 1)`` then ``(1, 2)`` while the game goes on in between.
-    Stops on a finished game."""
+    Stops on a finished game. A recorder is shown the phase before each turn and after the
+    last (:func:`interface.observe`)."""
     first = item_first_player(st)
     gifts = st[C_AREA_GIFTS + st[S_AREA]] != 0
-    if start == 0:
-        item_phase_start(policy, st, params)
     for i in range(start, stop):
+        observe(policy, st, params, SNAP_ITEMS, i, 0, False)
+        if i == 0:
+            item_phase_start(policy, st, params)
         if gifts:
             fire_pit_gifts(policy, st, params, i)
-        item_turn(policy, first ^ i, st, params)
+        item_turn(policy, first ^ i, st, params, i)
         if st[S_OUTCOME]:
             return
-    if stop == 2 and gifts:
-        fire_pit_gifts(policy, st, params, np.int64(2))
+    if stop == 2:
+        if gifts:
+            fire_pit_gifts(policy, st, params, np.int64(2))
+        if st[S_OUTCOME] == RUNNING:
+            observe(policy, st, params, SNAP_ITEMS, 2, 0, False)
 
 
 @njit

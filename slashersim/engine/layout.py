@@ -91,6 +91,8 @@ C_AREA_PARITY = _c.field("area_parity", 7)
 C_AREA_SWEEP = _c.field("area_sweep", 7)              #: 1: one player must win every trick
 #: health each First Aid card heals, by item id (0 for the other items)
 C_ITEM_HEAL = _c.field("item_heal", 12)
+#: 1: a recorded game, whose positions the engine shows the recorder (``interface.observe``)
+C_OBSERVE = _c.field("observe")
 CFG_SIZE = _c.size
 
 # --- st: one game's state -----------------------------------------------------------------

@@ -6,10 +6,9 @@
   play-out reseeds the streams, redraws everything unknown (:func:`resample_hidden`)
   consistently with what is known and the set-up rules, and continues with the engine's own
   round functions (:func:`continue_game`).
-- :func:`record_game` replays one game of a run, bit for bit, keeping the state before and
-  after each random event (the timeline's positions), down to each card of a player's draw:
-  :func:`begin_turn`, :func:`draw_step` and :func:`finish_turn` play
-  :func:`items.item_turn` a card at a time, and a play-out can start between two cards.
+- A recorded game's positions (the timeline's) are those the engine's own flow shows a recorder
+  (:func:`interface.observe`), down to each card of a player's draw; a play-out can start
+  between two cards (:func:`items.draw_rest`).
 """
 from numba import njit, prange
 import numpy as np
@@ -22,61 +21,33 @@ from ..rules import (
     N_NUMBER_CARDS,
     RUNNING,
     SUIT_MASK,
-    TIMEOUT,
 )
-from . import interface
 from .bits import nth_bit, popcount
-from .deal import setup_game, start_round
 from .game import block_size, check_invariants, cleanup, play_rounds
-from .items import (
-    USABLE_BEFORE_DRAW,
-    draw_one,
-    fire_pit_gifts,
-    item_first_player,
-    item_phase,
-    item_phase_part,
-    item_phase_start,
-    keep_items,
-    open_draw,
-    resolve_killer,
-    sort_won_cards,
-    takes_extra_draw,
-    use_items,
-)
+from .items import draw_rest, end_turn, item_first_player, item_phase, item_phase_part
 from .layout import (
     C_AREA_DECK,
-    C_AREA_GIFTS,
     C_AREA_IN,
     C_AREA_LEVEL,
     C_ARROWS,
     C_CHECK,
     C_LEADER,
-    C_MAX_ROUNDS,
     CFG_SIZE,
     S_AREA,
     S_AREA_DECK,
     S_AREA_N,
     S_AREA_POS,
     S_ARROW,
-    S_CHARMS_ROUND,
     S_DECK,
     S_DECK_N,
-    S_DRAWN,
-    S_DRAWN_N,
     S_HAND,
-    S_HELD,
     S_OUTCOME,
     S_ROUND,
     S_ROUND_LEADER,
-    S_ROUNDS_AREA,
-    S_TRAPS,
-    S_TRAPS_AT_START,
     S_TRICK_LEADER,
     S_TRUMP,
     S_TRUMP_CARD,
     S_TRUMP_DECK,
-    S_TURN,
-    STATE_SIZE,
 )
 from .positions import (
     P_AREA_FIXED,
@@ -96,11 +67,6 @@ from .positions import (
     PHASE_DRAW,
     PHASE_ITEMS,
     PHASE_START,
-    SNAP_DEALT,
-    SNAP_DRAW,
-    SNAP_END,
-    SNAP_ITEMS,
-    SNAP_START,
 )
 from .rng import AREAS, DEAL, ITEMS, rand_below, seed_streams
 from .tricks import play_phase
@@ -224,56 +190,6 @@ def resample_hidden(st, pos):
             st[S_ROUND_LEADER] = rand_below(st, DEAL, 2)
 
 
-@njit
-def begin_turn(policy, player, st, params):
-    """:func:`items.item_turn` up to the draw (steps 1-5: won cards sorted, items used before
-    drawing, :func:`items.open_draw`); the number of cards to draw, or -1 for a declined draw."""
-    st[S_TURN] = player
-    sort_won_cards(st, player)
-    if st[S_HELD + player] & USABLE_BEFORE_DRAW:
-        use_items(policy, interface.BEFORE_DRAW, player, st, params, np.int64(0))
-    return open_draw(policy, player, st, params)
-
-
-@njit
-def draw_step(policy, player, st, params, turn):
-    """The next card of ``player``'s draw (:func:`items.draw_items`, one card at a time): True
-    when a card was drawn, False when the draw is over.
-
-    ``turn[0]`` counts the cards still to draw, ``turn[1]`` is 1 once the Cabins extra-card
-    choice is past; both are updated. The draw stops on the Killer or an empty deck.
-    """
-    while True:
-        if turn[0] > 0 and st[S_DECK_N] > 0:
-            turn[0] -= 1
-            extra = draw_one(st)
-            if extra < 0:
-                turn[0] = 0
-                turn[1] = 1
-            else:
-                turn[0] += extra
-            return True
-        if turn[1]:
-            return False
-        turn[1] = 1
-        if takes_extra_draw(policy, player, st, params):
-            turn[0] = 1
-
-
-@njit
-def finish_turn(policy, player, st, params, turn):
-    """The rest of ``player``'s turn from the middle of its draw (``turn`` as in
-    :func:`draw_step`): the remaining cards, then the Killer or keeping (steps 6-8)."""
-    while draw_step(policy, player, st, params, turn):
-        pass
-    n = st[S_DRAWN_N]
-    if n > 0 and st[S_DRAWN + n - 1] == KILLER:
-        resolve_killer(st, player)
-    else:
-        keep_items(policy, player, st, params)
-    st[S_TURN] = -1
-
-
 @njit(cache=True)
 def end_round(st):
     """The end of :func:`game.play_round`: invariant checks on request, clean-up."""
@@ -283,9 +199,8 @@ def end_round(st):
 
 
 @njit
-def continue_game(policy, st, params, pos, turn):
-    """Play the position to the end of the game with the engine's round functions
-    (``turn``: scratch ``int64[2]`` for a position in the middle of a draw)."""
+def continue_game(policy, st, params, pos):
+    """Play the position to the end of the game with the engine's round functions."""
     phase = pos[P_PHASE]
     if phase == PHASE_DEALT:
         play_phase(policy, st, params)
@@ -298,9 +213,9 @@ def continue_game(policy, st, params, pos, turn):
         end_round(st)
     elif phase == PHASE_DRAW:
         turns = pos[P_TURNS]
-        turn[0] = pos[P_PENDING]
-        turn[1] = pos[P_EXTRA_DONE]
-        finish_turn(policy, item_first_player(st) ^ turns, st, params, turn)
+        player = item_first_player(st) ^ turns
+        draw_rest(policy, player, st, params, turns, pos[P_PENDING], pos[P_EXTRA_DONE] != 0)
+        end_turn(policy, player, st, params)
         if st[S_OUTCOME] == RUNNING:
             item_phase_part(policy, st, params, turns + 1, np.int64(2))
         end_round(st)
@@ -315,12 +230,11 @@ def rollouts(policy, base, params, pos, seed, first, out):
     size = block_size(n)
     for b in prange((n + size - 1) // size):
         st = base.copy()
-        turn = np.zeros(2, dtype=np.int64)
         for i in range(b * size, min(n, (b + 1) * size)):
             st[CFG_SIZE:] = base[CFG_SIZE:]     # the rules never change in play
             seed_streams(st, seed, first + i, np.int64(0), np.int64(0))
             resample_hidden(st, pos)
-            continue_game(policy, st, params, pos, turn)
+            continue_game(policy, st, params, pos)
             out[i] = st[S_OUTCOME]
 
 
@@ -329,76 +243,5 @@ def continue_as_is(policy, st, params, pos):
     """Play the position ``(st, pos)`` to the end in place, nothing redrawn and the streams as
     they are in ``st``: a recorded position so continued ends as the recorded game did (a
     check of :func:`continue_game`). Returns the outcome code."""
-    turn = np.zeros(2, dtype=np.int64)
-    continue_game(policy, st, params, pos, turn)
+    continue_game(policy, st, params, pos)
     return st[S_OUTCOME]
-
-
-# --- a recorded game --------------------------------------------------------------------------
-
-
-@njit(cache=True, inline='always')
-def _snap(st, snaps, info, k, kind, turns, pending, extra_done):
-    if k < snaps.shape[0]:
-        snaps[k, :] = st
-        info[k, 0] = kind
-        info[k, 1] = st[S_ROUND]
-        info[k, 2] = turns
-        info[k, 3] = pending
-        info[k, 4] = extra_done
-    return k + 1
-
-
-@njit
-def record_game(policy, cfg, params, seed, game, snaps, info):
-    """Replay game ``game`` of ``seed`` exactly as :func:`game.play_game` plays it, keeping
-    the state at each position in ``snaps`` and its ``info`` (columns: :data:`INFO_SIZE`);
-    returns the number of positions (the last is the finished game). Only the first
-    ``len(snaps)`` are kept: call again with room for all when the count is larger.
-
-    The item phase is :func:`item_phase_part`'s, with each turn played by
-    :func:`begin_turn`, :func:`draw_step` (a position after each card) and
-    :func:`finish_turn`, which is :func:`items.item_turn` card by card."""
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
-    st[:CFG_SIZE] = cfg
-    seed_streams(st, seed, game, np.int64(0), np.int64(0))
-    setup_game(st)
-    turn = np.zeros(2, dtype=np.int64)
-    k = 0
-    while st[S_OUTCOME] == RUNNING:
-        if st[S_ROUND] >= st[C_MAX_ROUNDS]:
-            st[S_OUTCOME] = TIMEOUT
-            break
-        k = _snap(st, snaps, info, k, SNAP_START, 0, 0, 0)
-        st[S_TRAPS_AT_START] = st[S_TRAPS]
-        st[S_CHARMS_ROUND] = 0
-        start_round(st)
-        st[S_ROUNDS_AREA + st[S_AREA]] += 1
-        k = _snap(st, snaps, info, k, SNAP_DEALT, 0, 0, 0)
-        play_phase(policy, st, params)
-        gifts = st[C_AREA_GIFTS + st[S_AREA]] != 0
-        first = item_first_player(st)
-        for i in range(2):
-            if st[S_OUTCOME] != RUNNING:
-                break
-            k = _snap(st, snaps, info, k, SNAP_ITEMS, i, 0, 0)
-            # item_phase_part(policy, st, params, i, i + 1), the turn card by card
-            if i == 0:
-                item_phase_start(policy, st, params)
-            if gifts:
-                fire_pit_gifts(policy, st, params, np.int64(i))
-            player = first ^ i
-            n = begin_turn(policy, player, st, params)
-            turn[0] = max(n, 0)
-            turn[1] = 1 if n < 0 else 0
-            while draw_step(policy, player, st, params, turn):
-                k = _snap(st, snaps, info, k, SNAP_DRAW, i, turn[0], turn[1])
-            finish_turn(policy, player, st, params, turn)
-            if st[S_OUTCOME]:
-                break
-            if i == 1 and gifts:
-                fire_pit_gifts(policy, st, params, np.int64(2))
-        if st[S_OUTCOME] == RUNNING:
-            k = _snap(st, snaps, info, k, SNAP_ITEMS, 2, 0, 0)
-        end_round(st)
-    return _snap(st, snaps, info, k, SNAP_END, 0, 0, 0)

@@ -47,7 +47,7 @@ def item_phase_start(policy, st, params):
 @njit(types.void(_P, _I, _ST, _PAR), cache=True)
 def item_turn(policy, player, st, params):
     """:func:`items.item_turn`: one player's turn."""
-    items.item_turn(policy, player, st, params)
+    items.item_turn(policy, player, st, params, np.int64(0))
 
 
 @njit(types.void(_P, _I, _ST, _PAR), cache=True)
@@ -64,8 +64,10 @@ def use_items(policy, decision, player, st, params):
 
 @njit(types.boolean(_P, _I, _ST, _PAR), cache=True)
 def draw_items(policy, player, st, params):
-    """:func:`items.draw_items`: True on the Killer."""
-    return items.draw_items(policy, player, st, params)
+    """A player's draw, :func:`items.open_draw` then :func:`items.draw_rest`: True on the
+    Killer."""
+    n = items.open_draw(policy, player, st, params)
+    return items.draw_rest(policy, player, st, params, np.int64(0), max(n, 0), n < 0)
 
 
 @njit(types.void(_P, _ST, _PAR, _I), cache=True)

@@ -72,13 +72,6 @@ def rollouts(policy, base, params, pos, seed, first, out):
     luck_kernels.rollouts(policy, base, params, pos, seed, first, out)
 
 
-@lazy_njit(types.int64(POLICY_TYPE, _ST, _PAR, _I, _I, types.int64[:, ::1],
-                       types.int64[:, ::1]), cache=True)
-def record_game(policy, cfg, params, seed, game_, snaps, info):
-    """:func:`engine.luck_kernels.record_game`: one game replayed with its positions kept."""
-    return luck_kernels.record_game(policy, cfg, params, seed, game_, snaps, info)
-
-
 @lazy_njit(types.int64(POLICY_TYPE, _ST, _PAR, _ST), cache=True)
 def continue_as_is(policy, st, params, pos):
     """:func:`engine.luck_kernels.continue_as_is`: a position played on, nothing redrawn."""
@@ -88,7 +81,8 @@ def continue_as_is(policy, st, params, pos):
 @lazy_njit(types.int64(POLICY_TYPE, _ST, _PAR), cache=True)
 def play_on(policy, st, params):
     """:func:`engine.game.play_rounds`: a game played on in place from between two rounds, its
-    streams as they are in ``st``. Returns the outcome code."""
+    streams as they are in ``st`` (the solver's first tries, a recorded game). Returns the
+    outcome code."""
     game.play_rounds(policy, st, params)
     return st[S_OUTCOME]
 

@@ -1,10 +1,12 @@
-"""A registered player's game written down as it plays: every answer, in the engine's order.
-
-The exact solver tries such players first: a game one of them wins is winnable, and the answers
-it gave are a line the scripted player replays through the engine. The recorder is a policy
-that asks the registered player and writes each answer, with its round and decision, to a tape
+"""Games written down as they play, by a policy around the player's that writes to a tape
 whose address follows the player's parameters (a policy's parameters are read-only to it, so
 the recorder writes where they point). It never changes an answer.
+
+- :func:`play_recorded`: a registered player's every answer, in the engine's order. The exact
+  solver tries such players first: a game one of them wins is winnable, and the answers it
+  gave are a line the scripted player replays through the engine.
+- :func:`record_positions`: the positions of a game (the luck timeline's), those the engine's
+  own flow shows a recorder (:func:`engine.interface.observe`), down to each card drawn.
 """
 import ctypes
 import functools
@@ -15,8 +17,11 @@ from numba.extending import intrinsic
 import numpy as np
 
 from ..engine import interface
-from ..engine.layout import MEMORY_SIZE, S_MEMORY, S_ROUND
+from ..engine.deal import setup_game
+from ..engine.layout import C_OBSERVE, MEMORY_SIZE, S_MEMORY, S_ROUND, STATE_SIZE, new_state
 from ..engine.lazy import closure_njit
+from ..engine.positions import INFO_SIZE, SNAP_END
+from ..engine.rng import seed_streams
 from ..policies import get_policy, param_vector
 
 #: a tape row: the round, the decision, the answer
@@ -84,3 +89,63 @@ def play_recorded(name, st, capacity=4096):
     n = int(tape[0])
     rows = None if n < 0 else tape[HEAD:HEAD + ROW * n].reshape(n, ROW).copy()
     return out, rows
+
+
+@functools.cache
+def _observer(decide, n_params):
+    """A policy that plays as the compiled policy ``decide`` (``n_params`` parameters) and
+    writes each position the engine shows it to the tape: its info (``positions.INFO_SIZE``
+    columns: kind, round, turns done, cards still to draw, extra card past), then the state."""
+    from .kernels import as_function  # the kernels load when games are played
+    inner = as_function(decide)
+    row = INFO_SIZE + STATE_SIZE
+
+    @closure_njit(interface.POLICY_SIGNATURE)
+    def observer(decision, player, arg, st, params):
+        if decision != interface.OBSERVE:
+            return inner(decision, player, arg, st, params[:n_params])
+        address = np.int64(params[n_params])
+        head = carray(pointer(address), (HEAD,), np.int64)
+        k = head[0]
+        if k < head[1]:
+            tape = carray(pointer(address), (HEAD + row * head[1],), np.int64)
+            at = HEAD + row * k
+            turns, pending, extra_done = interface.observed(arg)
+            tape[at] = player
+            tape[at + 1] = st[S_ROUND]
+            tape[at + 2] = turns
+            tape[at + 3] = pending
+            tape[at + 4] = extra_done
+            tape[at + INFO_SIZE:at + row] = st
+        head[0] = k + 1
+        return 0
+
+    return observer
+
+
+def record_positions(decide, cfg, params, seed, game, capacity=256):
+    """Game ``game`` of a run with ``seed`` under the rules ``cfg``, played by the compiled
+    policy ``decide`` with ``params``, as the engine plays it, and its positions: ``(snaps,
+    info)``, a state and an info row (``positions.INFO_SIZE``) per position, the last the
+    finished game."""
+    from .kernels import play_on
+    observer = _observer(decide, len(params))
+    row = INFO_SIZE + STATE_SIZE
+    while True:
+        st = new_state(cfg)
+        st[C_OBSERVE] = 1
+        seed_streams(st, np.int64(seed), np.int64(game), np.int64(0), np.int64(0))
+        setup_game(st)
+        tape = np.zeros(HEAD + row * capacity, dtype=np.int64)
+        tape[1] = capacity
+        play_on(observer, st, np.append(params, float(tape.ctypes.data)))
+        n = int(tape[0])
+        if n < capacity:
+            break
+        capacity = n + 1             # the game is the same again: with room for all
+    rows = tape[HEAD:HEAD + row * n].reshape(n, row)
+    snaps = np.concatenate([rows[:, INFO_SIZE:], st[None, :]])
+    snaps[:, C_OBSERVE] = 0
+    info = np.concatenate([rows[:, :INFO_SIZE], np.zeros((1, INFO_SIZE), dtype=np.int64)])
+    info[-1, :2] = SNAP_END, st[S_ROUND]
+    return snaps, info
