@@ -18,8 +18,9 @@ import time
 
 from slashersim.analysis.compare import compare_policies, pair
 from slashersim.config import GameConfig
-from slashersim.inputs import parse_games, parse_policy_params
+from slashersim.inputs import parse_games
 from slashersim.policies import get_policy, policy_names
+from slashersim.policies.choice import parse_policy_params
 from slashersim.present import format_ci, played_areas
 from slashersim.rules import EDITION_NAMES
 

@@ -120,7 +120,7 @@ for argv in {argvs!r}:
         pass
 compiled = sorted(m for m in sys.modules if m.startswith(("slashersim.engine.",
                   "slashersim.policies.")) and m.rsplit(".", 1)[1] not in
-                  ("layout", "positions", "decisions", "params", "python"))
+                  ("layout", "positions", "decisions", "params", "python", "choice"))
 print(compiled, round(time.perf_counter() - t0, 2))
 """
 

@@ -66,18 +66,15 @@ from ..inputs import (
     check_backend,
     check_count,
     check_output,
-    check_params,
-    check_policy,
     check_positive,
     check_progress,
     check_report_paths,
     check_seed,
     check_threads,
-    parse_names,
-    parse_policy_list,
     suggest,
 )
 from ..policies import DEFAULT_SKILL, compile_parts
+from ..policies.choice import check_params, check_policy, parse_names, parse_policy_list
 from ..presets import preset_knobs
 from ..progress import bar
 from ..runner import games_per_second as games_per_second

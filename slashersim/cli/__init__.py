@@ -25,19 +25,21 @@ from ..inputs import (
     OutputLock,
     check_backend,
     check_output,
-    check_params,
-    check_policy,
     check_positive,
     check_report_paths,
     check_threads,
-    parse_names,
-    parse_policy_list,
-    parse_policy_params,
     parse_rules,
     parse_variant,
     write_atomic,
 )
 from ..policies import compile_parts
+from ..policies.choice import (
+    check_params,
+    check_policy,
+    parse_names,
+    parse_policy_list,
+    parse_policy_params,
+)
 from ..present import (
     area_names,
     config_line,
@@ -422,7 +424,7 @@ def cmd_luck(args):
 
 def _names(option, text):
     """The comma-separated policy names or skill levels of ``option``
-    (:func:`.inputs.parse_names`)."""
+    (:func:`.policies.choice.parse_names`)."""
     return parse_names(text, option)
 
 
