@@ -40,7 +40,7 @@ def pytest_sessionstart(session):
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker in WARM_UP and os.environ.get("PYTEST_XDIST_WORKER_COUNT") == "2" \
             and os.environ.get("NUMBA_DISABLE_JIT") != "1":
-        from slashersim.numba_checks import compile_log
+        from slashersim.core.numba_checks import compile_log
         with compile_log() as log:
             for part in WARM_UP[worker]:
                 _warm(part)

@@ -8,14 +8,14 @@ import numba
 import numpy as np
 import pytest
 
-from slashersim import rules
 from slashersim.analysis.luck import variance_sources
 from slashersim.analysis.playouts import _outcomes, snapshot_position, timeline, win_probability
 from slashersim.analysis.position import card_from_name, parse_position
 from slashersim.analysis.records import record_events, record_game, record_json
 from slashersim.cli import main
-from slashersim.config import ConfigError, GameConfig
-from slashersim.engine import layout as L
+from slashersim.core import layout as L
+from slashersim.core import rules
+from slashersim.core.config import ConfigError, GameConfig
 from slashersim.engine import luck_kernels as K
 from slashersim.engine import rng
 from slashersim.policies import get_policy, param_vector

@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 from test_report import make_table
 
-from slashersim import figures
 from slashersim.analysis.report import write_report
 from slashersim.cli import main
-from slashersim.tables import (
+from slashersim.present import figures
+from slashersim.runner.tables import (
     FORMAT,
     TableError,
     load_table,

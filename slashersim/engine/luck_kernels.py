@@ -14,36 +14,7 @@
 from numba import njit, prange
 import numpy as np
 
-from ..rules import (
-    AREA_DECK_LEVELS,
-    KILLER,
-    LEADER_ARROW,
-    N_AREAS,
-    N_NUMBER_CARDS,
-    RUNNING,
-    SUIT_MASK,
-    TIMEOUT,
-)
-from . import interface
-from .bits import nth_bit, popcount
-from .deal import setup_game, start_round
-from .game import block_size, check_invariants, cleanup, play_rounds
-from .items import (
-    USABLE_BEFORE_DRAW,
-    draw_one,
-    fire_pit_gifts,
-    item_first_player,
-    item_phase,
-    item_phase_part,
-    item_phase_start,
-    keep_items,
-    open_draw,
-    resolve_killer,
-    sort_won_cards,
-    takes_extra_draw,
-    use_items,
-)
-from .layout import (
+from ..core.layout import (
     C_AREA_DECK,
     C_AREA_GIFTS,
     C_AREA_IN,
@@ -77,6 +48,35 @@ from .layout import (
     S_TRUMP_DECK,
     S_TURN,
     STATE_SIZE,
+)
+from ..core.rules import (
+    AREA_DECK_LEVELS,
+    KILLER,
+    LEADER_ARROW,
+    N_AREAS,
+    N_NUMBER_CARDS,
+    RUNNING,
+    SUIT_MASK,
+    TIMEOUT,
+)
+from . import interface
+from .bits import nth_bit, popcount
+from .deal import setup_game, start_round
+from .game import block_size, check_invariants, cleanup, play_rounds
+from .items import (
+    USABLE_BEFORE_DRAW,
+    draw_one,
+    fire_pit_gifts,
+    item_first_player,
+    item_phase,
+    item_phase_part,
+    item_phase_start,
+    keep_items,
+    open_draw,
+    resolve_killer,
+    sort_won_cards,
+    takes_extra_draw,
+    use_items,
 )
 from .positions import (
     P_AREA_FIXED,

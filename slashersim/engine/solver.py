@@ -34,13 +34,7 @@ from numba import njit, types
 from numba.typed import Dict
 import numpy as np
 
-from ..rules import ESCAPE_MASK, ITEM_TIMING_ANY_TIME, KILLER, RUNNING, TRICKS_PER_ROUND, WIN
-from . import interface
-from . import scripted as script  # as a module attribute, which numba's cache takes
-from .bits import lowest_bit, popcount
-from .game import begin_round, end_round, finish_round, play_game, play_rounds
-from .items import item_first_player, sort_won_cards
-from .layout import (
+from ..core.layout import (
     C_ITEM_TIMING,
     S_AREA,
     S_AREA_DECK,
@@ -77,6 +71,12 @@ from .layout import (
     S_YELLOWS,
     STATE_SIZE,
 )
+from ..core.rules import ESCAPE_MASK, ITEM_TIMING_ANY_TIME, KILLER, RUNNING, TRICKS_PER_ROUND, WIN
+from . import interface
+from . import scripted as script  # as a module attribute, which numba's cache takes
+from .bits import lowest_bit, popcount
+from .game import begin_round, end_round, finish_round, play_game, play_rounds
+from .items import item_first_player, sort_won_cards
 from .playout import play_given_card
 from .predicates import legal_cards, white_colour
 from .scripted import (

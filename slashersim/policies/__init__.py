@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..compiling import KERNELS, KINDS, Part
+from ..core.compiling import KERNELS, KINDS, Part
 from .params import EXPERT, HEURISTIC, OMNISCIENT, SEARCH, Param, defaults
 
 
@@ -70,7 +70,7 @@ DEFAULT_SKILL = "expert"
 
 
 def compile_parts(policies=(), kernels=("engine",)):
-    """The :class:`~slashersim.compiling.Part` objects a run needs: each kernel kind of
+    """The :class:`~slashersim.core.compiling.Part` objects a run needs: each kernel kind of
     ``kernels`` (``engine``, ``held``, ``rollouts``, ``record``) for each of ``policies`` (a
     policy with a fast path has kernels of its own), and the policies compiled apart; a
     Python player (anything not a ``str``) plays on a kernel of its own. Read from the
@@ -114,7 +114,7 @@ def _policy_part(name):
 
 
 def compile_part(name):
-    """The :class:`~slashersim.compiling.Part` named ``name`` (what a helper process
+    """The :class:`~slashersim.core.compiling.Part` named ``name`` (what a helper process
     compiles: :func:`slashersim.runner.kernels.compile_part`)."""
     if name in KERNELS:
         return KERNELS[name]

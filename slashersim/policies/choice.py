@@ -1,10 +1,10 @@
 """A user's choice of policies and their parameters, checked against the registry: a policy
 or skill name, a parameter mapping or vector, the command line's lists and ``POLICY.NAME=VALUE``
 items. Pure Python: nothing is imported or compiled, and every refusal is one line
-(:class:`~slashersim.errors.ConfigError`)."""
+(:class:`~slashersim.core.errors.ConfigError`)."""
 from collections.abc import Mapping
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
 from . import SKILLS, check_param_vector, param_specs, param_vector, policy_names, resolve
 
 

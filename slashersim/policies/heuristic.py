@@ -23,10 +23,7 @@ trump-deck cards or the item-deck order; the tests prove it.
 from numba import njit
 import numpy as np
 
-from ..engine import interface
-from ..engine.bits import lowest_bit, popcount
-from ..engine.interface import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS
-from ..engine.layout import (
+from ..core.layout import (
     C_AID_TARGET,
     C_CURSED_EXTRA,
     C_ITEM_HEAL,
@@ -49,8 +46,7 @@ from ..engine.layout import (
     S_TRICKS,
     S_TRUMP,
 )
-from ..engine.predicates import white_colour
-from ..rules import (
+from ..core.rules import (
     AID_EITHER,
     ALL_CARDS,
     CURSED_OBJECT,
@@ -63,6 +59,10 @@ from ..rules import (
     SUIT_MASK,
     TRICKS_PER_ROUND,
 )
+from ..engine import interface
+from ..engine.bits import lowest_bit, popcount
+from ..engine.interface import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS
+from ..engine.predicates import white_colour
 from .baseline import lucky_charm_now
 from .common import (
     AID_LARGE_BELOW,

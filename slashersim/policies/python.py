@@ -17,16 +17,16 @@ import ctypes
 import operator
 import threading
 
-from .. import rules
-from ..engine import layout as L
+from ..core import layout as L
+from ..core import rules
+from ..core.layout import MAX_LEGAL as _MAX_LEGAL
+from ..core.layout import V_ARG as _V_ARG
+from ..core.layout import V_DECISION as _V_DECISION
+from ..core.layout import V_LEGAL as _V_LEGAL
+from ..core.layout import V_N_LEGAL as _V_N_LEGAL
+from ..core.layout import V_PLAYER as _V_PLAYER
+from ..core.layout import VIEW_SIZE
 from ..engine.decisions import DECISION_NAMES, DECISIONS, Decision
-from ..engine.layout import MAX_LEGAL as _MAX_LEGAL
-from ..engine.layout import V_ARG as _V_ARG
-from ..engine.layout import V_DECISION as _V_DECISION
-from ..engine.layout import V_LEGAL as _V_LEGAL
-from ..engine.layout import V_N_LEGAL as _V_N_LEGAL
-from ..engine.layout import V_PLAYER as _V_PLAYER
-from ..engine.layout import VIEW_SIZE
 
 STREAM = L.S_RNG + L.POLICY
 #: the bridge's report: [stop/illegal count, decision, player, arg, answer, n, legal...]
@@ -52,8 +52,8 @@ class Observation:
     ``state`` is the player's view in the engine's state layout (:mod:`slashersim.engine.
     layout`; hidden parts blanked, see :mod:`slashersim.engine.view`); the properties decode the
     parts a player usually needs. Card ids are ``suit * 5 + rank - 1`` (suits white, green,
-    yellow, red: :func:`slashersim.rules.card_name`), item ids index
-    :data:`slashersim.rules.ITEM_NAMES`. When each kind of decision is asked, what its
+    yellow, red: :func:`slashersim.core.rules.card_name`), item ids index
+    :data:`slashersim.core.rules.ITEM_NAMES`. When each kind of decision is asked, what its
     :attr:`arg` holds and what its answers mean is :attr:`about` (from
     :data:`slashersim.engine.decisions.DECISIONS`); :attr:`legal` lists every accepted answer.
     """

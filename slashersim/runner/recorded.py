@@ -14,8 +14,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 import numpy as np
 
+from ..core.layout import MEMORY_SIZE, S_MEMORY, S_ROUND
 from ..engine import interface
-from ..engine.layout import MEMORY_SIZE, S_MEMORY, S_ROUND
 from ..engine.lazy import closure_njit
 from ..policies import get_policy, param_vector
 

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .. import rules
-from ..config import GameConfig
-from ..engine import layout as L
-from ..stats import wilson_interval
+from ..core import layout as L
+from ..core import rules
+from ..core.config import GameConfig
+from ..core.stats import wilson_interval
 
 AREAS = tuple(rules.AREA_NAMES)
 

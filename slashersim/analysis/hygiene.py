@@ -46,16 +46,16 @@ import pickle
 from numba import carray
 import numpy as np
 
-from . import rules
-from .engine import interface
-from .engine import layout as L
-from .engine import rng as R
-from .engine.lazy import closure_njit
-from .engine.view import fill_view
-from .policies import get_policy, param_vector
-from .policies.python import BRIDGE_STATE_SIZE, REPORT_AT, Observation, answerer
-from .runner import drive
-from .runner.recorded import pointer
+from ..core import layout as L
+from ..core import rules
+from ..engine import interface
+from ..engine import rng as R
+from ..engine.lazy import closure_njit
+from ..engine.view import fill_view
+from ..policies import get_policy, param_vector
+from ..policies.python import BRIDGE_STATE_SIZE, REPORT_AT, Observation, answerer
+from ..runner import drive
+from ..runner.recorded import pointer
 
 CHANNELS = ("partner_hand", "undealt", "deal_scratch", "first_yellows", "item_deck",
             "partner_flashlight", "killer_start", "area_order", "arrows", "streams",
@@ -213,7 +213,7 @@ def _recorder(name):
     key = (name, entry.decide)
     if key in _recorders:
         return _recorders[key]
-    from .runner.kernels import as_function  # the kernels load when games are played
+    from ..runner.kernels import as_function  # the kernels load when games are played
     inner = as_function(entry.decide)
     n_params = len(entry.default_params)
     rates_at = n_params
@@ -253,7 +253,7 @@ def decision_points(policy, config, games, seed=0, rates=None, capacity=2000, pa
     answer, state...``, each decision kept with probability ``rates[decision]`` (default:
     card play 0.03, every other decision 0.5), at most ``capacity`` of them. Played on one
     thread (the recorder's counters are shared)."""
-    from .runner.kernels import chunk  # the kernels load when games are played
+    from ..runner.kernels import chunk  # the kernels load when games are played
     record, n_params, rates_at, address_at, row = _recorder(policy)
     vec = np.zeros(address_at + 1, dtype=np.float64)
     vec[:n_params] = param_vector(policy) if params is None else params

@@ -106,7 +106,8 @@ def cache_roots():
     if folder:
         roots = [Path(folder)]
     else:
-        roots = [p / "__pycache__" for p in Path(__file__).resolve().parent.rglob("*")
+        package = Path(__file__).resolve().parents[1]
+        roots = [p / "__pycache__" for p in package.rglob("*")
                  if p.is_dir() and p.name != "__pycache__"]
     return [root for root in roots if root.is_dir()]
 

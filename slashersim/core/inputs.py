@@ -2,12 +2,13 @@
 
 Seeds, counts, threads, ports, game specs, output paths, and the lock that keeps two runs from
 writing one output. Every check needs nothing compiled and raises
-:class:`~slashersim.errors.ConfigError` (a ``ValueError``) with one line that names the bad
+:class:`~slashersim.core.errors.ConfigError` (a ``ValueError``) with one line that names the bad
 value and what is allowed, so bad input is refused before anything slow starts and before any
 file is touched. The formats with rules of their own are checked where they are defined: a
 policy and its parameters (:mod:`slashersim.policies.choice`), a configuration
-(:class:`slashersim.config.GameConfig`), a sweep spec (:mod:`slashersim.sweeps`), a described
-position (:mod:`slashersim.analysis.position`).
+(:class:`slashersim.core.config.GameConfig`), a sweep spec
+(:mod:`slashersim.analysis.sweeps`), a described position
+(:mod:`slashersim.analysis.position`).
 """
 import difflib
 import errno
@@ -83,7 +84,7 @@ def parse_rules(items, known):
     """``{name: value}`` of ``--rule NAME=VALUE`` items: a value is read as a TOML value
     (``true``, ``3``, ``"any_time"``, ``[1, 1, 2, 2, 3]``) or else as the bare text
     (``any_time``). ``known`` are the rule names allowed; the values are checked where the
-    rules are (:class:`~slashersim.config.GameConfig`)."""
+    rules are (:class:`~slashersim.core.config.GameConfig`)."""
     import tomllib
     out = {}
     for item in items:
