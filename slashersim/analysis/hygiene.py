@@ -40,6 +40,7 @@ bottom because it held the Killer) is not part of the view: fair players here us
 never a model of the partner's hidden reasons.
 """
 import copy
+import functools
 import inspect
 import pickle
 
@@ -200,22 +201,24 @@ def _random_word(rng):
 #: columns of a decision point before the state: decision, player, arg, the answer played
 POINT_HEADER = 4
 _CONTROL = 4
-_recorders = {}
 
 
 def _recorder(name):
     """A policy that plays as registered policy ``name`` and, at a sampled share of its
     decisions, copies the state into a tape: its parameters are the policy's, then the
     sampling rates, then the tape's address (a policy's parameters are read-only to it, so the
-    recorder writes where they point: test machinery, not a channel a fair player has).
-    Kept per name and function, so a name registered anew gets a recorder of its own."""
+    recorder writes where they point: test machinery, not a channel a fair player has)."""
     entry = get_policy(name)
-    key = (name, entry.decide)
-    if key in _recorders:
-        return _recorders[key]
+    return _recorder_of(entry.decide, len(entry.default_params))
+
+
+@functools.cache
+def _recorder_of(decide, n_params):
+    """The recorder around policy function ``decide``, compiled once per function (a name
+    registered anew gets a recorder of its own): ``(record, n_params, rates_at, address_at,
+    row)``."""
     from ..runner.kernels import as_function  # the kernels load when games are played
-    inner = as_function(entry.decide)
-    n_params = len(entry.default_params)
+    inner = as_function(decide)
     rates_at = n_params
     address_at = rates_at + interface.N_DECISIONS
     row = POINT_HEADER + L.STATE_SIZE
@@ -243,8 +246,7 @@ def _recorder(name):
             tape[_CONTROL + k * row + 3] = answer
         return answer
 
-    _recorders[key] = (record, n_params, rates_at, address_at, row)
-    return _recorders[key]
+    return record, n_params, rates_at, address_at, row
 
 
 def decision_points(policy, config, games, seed=0, rates=None, capacity=2000, params=None):

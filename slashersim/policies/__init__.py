@@ -9,6 +9,7 @@ specs (the built-in ones live in :mod:`.params`).
 """
 from collections.abc import Callable
 import difflib
+from functools import cache
 from importlib import import_module
 import math
 from typing import NamedTuple
@@ -58,8 +59,6 @@ POLICIES = {
     "omniscient": PolicySpec(".omniscient", OMNISCIENT, omniscient=True,
                              label="the omniscient player"),
 }
-
-_compiled = {}
 
 #: the skill ladder: the level a designer asks for, and the player that plays it (read from
 #: the registry's ``skill``)
@@ -224,10 +223,13 @@ def get_policy(name):
     entry = _entry(name)
     if not isinstance(entry, PolicySpec):
         return entry
-    if name in _compiled and _compiled[name][0] is entry:
-        return _compiled[name][1]
+    return _imported(name, entry)
+
+
+@cache
+def _imported(name, entry):
+    """Policy ``name`` of registry entry ``entry`` with its module imported, once per entry (a
+    name registered anew imports anew; ``_imported.cache_clear()`` forgets them all)."""
     module = import_module(entry.module, __name__)
-    policy = Policy(name, getattr(module, entry.function), param_vector(name), entry.omniscient,
-                    tuple(p.name for p in entry.params))
-    _compiled[name] = (entry, policy)
-    return policy
+    return Policy(name, getattr(module, entry.function), param_vector(name), entry.omniscient,
+                  tuple(p.name for p in entry.params))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 import copy
 import ctypes
+import functools
 import operator
 import threading
 
@@ -282,30 +283,28 @@ def _trampoline(decision, player, arg):
 
 
 _CALLBACK = _PROTOTYPE(_trampoline)
-_bridge = []
 
 
+@functools.cache
 def bridge():
     """The compiled policy that asks the current thread's Python handler (compiled once per
     process, about a second: it holds the callback's address, so it is not cached on disk)."""
-    if not _bridge:
-        # the engine loads when a Python player first plays; the bridge compiles then
-        from numba import njit
+    # the engine loads when a Python player first plays; the bridge compiles then
+    from numba import njit
 
-        from ..engine.interface import POLICY_SIGNATURE
-        from ..engine.view import accept, fill_view
-        first_legal = L.STATE_SIZE + _V_LEGAL
-        callback = _CALLBACK
+    from ..engine.interface import POLICY_SIGNATURE
+    from ..engine.view import accept, fill_view
+    first_legal = L.STATE_SIZE + _V_LEGAL
+    callback = _CALLBACK
 
-        @njit(POLICY_SIGNATURE)
-        def python_policy(decision, player, arg, st, params):
-            fill_view(decision, player, arg, st)
-            if st[REPORT_AT] > 0:
-                return st[first_legal]
-            return accept(callback(decision, player, arg), st, st[REPORT_AT:])
+    @njit(POLICY_SIGNATURE)
+    def python_policy(decision, player, arg, st, params):
+        fill_view(decision, player, arg, st)
+        if st[REPORT_AT] > 0:
+            return st[first_legal]
+        return accept(callback(decision, player, arg), st, st[REPORT_AT:])
 
-        _bridge.append(python_policy)
-    return _bridge[0]
+    return python_policy
 
 
 def illegal_message(report, label):
