@@ -35,7 +35,6 @@ from numba.typed import Dict
 import numpy as np
 
 from ..core.layout import (
-    C_ITEM_TIMING,
     S_AREA,
     S_AREA_DECK,
     S_AREA_N,
@@ -71,7 +70,7 @@ from ..core.layout import (
     S_YELLOWS,
     STATE_SIZE,
 )
-from ..core.rules import ESCAPE_MASK, ITEM_TIMING_ANY_TIME, KILLER, RUNNING, TRICKS_PER_ROUND, WIN
+from ..core.rules import ESCAPE_MASK, KILLER, RUNNING, TRICKS_PER_ROUND, WIN
 from . import interface
 from . import scripted as script  # as a module attribute, which numba's cache takes
 from .bits import lowest_bit, popcount
@@ -410,12 +409,6 @@ def begun_round(st):
     s = st.copy()
     begin_round(s)
     return s
-
-
-@njit(cache=True)
-def any_time(st):
-    """Whether window (c) is played (``item_timing = any_time``)."""
-    return st[C_ITEM_TIMING] == ITEM_TIMING_ANY_TIME
 
 
 
