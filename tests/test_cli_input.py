@@ -419,7 +419,7 @@ def test_quiet_says_nothing_on_stderr(capsys, monkeypatch):
     monkeypatch.setattr(compiling, "is_cached", lambda part: False)
     code, out, err = run(capsys, "simulate", "--skill", "novice", "--games", "20", "--quiet")
     assert code == 0 and err == "" and "win rate" in out
-    monkeypatch.setattr(policies, "_compiled", {})
+    policies._imported.cache_clear()
     code, out, err = run(capsys, "simulate", "--skill", "novice", "--games", "20")
     assert err.startswith("slashersim: compiling the engine with the baseline, first run only")
 
