@@ -16,10 +16,16 @@ it never draws from its random stream.
 """
 from numba import njit
 
+from slashersim.core import layout as L
+from slashersim.core.rules import (
+    FIRST_AID_LARGE,
+    FIRST_AID_SMALL,
+    LUCKY_CHARM,
+    N_ESCAPES,
+    SUIT_MASK,
+)
 from slashersim.engine import interface
-from slashersim.engine import layout as L
 from slashersim.engine.bits import lowest_bit, popcount
-from slashersim.rules import FIRST_AID_LARGE, FIRST_AID_SMALL, LUCKY_CHARM, N_ESCAPES, SUIT_MASK
 
 
 @njit(cache=True)

@@ -14,8 +14,8 @@ import sys
 import time
 
 from slashersim.analysis.compare import compare_policies
-from slashersim.config import GameConfig
-from slashersim.present import format_ci
+from slashersim.core.config import GameConfig
+from slashersim.present.text import format_ci
 
 POLICIES = ("heuristic", "search", "omniscient")
 

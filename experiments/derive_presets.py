@@ -6,7 +6,7 @@
 For each edition and each difficulty's target win rate, the tuner searches health, Hideaway,
 Cursed Object, escapes needed and traps (coarse to fine on common random numbers) and picks the
 setting that meets the target (95 % interval within +-0.02) with the fewest changes from the
-edition's defaults. Writes ``slashersim/presets/difficulty.toml`` (with tomli-w; its top-level
+edition's defaults. Writes ``slashersim/core/presets/difficulty.toml`` (with tomli-w; its top-level
 ``derived_for`` names the policy) and ``results/presets.md``, which also gives each preset's
 win rate for every skill level (novice, casual, expert) on the same games.
 """
@@ -16,11 +16,11 @@ from pathlib import Path
 import time
 
 from slashersim.analysis.compare import compare_policies
-from slashersim.config import GameConfig
+from slashersim.analysis.tune import DEFAULT_KNOBS, DEFAULT_STAGES, Tuner
+from slashersim.core.config import GameConfig
+from slashersim.core.presets import DIFFICULTIES, PRESETS_FILE, write_presets
+from slashersim.core.rules import EDITION_NAMES
 from slashersim.policies import SKILLS
-from slashersim.presets import DIFFICULTIES, PRESETS_FILE, write_presets
-from slashersim.rules import EDITION_NAMES
-from slashersim.tune import DEFAULT_KNOBS, DEFAULT_STAGES, Tuner
 
 #: target win rate of each difficulty for the strongest fair policy
 TARGETS = {"easy": 0.50, "normal": 0.25, "hard": 0.10, "nightmare": 0.03}

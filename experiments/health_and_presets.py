@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from slashersim.analysis.report import health_step_lines, health_steps  # noqa: E402
-from slashersim.presets import PRESETS_FILE, derived_for, load_presets  # noqa: E402
-from slashersim.sweeps import parse_spec, run_sweep  # noqa: E402
-from slashersim.tables import load_table, pool_counts  # noqa: E402
+from slashersim.analysis.sweeps import parse_spec, run_sweep  # noqa: E402
+from slashersim.core.presets import PRESETS_FILE, derived_for, load_presets  # noqa: E402
+from slashersim.runner.tables import load_table, pool_counts  # noqa: E402
 
 TARGETS = {"easy": 0.50, "normal": 0.25, "hard": 0.10, "nightmare": 0.03}
 TOLERANCE = 0.02
@@ -180,7 +180,7 @@ def main():
                f"in. The win-rate change from health 3 to 4: {diffs}.", ""]
     healths = ", ".join(str(presets[n]["health"]) for n in TARGETS)
     md += [f"## Why the instructions presets' health reads {healths}", "",
-           f"The presets (`slashersim/presets/difficulty.toml`, derived for the player "
+           f"The presets (`slashersim/core/presets/difficulty.toml`, derived for the player "
            f"`{player}` by `experiments/derive_presets.py`) are, for the instructions:", "",
            "| difficulty | target | health | escapes needed | Hideaway | Cursed Object | traps |",
            "|---|---:|---:|---:|---|---|---:|"]

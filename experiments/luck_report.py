@@ -18,10 +18,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from slashersim.analysis.luck import first_fact_effects, killer_position_effects, variance_sources  # noqa: E402
-from slashersim.config import GameConfig  # noqa: E402
+from slashersim.core.config import GameConfig  # noqa: E402
+from slashersim.core.stats import wilson_interval  # noqa: E402
 from slashersim.policies import POLICIES  # noqa: E402
 from slashersim.runner import simulate  # noqa: E402
-from slashersim.stats import wilson_interval  # noqa: E402
 
 EDITIONS = ("rulebook", "instructions")
 

@@ -17,11 +17,12 @@ import sys
 import time
 
 from slashersim.analysis.compare import compare_policies, pair
-from slashersim.config import GameConfig
-from slashersim.inputs import parse_games, parse_policy_params
+from slashersim.core.config import GameConfig
+from slashersim.core.inputs import parse_games
+from slashersim.core.rules import EDITION_NAMES
 from slashersim.policies import get_policy, policy_names
-from slashersim.present import format_ci, played_areas
-from slashersim.rules import EDITION_NAMES
+from slashersim.policies.choice import parse_policy_params
+from slashersim.present.text import format_ci, played_areas
 
 #: the nominal strength order; other registered policies follow in registry order
 STRENGTH_ORDER = ("baseline", "exerciser", "heuristic", "expert", "search", "omniscient")

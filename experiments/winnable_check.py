@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 from slashersim.analysis import winnable as W
-from slashersim.config import GameConfig
+from slashersim.core.config import GameConfig
 from slashersim.runner import simulate
 
 CONFIGS = {

@@ -22,9 +22,9 @@ import sys
 import numpy as np
 
 from slashersim.analysis import winnable as W
-from slashersim.config import GameConfig
+from slashersim.core.config import GameConfig
+from slashersim.core.stats import wilson_interval
 from slashersim.runner import simulate
-from slashersim.stats import wilson_interval
 
 CONFIGS = {
     "rulebook defaults": {},

@@ -56,8 +56,8 @@ def fresh():
 
 def small_sweep(games=None):
     """Play :data:`SMALL_SWEEP` with ``games`` games per cell; return the checked table."""
-    from slashersim.sweeps import parse_spec, run_sweep
-    from slashersim.tables import load_table
+    from slashersim.analysis.sweeps import parse_spec, run_sweep
+    from slashersim.runner.tables import load_table
     games = games_per_cell() if games is None else games
     data = {"sweep": {**SMALL_SWEEP["sweep"], "games": games, "chunk_games": games},
             "axes": dict(SMALL_SWEEP["axes"])}
@@ -68,7 +68,7 @@ def small_sweep(games=None):
 
 def load_results():
     """The table the notebooks analyse, and a sentence saying where it came from."""
-    from slashersim.tables import load_table
+    from slashersim.runner.tables import load_table
     path = ROOT / RESULTS_FILE
     why = "SLASHERSIM_NOTEBOOK_FRESH=1" if path.is_file() else f"{RESULTS_FILE} not found"
     if path.is_file() and not fresh():

@@ -5,7 +5,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.7
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -35,7 +35,8 @@
 from _common import editions, load_results, of_edition, show
 from IPython.display import display
 
-from slashersim import figures, tables
+from slashersim.present import figures
+from slashersim.runner import tables
 
 df, source = load_results()
 print(source)

@@ -5,7 +5,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.7
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -30,8 +30,9 @@
 from _common import load_results, show
 from IPython.display import display
 
-from slashersim import figures, tables
 from slashersim.analysis import report
+from slashersim.present import figures
+from slashersim.runner import tables
 
 df, source = load_results()
 print(source)

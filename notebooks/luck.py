@@ -5,7 +5,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.7
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -39,9 +39,9 @@ from slashersim.analysis.luck import killer_position_effects
 from slashersim.analysis.playouts import timeline, win_probability
 from slashersim.analysis.position import parse_position
 from slashersim.analysis.records import record_game
-from slashersim.config import GameConfig
-from slashersim.figures import timeline_figure
+from slashersim.core.config import GameConfig
 from slashersim.policies import DEFAULT_SKILL
+from slashersim.present.figures import timeline_figure
 from slashersim.runner import simulate
 
 GAMES = games_per_cell()

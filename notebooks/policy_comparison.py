@@ -5,7 +5,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.7
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -32,8 +32,9 @@
 from _common import load_results, show
 from IPython.display import display
 
-from slashersim import figures, tables
 from slashersim.analysis import report
+from slashersim.present import figures
+from slashersim.runner import tables
 
 df, source = load_results()
 print(source)
@@ -60,7 +61,7 @@ import itertools
 
 import pandas as pd
 
-from slashersim.stats import unpaired_difference_interval
+from slashersim.core.stats import unpaired_difference_interval
 
 if len(policies) < 2:
     print(f"Only one policy in the table ({policies[0]}): no pair of policies to compare. "

@@ -33,7 +33,7 @@ from IPython.display import display
 from matplotlib.figure import Figure
 
 import slashersim
-from slashersim import rules
+from slashersim.core import rules
 
 GAMES = games_per_cell()
 SEED = 0
@@ -175,10 +175,10 @@ print(f"leading high instead of low: {d['difference']:+.4f} "
 # as the player cannot tell them apart; a fair player answers (and remembers) the same.
 
 # %%
-from slashersim import testing
+from slashersim.analysis import hygiene
 
-points = testing.decision_points("exerciser", slashersim.GameConfig(), games=100, seed=SEED)
-unfair = testing.check_decisions(mine, points)
+points = hygiene.decision_points("exerciser", slashersim.GameConfig(), games=100, seed=SEED)
+unfair = hygiene.check_decisions(mine, points)
 print(f"{mine.name}: " + (f"fair at all {len(points):,} decision points" if not unfair else
                           f"{len(unfair)} of {len(points):,} decision points change when the "
                           "hidden information is redrawn"))

@@ -23,11 +23,11 @@ _PUBLIC = {
     "Comparison": "slashersim.api",
     "VariantComparison": "slashersim.api",
     "LuckResult": "slashersim.api",
-    "GameConfig": "slashersim.config",
-    "ConfigError": "slashersim.config",
-    "Game": "slashersim.player",
-    "Observation": "slashersim.player",
-    "IllegalAnswer": "slashersim.player",
+    "GameConfig": "slashersim.core.config",
+    "ConfigError": "slashersim.core.config",
+    "Game": "slashersim.api.player",
+    "Observation": "slashersim.api.player",
+    "IllegalAnswer": "slashersim.api.player",
 }
 
 __all__ = [*_PUBLIC, "__version__"]

@@ -13,8 +13,18 @@ def no_play(monkeypatch):
 
     def boom(*args, **kwargs):
         raise AssertionError("a game was about to be played")
-    monkeypatch.setattr(policies, "_compiled", {})
+    policies._imported.cache_clear()     # so that a policy imported before is imported anew
     monkeypatch.setattr(policies, "import_module", boom)
+    yield
+    policies._imported.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_compile_notice():
+    """Each test finds the compile notice as a new process does, whatever the last one told it."""
+    yield
+    from slashersim.core import compiling
+    compiling.reset()
 
 
 #: what each of the two pytest-xdist workers compiles (or loads) before its first test: a clean
@@ -40,7 +50,7 @@ def pytest_sessionstart(session):
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker in WARM_UP and os.environ.get("PYTEST_XDIST_WORKER_COUNT") == "2" \
             and os.environ.get("NUMBA_DISABLE_JIT") != "1":
-        from slashersim.numba_checks import compile_log
+        from slashersim.core.numba_checks import compile_log
         with compile_log() as log:
             for part in WARM_UP[worker]:
                 _warm(part)

@@ -152,9 +152,9 @@ def case_hygiene(policy):
     """The recorded decision points: each row's decision, player, argument and answer, and the
     game's state after the rule settings (which the configuration fixes, and whose layout a
     change of the settings' tables may move)."""
-    from slashersim.config import GameConfig
-    from slashersim.engine.layout import CFG_SIZE
-    from slashersim.testing import POINT_HEADER, decision_points
+    from slashersim.analysis.hygiene import POINT_HEADER, decision_points
+    from slashersim.core.config import GameConfig
+    from slashersim.core.layout import CFG_SIZE
     points = decision_points(policy, GameConfig(health=6), 30, seed=3, capacity=300)
     return digest(np.concatenate([points[:, :POINT_HEADER], points[:, POINT_HEADER + CFG_SIZE:]],
                                  axis=1))

@@ -11,11 +11,11 @@ import sys
 from numba import carray, njit
 import numpy as np
 
-from slashersim import rules as R
-from slashersim.config import GameConfig
+from slashersim.core import layout as L
+from slashersim.core import rules as R
+from slashersim.core.config import GameConfig
+from slashersim.core.rules import CABINS
 from slashersim.engine import deal, rng
-from slashersim.engine import layout as L
-from slashersim.rules import CABINS
 from slashersim.runner.recorded import pointer as _pointer
 
 

@@ -9,8 +9,8 @@ from helpers import writable
 import numba
 import numpy as np
 
+from slashersim.core import layout as L
 from slashersim.engine import interface, steps
-from slashersim.engine import layout as L
 
 _STRIDE = 16
 #: per player: slot d answers decision d (1..10); the keep picks; the trick of window (d)

@@ -12,12 +12,12 @@ import numpy as np
 
 from slashersim import GameConfig
 from slashersim.analysis import winnable as W
-from slashersim.engine import layout as L
+from slashersim.core import layout as L
+from slashersim.core.rules import ITEM_NAMES, RUNNING, WIN
 from slashersim.engine import scripted as S
 from slashersim.engine import solver
 from slashersim.engine.decisions import PLAY_CARD
 from slashersim.engine.playout import legal_cards, play_given_card
-from slashersim.rules import ITEM_NAMES, RUNNING, WIN
 
 
 def exhaustive(position, limit=200_000):

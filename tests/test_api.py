@@ -12,10 +12,10 @@ import slashersim
 from slashersim import api
 from slashersim.analysis.compare import compare_policies
 from slashersim.analysis.luck import killer_position_effects
-from slashersim.config import ConfigError, GameConfig
+from slashersim.core.config import ConfigError, GameConfig
 from slashersim.runner import SimulationResult
 from slashersim.runner import simulate as run_simulate
-from slashersim.tables import TABLE_COLUMNS
+from slashersim.runner.tables import TABLE_COLUMNS
 
 
 def test_import_compiles_nothing_and_exports_lazily():
@@ -25,7 +25,7 @@ def test_import_compiles_nothing_and_exports_lazily():
         "before = sorted(m for m in sys.modules if m.startswith('slashersim'))\n"
         "slashersim.GameConfig\n"
         "after = sorted(m for m in sys.modules if m.startswith('slashersim'))\n"
-        "import slashersim.sweeps\n"
+        "import slashersim.analysis.sweeps\n"
         "print(json.dumps({'before': before, 'after': after,\n"
         "    'api': 'slashersim.api' in sys.modules,\n"
         "    'sweep_is_function': slashersim.sweep.__module__ == 'slashersim.api',\n"
@@ -43,7 +43,7 @@ def test_the_package_exports_the_api():
     assert slashersim.sweep is api.sweep and slashersim.GameConfig is GameConfig
     assert {"simulate", "compare", "sweep", "luck", "GameConfig"} <= set(dir(slashersim))
     assert {"simulate", "compare", "sweep", "luck", "GameConfig"} <= set(slashersim.__all__)
-    from slashersim.sweeps import run_sweep
+    from slashersim.analysis.sweeps import run_sweep
     assert callable(run_sweep) and slashersim.sweep is api.sweep
     with pytest.raises(AttributeError, match="no attribute 'simulat'"):
         slashersim.simulat  # noqa: B018 (the attribute access is the test)
@@ -71,7 +71,7 @@ def test_knob_keywords_are_game_config_fields():
     b = api.simulate(GameConfig(health=3, traps=2), health=6, games=200)
     assert b.config == GameConfig(health=6, traps=2)
     # a difficulty preset, with an explicit knob winning over it
-    from slashersim.presets import preset_knobs
+    from slashersim.core.presets import preset_knobs
     c = api.simulate(difficulty="hard", traps=4, games=200)
     assert c.config == GameConfig(**{**preset_knobs("hard"), "traps": 4})
 

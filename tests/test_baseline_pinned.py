@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from slashersim.config import GameConfig
+from slashersim.core.config import GameConfig
 from slashersim.runner import simulate
 
 PINS = json.loads((Path(__file__).parent / "data" / "baseline_pins.json").read_text())

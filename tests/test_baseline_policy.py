@@ -10,12 +10,10 @@ from helpers import discard, held, hold, make_state, set_discard, set_drawn
 import numpy as np
 import pytest
 
-from slashersim import rules as R
-from slashersim.config import GameConfig
-from slashersim.engine import interface, steps
-from slashersim.engine import layout as L
-from slashersim.policies.baseline import decide as baseline
-from slashersim.rules import (
+from slashersim.core import layout as L
+from slashersim.core import rules as R
+from slashersim.core.config import GameConfig
+from slashersim.core.rules import (
     BACKPACK,
     BASEBALL_BAT,
     CABINS,
@@ -34,6 +32,8 @@ from slashersim.rules import (
     WHITE,
     YELLOW,
 )
+from slashersim.engine import interface, steps
+from slashersim.policies.baseline import decide as baseline
 from slashersim.runner.kernels import chunk_baseline
 
 P = np.zeros(0)

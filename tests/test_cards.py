@@ -8,11 +8,11 @@ import sys
 import numpy as np
 import pytest
 
-from slashersim import cards as C
-from slashersim import rules
-from slashersim.config import ConfigError, GameConfig
-from slashersim.engine import layout as L
-from slashersim.present import format_summary
+from slashersim.core import cards as C
+from slashersim.core import layout as L
+from slashersim.core import rules
+from slashersim.core.config import ConfigError, GameConfig
+from slashersim.present.text import format_summary
 from slashersim.runner import simulate
 
 KNOBS = {"lakeside_removal": 2, "tent_site_reduction": 1, "cursed_extra_draws": 3}

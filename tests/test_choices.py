@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from slashersim.config import GameConfig
+from slashersim.analysis.sweeps import cells, parse_spec
+from slashersim.core.config import GameConfig
 from slashersim.policies import param_vector
 from slashersim.runner import simulate
-from slashersim.sweeps import cells, parse_spec
 
 RULES_PAGE = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 

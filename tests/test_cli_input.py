@@ -12,11 +12,12 @@ from numba import njit
 import numpy as np
 import pytest
 
-from slashersim import compiling, policies
+from slashersim import policies
 from slashersim.analysis.position import parse_position
-from slashersim.config import ConfigError
+from slashersim.core import compiling
+from slashersim.core.config import ConfigError
+from slashersim.core.inputs import OutputLock, lock_path
 from slashersim.engine import interface
-from slashersim.inputs import OutputLock, lock_path
 from slashersim.policies import POLICIES, param_specs, param_vector
 from slashersim.policies.baseline import decide as baseline
 from slashersim.policies.params import EXPERT, HEURISTIC, SEARCH, defaults, index_of
@@ -120,7 +121,7 @@ for argv in {argvs!r}:
         pass
 compiled = sorted(m for m in sys.modules if m.startswith(("slashersim.engine.",
                   "slashersim.policies.")) and m.rsplit(".", 1)[1] not in
-                  ("layout", "positions", "decisions", "params", "python"))
+                  ("layout", "positions", "decisions", "params", "python", "choice"))
 print(compiled, round(time.perf_counter() - t0, 2))
 """
 
@@ -267,7 +268,7 @@ def test_a_closed_pipe_is_not_an_error(tmp_path):
 # --- silent wrong answers ----------------------------------------------------------------------
 def test_record_uses_the_policy_parameters(capsys, tmp_path):
     """``simulate --record`` replays the game the statistics came from, parameters included."""
-    from slashersim.config import GameConfig
+    from slashersim.core.config import GameConfig
     from slashersim.runner import simulate
     out = tmp_path / "r.json"
     code, _, _ = run(capsys, "simulate", "--policy", "expert", "--games", "40",
@@ -380,7 +381,7 @@ def test_a_second_sweep_on_the_same_output_is_refused(capsys, spec, tmp_path):
 
 
 def test_progress_is_off_when_stderr_is_not_a_terminal():
-    from slashersim.progress import bar, increments
+    from slashersim.core.progress import bar, increments
     assert bar(10).disable
     seen = []
     step = increments(seen.append)
@@ -418,7 +419,7 @@ def test_quiet_says_nothing_on_stderr(capsys, monkeypatch):
     monkeypatch.setattr(compiling, "is_cached", lambda part: False)
     code, out, err = run(capsys, "simulate", "--skill", "novice", "--games", "20", "--quiet")
     assert code == 0 and err == "" and "win rate" in out
-    monkeypatch.setattr(policies, "_compiled", {})
+    policies._imported.cache_clear()
     code, out, err = run(capsys, "simulate", "--skill", "novice", "--games", "20")
     assert err.startswith("slashersim: compiling the engine with the baseline, first run only")
 
@@ -464,7 +465,7 @@ def test_atomic_writes_get_the_usual_file_permissions(tmp_path):
     """Outputs are readable like any new file (umask), not 0600 like the temporary file."""
     import os
 
-    from slashersim.inputs import write_atomic
+    from slashersim.core.inputs import write_atomic
     umask = os.umask(0o022)
     try:
         write_atomic(tmp_path / "out.txt", lambda f: f.write("x"))

@@ -4,9 +4,9 @@ import json
 
 from helpers import run_main
 
-from slashersim.config import GameConfig
-from slashersim.inputs import parse_rules
-from slashersim.present import changed_rules, config_line
+from slashersim.core.config import GameConfig
+from slashersim.core.inputs import parse_rules
+from slashersim.present.text import changed_rules, config_line
 from slashersim.runner import simulate
 
 KNOWN = GameConfig.knob_names()

@@ -8,15 +8,15 @@ from numba import njit
 import numpy as np
 import pytest
 
+from slashersim.analysis.bench import policy_speed
 from slashersim.analysis.compare import compare_policies, pair
-from slashersim.bench import policy_speed
 from slashersim.cli import main
-from slashersim.config import GameConfig
+from slashersim.core.config import GameConfig
+from slashersim.core.inputs import parse_games
 from slashersim.engine import interface
-from slashersim.inputs import parse_games
 from slashersim.policies import POLICIES, param_vector
 from slashersim.policies.baseline import decide as baseline
-from slashersim.present import format_policy_speeds
+from slashersim.present.text import format_policy_speeds
 from slashersim.runner import simulate
 
 

@@ -8,10 +8,10 @@ import pytest
 
 import slashersim
 from slashersim.analysis.compare import compare_variants
-from slashersim.config import GameConfig
-from slashersim.inputs import parse_variant
+from slashersim.core.config import GameConfig
+from slashersim.core.inputs import parse_variant
+from slashersim.core.stats import mean_interval
 from slashersim.runner import simulate
-from slashersim.stats import mean_interval
 
 VARIANTS = {"no cursed object": {"cursed_object": False},
             "any time": {"item_timing": "any_time"}}

@@ -1,4 +1,4 @@
-"""The first run's compiling is never a silent wait: :class:`slashersim.compiling.Watch` says,
+"""The first run's compiling is never a silent wait: :class:`slashersim.core.compiling.Watch` says,
 from numba's compiler events, which part compiles (part k of n) and the time so far, and how
 long it took; the Python API reports it as the command line does."""
 import io
@@ -11,8 +11,8 @@ import types
 from numba.core import event
 import pytest
 
-from slashersim import compiling, numba_checks
-from slashersim.compiling import Part
+from slashersim.core import compiling, numba_checks
+from slashersim.core.compiling import Part
 from slashersim.policies import compile_part, compile_parts
 
 FIRST = Part("first", "parts_here", "first", "the first part", 1)

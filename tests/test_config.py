@@ -1,9 +1,9 @@
 """GameConfig validation and its kernel array."""
 import pytest
 
-from slashersim import rules
-from slashersim.config import ConfigError, GameConfig
-from slashersim.engine import layout as L
+from slashersim.core import layout as L
+from slashersim.core import rules
+from slashersim.core.config import ConfigError, GameConfig
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -5,14 +5,14 @@ import sys
 from helpers import parquet_equals
 import pytest
 
-from slashersim.backends import Unit
-from slashersim.backends.local import LocalBackend
+from slashersim.analysis.sweeps import checkpoint_dir, load_spec, run_sweep
 from slashersim.cli import main
-from slashersim.config import ConfigError, GameConfig
-from slashersim.sweeps import checkpoint_dir, load_spec, run_sweep
+from slashersim.core.config import ConfigError, GameConfig
+from slashersim.runner.backends import Unit
+from slashersim.runner.backends.local import LocalBackend
 
 distributed = pytest.importorskip("distributed")
-from slashersim.backends.dask import MISSING, DaskBackend, split_tasks  # noqa: E402
+from slashersim.runner.backends.dask import MISSING, DaskBackend, split_tasks  # noqa: E402
 
 SMALL = """
 [sweep]

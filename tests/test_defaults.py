@@ -12,12 +12,13 @@ from helpers import run_main
 import pytest
 
 import slashersim
-from slashersim import api, cli, tune
+from slashersim import api, cli
+from slashersim.analysis import tune
+from slashersim.analysis.sweeps import SweepSpec, parse_spec
 from slashersim.cli.parser import build_parser
+from slashersim.core.progress import ProgressLines, duration
 from slashersim.policies import DEFAULT_SKILL, SKILLS
-from slashersim.present import format_summary, player_line
-from slashersim.progress import ProgressLines, duration
-from slashersim.sweeps import SweepSpec, parse_spec
+from slashersim.present.text import format_summary, player_line
 
 run = run_main
 

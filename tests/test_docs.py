@@ -102,8 +102,8 @@ def test_the_readme_is_a_short_entry_point():
 def test_every_sweep_spec_shown_is_valid(tmp_path):
     """A ``toml`` block of the docs is a sweep spec the sweep command accepts, or a card file
     (its tables ``[area.NAME]``, ``[item.NAME]``) that the cards read."""
-    from slashersim.cards import load
-    from slashersim.sweeps import parse_spec
+    from slashersim.analysis.sweeps import parse_spec
+    from slashersim.core.cards import load
     blocks = [m.group(1) for page in DOCS.rglob("*.md")
               for m in re.finditer(r"^```toml\n(.*?)^```$", page.read_text(), re.S | re.M)]
     assert blocks

@@ -9,9 +9,9 @@ from helpers import run_python
 import numpy as np
 import pytest
 
-from slashersim import rules
-from slashersim.config import GameConfig
-from slashersim.engine import layout as L
+from slashersim.core import layout as L
+from slashersim.core import rules
+from slashersim.core.config import GameConfig
 from slashersim.runner import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,7 +98,7 @@ def test_common_random_numbers_share_deals_and_decks():
 _JIT_SCRIPT = """
 import json, sys
 import numpy as np
-from slashersim.config import GameConfig
+from slashersim.core.config import GameConfig
 from slashersim.runner import simulate
 out = {}
 for edition in ("rulebook", "instructions"):

@@ -10,15 +10,10 @@ import numpy as np
 import pytest
 from test_policies import play_state
 
-from slashersim import rules as R
-from slashersim.config import GameConfig
-from slashersim.engine import interface, steps, tricks
-from slashersim.engine import layout as L
-from slashersim.policies import common as C
-from slashersim.policies import heuristic as H
-from slashersim.policies import param_vector
-from slashersim.policies.expert import futures, item_model, leads, plan, rollouts, slots
-from slashersim.rules import (
+from slashersim.core import layout as L
+from slashersim.core import rules as R
+from slashersim.core.config import GameConfig
+from slashersim.core.rules import (
     CABINS,
     GREEN,
     HIDEAWAY,
@@ -29,6 +24,11 @@ from slashersim.rules import (
     WHITE,
     YELLOW,
 )
+from slashersim.engine import interface, steps, tricks
+from slashersim.policies import common as C
+from slashersim.policies import heuristic as H
+from slashersim.policies import param_vector
+from slashersim.policies.expert import futures, item_model, leads, plan, rollouts, slots
 from slashersim.runner import simulate
 
 EP = param_vector("expert")
@@ -434,7 +434,7 @@ def test_expert_gives_the_same_games_on_one_and_two_threads():
 
 _JIT_SCRIPT = """
 import json
-from slashersim.config import GameConfig
+from slashersim.core.config import GameConfig
 from slashersim.policies import param_vector
 from slashersim.runner import simulate
 out = {}

@@ -1,7 +1,7 @@
 """Strict information hygiene: every fair policy decides identically when every hidden channel
-is redrawn consistently with the deciding player's view (``slashersim.testing``), at more than
-1,000 decision points of its own games; and for each channel a test-only policy that peeks at
-exactly that channel is caught by the same test."""
+is redrawn consistently with the deciding player's view (``slashersim.analysis.hygiene``), at
+more than 1,000 decision points of its own games; and for each channel a test-only policy that
+peeks at exactly that channel is caught by the same test."""
 from pathlib import Path
 
 from helpers import writable
@@ -9,10 +9,10 @@ from numba import njit
 import numpy as np
 import pytest
 
-from slashersim import testing as Hy
-from slashersim.config import GameConfig
+from slashersim.analysis import hygiene as Hy
+from slashersim.core import layout as L
+from slashersim.core.config import GameConfig
 from slashersim.engine import interface
-from slashersim.engine import layout as L
 from slashersim.engine.bits import nth_bit, popcount
 from slashersim.policies import POLICIES, param_vector
 from slashersim.policies import exerciser as X
@@ -460,7 +460,7 @@ def test_the_killer_start_is_redrawn_after_a_flashlight_moved_the_killer():
     st = next(p[Hy.POINT_HEADER:] for p in points_of("exerciser", 10)
               if p[Hy.POINT_HEADER + L.C_ITEM_DECK] == 0 and p[Hy.POINT_HEADER + L.S_ROUND] == 1
               and p[Hy.POINT_HEADER + L.S_KILLER_DRAWS] == 0).copy()
-    from slashersim import rules
+    from slashersim.core import rules
     assert st[L.C_ITEM_DECK] == rules.ITEM_DECK_KILLER_TOP_HALF
     n = int(st[L.S_DECK_N])
     deck = [int(c) for c in st[L.S_DECK:L.S_DECK + n] if c != rules.KILLER]

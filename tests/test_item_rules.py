@@ -24,11 +24,9 @@ import numpy as np
 import pytest
 from scripted import asked, draw_cards, log, script, scripted
 
-from slashersim import rules as R
-from slashersim.engine import deal, game, interface, items, steps
-from slashersim.engine import layout as L
-from slashersim.policies.exerciser import decide as exerciser
-from slashersim.rules import (
+from slashersim.core import layout as L
+from slashersim.core import rules as R
+from slashersim.core.rules import (
     BACKPACK,
     BOLT_CUTTERS,
     CABINS,
@@ -54,6 +52,8 @@ from slashersim.rules import (
     WOODLAND,
     YELLOW,
 )
+from slashersim.engine import deal, game, interface, items, steps
+from slashersim.policies.exerciser import decide as exerciser
 
 COL_R, COL_Y, COL_G = R.COLOUR_RED, R.COLOUR_YELLOW, R.COLOUR_GREEN
 NO_PARAMS = np.zeros(0)

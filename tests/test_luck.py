@@ -6,12 +6,12 @@ from helpers import assert_one_line_error, run_cli
 import numpy as np
 import pytest
 
-from slashersim import rules
 from slashersim.analysis.luck import first_fact_effects, killer_position_effects
 from slashersim.cli import main
-from slashersim.config import ConfigError, GameConfig
+from slashersim.core import rules
+from slashersim.core.config import ConfigError, GameConfig
+from slashersim.core.stats import mean_interval
 from slashersim.runner import simulate
-from slashersim.stats import mean_interval
 
 RULEBOOK = GameConfig()
 POSITIONS = range(1, RULEBOOK.killer_positions + 1)
@@ -198,8 +198,8 @@ def test_cli_luck_area_and_trump(capsys):
 
 # --- first-deal yellows ----------------------------------------------------------------------
 from slashersim.analysis.luck import yellow_weights  # noqa: E402
+from slashersim.core import layout as L  # noqa: E402
 from slashersim.engine import deal, rng  # noqa: E402
-from slashersim.engine import layout as L  # noqa: E402
 
 
 def first_two_deals(config, games, seed=8):

@@ -8,17 +8,16 @@ import numba
 import numpy as np
 import pytest
 
-from slashersim import rules
 from slashersim.analysis.luck import variance_sources
 from slashersim.analysis.playouts import _outcomes, snapshot_position, timeline, win_probability
 from slashersim.analysis.position import card_from_name, parse_position
 from slashersim.analysis.records import record_events, record_game, record_json
 from slashersim.cli import main
-from slashersim.config import ConfigError, GameConfig
-from slashersim.engine import layout as L
+from slashersim.core import layout as L
+from slashersim.core import rules
+from slashersim.core.config import ConfigError, GameConfig
 from slashersim.engine import luck_kernels as K
-from slashersim.engine import positions
-from slashersim.engine import rng
+from slashersim.engine import positions, rng
 from slashersim.policies import get_policy, param_vector
 from slashersim.runner import simulate
 from slashersim.runner.kernels import continue_as_is
@@ -227,7 +226,9 @@ def test_recorded_positions_continued_as_they_are_end_as_the_game_did(edition):
             st = pos.state.copy()
             continue_as_is(entry.decide, st, params, pos.known)
             assert np.array_equal(st, rec.snaps[-1]), (g, i, rec.info[i])
-            mid += pos.known[positions.P_PHASE] == positions.PHASE_DRAW and pos.known[positions.P_PENDING] > 0
+            known = pos.known
+            mid += known[positions.P_PHASE] == positions.PHASE_DRAW and \
+                known[positions.P_PENDING] > 0
     assert mid > 50
 
 

@@ -11,12 +11,12 @@ import statistics
 import naive
 import pytest
 
-from slashersim.config import GameConfig
-from slashersim.engine import layout as L
+from slashersim.core import layout as L
+from slashersim.core.config import GameConfig
 from slashersim.runner import simulate
 
 DATA = Path(__file__).parent / "data"
-#: card files, read by the engine through slashersim.cards and by the model through its own
+#: card files, read by the engine through slashersim.core.cards and by the model through its own
 #: interpreter: the how-to's changed Cabins and new Bog, and a file that changes every hook
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 HOWTO_CARD = str(EXAMPLES / "cabins_eight.toml")

@@ -8,10 +8,11 @@ from helpers import run_main
 import numpy as np
 import pytest
 
-from slashersim import api, rules
+from slashersim import api
 from slashersim.cli.parser import build_parser
-from slashersim.config import GameConfig
-from slashersim.engine import layout as L
+from slashersim.core import layout as L
+from slashersim.core import rules
+from slashersim.core.config import GameConfig
 from slashersim.runner import simulate
 
 

@@ -1,4 +1,4 @@
-"""Python policies on the compiled engine, and a game played step by step (slashersim.player).
+"""Python policies on the compiled engine, and a game played step by step (slashersim.api.player).
 
 A Python policy that answers as a built-in plays exactly the built-in's games; the observation a
 player gets is a function of its view only (the same hidden channels the strict hygiene test
@@ -10,12 +10,12 @@ import random
 import numpy as np
 import pytest
 
-from slashersim import testing as Hy
+from slashersim.analysis import hygiene as Hy
 from slashersim.analysis.compare import compare_policies
-from slashersim.config import GameConfig
+from slashersim.api.player import Game, IllegalAnswer, Observation, policy_label
+from slashersim.core import layout as L
+from slashersim.core.config import GameConfig
 from slashersim.engine import interface
-from slashersim.engine import layout as L
-from slashersim.player import Game, IllegalAnswer, Observation, policy_label
 from slashersim.policies import get_policy, param_vector
 from slashersim.runner import simulate
 
@@ -191,8 +191,8 @@ def test_python_policies_and_games_are_the_same_with_numba_off():
     """The bridge, the view and the step-by-step game run as plain Python too (numba off)."""
     from helpers import run_python
     script = ("import random\n"
-              "from slashersim.config import GameConfig\n"
-              "from slashersim.player import Game\n"
+              "from slashersim.core.config import GameConfig\n"
+              "from slashersim.api.player import Game\n"
               "from slashersim.runner import simulate\n"
               "rng = random.Random(1)\n"
               "r = simulate(GameConfig(edition='instructions'), lambda o: rng.choice(o.legal),\n"
@@ -209,7 +209,7 @@ class CautiousInPython:
     name = "cautious (Python)"
 
     def act(self, obs):
-        from slashersim import rules
+        from slashersim.core import rules
         kind, legal = obs.kind, obs.legal
         if kind == "play_card":
             if obs.led is not None:

@@ -11,14 +11,9 @@ from helpers import ROOT, c, cards, hold, make_state, run_python, set_deck, set_
 import numpy as np
 import pytest
 
-from slashersim.config import GameConfig
-from slashersim.engine import deal, steps, tricks
-from slashersim.engine import layout as L
-from slashersim.policies import common as C
-from slashersim.policies import heuristic as H
-from slashersim.policies import param_vector
-from slashersim.policies import search as S
-from slashersim.rules import (
+from slashersim.core import layout as L
+from slashersim.core.config import GameConfig
+from slashersim.core.rules import (
     BACKPACK,
     BASEBALL_BAT,
     CABINS,
@@ -41,6 +36,11 @@ from slashersim.rules import (
     WOODLAND,
     YELLOW,
 )
+from slashersim.engine import deal, steps, tricks
+from slashersim.policies import common as C
+from slashersim.policies import heuristic as H
+from slashersim.policies import param_vector
+from slashersim.policies import search as S
 from slashersim.runner import simulate
 
 HP = param_vector("heuristic")
@@ -310,7 +310,7 @@ def test_search_and_omniscient_give_the_same_games_on_one_and_two_threads():
 
 _JIT_SCRIPT = """
 import json
-from slashersim.config import GameConfig
+from slashersim.core.config import GameConfig
 from slashersim.policies import param_vector
 from slashersim.runner import simulate
 out = {}

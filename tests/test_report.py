@@ -5,7 +5,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from slashersim import figures, rules
 from slashersim.analysis.report import (
     FIGURES,
     health_step_lines,
@@ -13,9 +12,11 @@ from slashersim.analysis.report import (
     knob_effects,
     write_report,
 )
-from slashersim.figures import heatmap_table
-from slashersim.stats import wilson_interval
-from slashersim.tables import (
+from slashersim.core import rules
+from slashersim.core.stats import wilson_interval
+from slashersim.present import figures
+from slashersim.present.figures import heatmap_table
+from slashersim.runner.tables import (
     cells_played,
     derive_rates,
     knob_columns,

@@ -28,11 +28,10 @@ import numpy as np
 import pytest
 from scripted import draw_cards, script, scripted
 
-from slashersim import rules as R
-from slashersim.config import ConfigError, GameConfig
-from slashersim.engine import deal, game, interface, items, predicates, steps, tricks
-from slashersim.engine import layout as L
-from slashersim.rules import (
+from slashersim.core import layout as L
+from slashersim.core import rules as R
+from slashersim.core.config import ConfigError, GameConfig
+from slashersim.core.rules import (
     BACKPACK,
     BASEBALL_BAT,
     BOLT_CUTTERS,
@@ -59,6 +58,7 @@ from slashersim.rules import (
     WOODLAND,
     YELLOW,
 )
+from slashersim.engine import deal, game, interface, items, predicates, steps, tricks
 
 COL_R, COL_Y, COL_G = R.COLOUR_RED, R.COLOUR_YELLOW, R.COLOUR_GREEN
 NO_PARAMS = np.zeros(0)

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import slashersim
-from slashersim.config import ConfigError, GameConfig
+from slashersim.core.config import ConfigError, GameConfig
 from slashersim.policies import SKILLS
 from slashersim.serve.grid import (
     Grid,
@@ -134,7 +134,7 @@ def test_settings_map_to_the_config_and_policy_of_the_api():
 
 
 def test_a_preset_sets_the_knobs_and_an_explicit_knob_wins():
-    from slashersim.presets import preset_knobs
+    from slashersim.core.presets import preset_knobs
     hard = preset_knobs("hard", "rulebook")
     s = parse_settings({"difficulty": "hard"})
     assert s.config() == GameConfig.from_dict({"difficulty": "hard"})
@@ -301,7 +301,7 @@ def test_an_answer_is_stale_once_its_games_change():
 
 @needs_table
 def test_the_grid_answers_its_cells_at_once():
-    from slashersim.tables import load_table
+    from slashersim.runner.tables import load_table
     df = load_table(TABLE)
     g = grid()
     assert isinstance(g, Grid)
@@ -344,7 +344,7 @@ def presets_table(tmp_path_factory):
 def test_the_grid_answers_a_preset_from_the_presets_table(presets_table):
     """Matched on the resolved rules: the table's axis is ``difficulty``, the page's setting
     the preset's name or its knobs by hand, and every one is answered."""
-    from slashersim.tables import load_table
+    from slashersim.runner.tables import load_table
     df = load_table(presets_table)
     g = Grid(presets_table)
     assert g.covers() == "presets_study.parquet (edition × difficulty)"
@@ -380,7 +380,7 @@ def test_the_grid_reads_both_tables_the_committed_one_first(presets_table):
 @pytest.mark.parametrize("edition", ["rulebook", "instructions"])
 @pytest.mark.parametrize("hideaway, cursed_object", [(False, True), (True, False)])
 def test_the_health_figure_is_the_committed_grid_s_rows(edition, hideaway, cursed_object):
-    from slashersim.tables import load_table
+    from slashersim.runner.tables import load_table
     df = load_table(TABLE)
     curves = health_curves(grid((TABLE,)), edition, hideaway, cursed_object)
     for skill, policy in SKILLS.items():

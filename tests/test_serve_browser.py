@@ -17,8 +17,8 @@ import urllib.request
 import pytest
 
 import slashersim
+from slashersim.core.presets import preset_knobs
 from slashersim.policies import SKILLS
-from slashersim.presets import preset_knobs
 from slashersim.serve.grid import (
     grid,
     health_curves,

@@ -3,9 +3,9 @@ is named; the expert is the default of every command that plays (but ``bench``, 
 the engine)."""
 import pytest
 
+from slashersim.analysis.sweeps import parse_spec
 from slashersim.cli.parser import build_parser, parse
 from slashersim.policies import SKILLS, policy_names, resolve, skill_of
-from slashersim.sweeps import parse_spec
 
 
 def parsed(*argv):

@@ -8,8 +8,8 @@ from solver_check import exhaustive, position
 
 from slashersim import GameConfig
 from slashersim.analysis import winnable as W
-from slashersim.engine import layout as L
-from slashersim.rules import FIRE_PIT, OUTCOME_NAMES, WIN
+from slashersim.core import layout as L
+from slashersim.core.rules import FIRE_PIT, OUTCOME_NAMES, WIN
 
 
 @pytest.mark.parametrize("players", [(), W.FIRST_TRIES], ids=["search", "first-tries"])

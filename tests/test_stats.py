@@ -1,4 +1,4 @@
-"""Property tests of the interval estimates in :mod:`slashersim.stats` (hypothesis)."""
+"""Property tests of the interval estimates in :mod:`slashersim.core.stats` (hypothesis)."""
 import math
 
 from hypothesis import given
@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 import numpy as np
 import pytest
 
-from slashersim.stats import (
+from slashersim.core.stats import (
     mean_interval,
     rates,
     unpaired_difference_interval,

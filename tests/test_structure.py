@@ -38,7 +38,7 @@ def test_the_thread_limit_is_numbas():
     """``inputs.max_threads`` reads numba's rule without importing numba."""
     import numba
 
-    from slashersim.inputs import max_threads
+    from slashersim.core.inputs import max_threads
     assert max_threads() == numba.config.NUMBA_NUM_THREADS
 
 

@@ -12,12 +12,20 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from slashersim import __version__, rules
+from slashersim import __version__
+from slashersim.analysis.sweeps import (
+    SweepSpec,
+    cells,
+    checkpoint_dir,
+    load_spec,
+    parse_spec,
+    run_sweep,
+)
 from slashersim.cli import main
-from slashersim.config import ConfigError, GameConfig
+from slashersim.core import rules
+from slashersim.core.config import ConfigError, GameConfig
 from slashersim.runner import simulate
-from slashersim.sweeps import SweepSpec, cells, checkpoint_dir, load_spec, parse_spec, run_sweep
-from slashersim.tables import FORMAT, TABLE_COLUMNS, knob_columns, load_table
+from slashersim.runner.tables import FORMAT, TABLE_COLUMNS, knob_columns, load_table
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 from test_report import make_table
 
-from slashersim import figures
 from slashersim.analysis.report import write_report
 from slashersim.cli import main
-from slashersim.tables import (
+from slashersim.present import figures
+from slashersim.runner.tables import (
     FORMAT,
     TableError,
     load_table,
@@ -97,7 +97,7 @@ def test_info_compiles_nothing(written):
             f"assert main(['info', {str(written / 't.parquet')!r}]) == 0\n"
             "print(sorted(m for m in sys.modules if m.startswith(('slashersim.engine.', "
             "'slashersim.policies.')) and m.rsplit('.', 1)[1] not in ('layout', 'positions', "
-            "'decisions', 'params', 'python')))")
+            "'decisions', 'params', 'python', 'choice')))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert p.returncode == 0, p.stderr

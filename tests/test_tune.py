@@ -3,13 +3,13 @@ import json
 
 import pytest
 
-from slashersim import rules
+from slashersim.analysis.sweeps import parse_spec, run_sweep
+from slashersim.analysis.tune import Tuner, tune
 from slashersim.cli import main
-from slashersim.config import ConfigError, GameConfig
-from slashersim.presets import DIFFICULTIES, load_presets, preset_knobs
+from slashersim.core import rules
+from slashersim.core.config import ConfigError, GameConfig
+from slashersim.core.presets import DIFFICULTIES, load_presets, preset_knobs
 from slashersim.runner import simulate
-from slashersim.sweeps import parse_spec, run_sweep
-from slashersim.tune import Tuner, tune
 
 STAGES = (2000, 6000)
 
@@ -66,7 +66,7 @@ def test_presets_name_their_player_and_round_trip_through_tomli_w(tmp_path):
     writes back exactly what it reads."""
     import tomllib
 
-    from slashersim.presets import PRESETS_FILE, derived_for, write_presets
+    from slashersim.core.presets import PRESETS_FILE, derived_for, write_presets
     assert derived_for() == "expert"
     data = tomllib.loads(PRESETS_FILE.read_text())
     data.pop("derived_for")

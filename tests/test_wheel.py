@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: what the build reads: the package, and the files pyproject.toml names
 SOURCES = ("pyproject.toml", "README.md", "LICENSE", "slashersim")
 #: the files the product reads besides its modules, as the wheel holds them
-DATA = ("slashersim/cards/printed.toml", "slashersim/presets/difficulty.toml",
+DATA = ("slashersim/core/cards/printed.toml", "slashersim/core/presets/difficulty.toml",
         "slashersim/data/difficulty.parquet", "slashersim/data/presets_study.parquet")
 #: a sweep small enough to play in a second in plain Python
 SPEC = """[sweep]

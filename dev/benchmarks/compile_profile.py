@@ -8,7 +8,7 @@ For every function numba compiles on the way (the kernel and each callee it spec
 inside it) and the rest of numba's passes; the ``numba:llvm_lock`` events give the time LLVM
 holds its lock (optimisation and machine code), charged to the function being compiled. A
 function compiled once per caller shows up with a count above one, and a function compiled
-twice for what is one signature is named (``slashersim.numba_checks.repeated_compilations``).
+twice for what is one signature is named (``slashersim.core.numba_checks.repeated_compilations``).
 Times are the compiling process's CPU seconds (``time.process_time``; numba compiles on one
 thread), so a busy machine changes them little; the whole process's wall time is given beside
 them.
@@ -64,7 +64,7 @@ rec = Recorder()
 for kind in ("numba:run_pass", "numba:compile", "numba:llvm_lock"):
     ev.register(kind, rec)
 part = sys.argv[1]
-from slashersim.numba_checks import compile_log, repeated_compilations
+from slashersim.core.numba_checks import compile_log, repeated_compilations
 from slashersim.runner.kernels import compile_part
 t0 = time.process_time()
 with compile_log() as log:
@@ -139,7 +139,7 @@ def main():
     from slashersim.policies import POLICIES, compile_parts
     parts = [p.name for p in compile_parts([*POLICIES, object()], ["engine", "rollouts",
                                                                    "record"])]
-    from slashersim.provenance import git_state
+    from slashersim.core.provenance import git_state
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--parts", default=",".join(parts))
     ap.add_argument("--top", type=int, default=12)

@@ -27,7 +27,7 @@ sys.path.insert(0, str(HERE))
 CHILD = r"""
 import sys
 import numpy as np
-from slashersim.config import GameConfig
+from slashersim.core.config import GameConfig
 from slashersim.runner import simulate
 policy, games, seed, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 r = simulate(GameConfig(), policy, games=games, seed=seed, keep_records=True)
@@ -47,7 +47,7 @@ def wins(root, policy, games, seed):
 
 
 def main():
-    from slashersim.stats import mean_interval
+    from slashersim.core.stats import mean_interval
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old", required=True)
     ap.add_argument("--new", default=str(HERE))

@@ -11,14 +11,14 @@ from itertools import combinations
 
 import numpy as np
 
-from .. import rules
-from ..config import GameConfig
-from ..engine import layout as L
-from ..inputs import check_count
+from ..core import layout as L
+from ..core import rules
+from ..core.config import GameConfig
+from ..core.inputs import check_count
+from ..core.stats import mean_interval, unpaired_difference_interval
 from ..policies import get_policy, param_specs, param_vector, resolve
 from ..policies.python import answerer, policy_label
 from ..runner import DEFAULT_CHUNK, SimulationResult, play_side_by_side, prepare
-from ..stats import mean_interval, unpaired_difference_interval
 
 #: the per-policy figures copied from ``SimulationResult.summary()``
 POLICY_KEYS = ("games", "wins", "win_rate", "win_ci", "loss_health", "loss_traps", "timeout",

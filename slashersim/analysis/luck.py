@@ -9,14 +9,14 @@ import math
 
 import numpy as np
 
-from .. import rules
-from ..config import GameConfig
-from ..engine import layout as L
-from ..errors import ConfigError
-from ..inputs import check_count
-from ..progress import increments
+from ..core import layout as L
+from ..core import rules
+from ..core.config import GameConfig
+from ..core.errors import ConfigError
+from ..core.inputs import check_count
+from ..core.progress import increments
+from ..core.stats import Z95, wilson_interval
 from ..runner import DEFAULT_CHUNK, play_side_by_side, prepare, simulate
-from ..stats import Z95, wilson_interval
 from .winnable import solve_games
 
 _WIN = rules.OUTCOME_NAMES.index("win")

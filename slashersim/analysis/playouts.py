@@ -8,13 +8,13 @@ or the undealt cards), so that the events that swung the game stand out.
 
 import numpy as np
 
-from .. import rules
-from ..cards import load as load_cards
-from ..engine import layout as L
+from ..core import layout as L
+from ..core import rules
+from ..core.cards import load as load_cards
+from ..core.inputs import check_count, check_seed
+from ..core.stats import wilson_interval
 from ..engine import positions as K
-from ..inputs import check_count, check_seed
 from ..runner import drive, prepare
-from ..stats import wilson_interval
 from .position import Position
 from .records import deck_top_first, record_events
 

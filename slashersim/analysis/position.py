@@ -7,12 +7,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import rules
-from ..config import GameConfig
-from ..engine import layout as L
+from ..core import layout as L
+from ..core import rules
+from ..core.config import GameConfig
+from ..core.errors import ConfigError
+from ..core.files import read_json
 from ..engine import positions as K
-from ..errors import ConfigError
-from ..files import read_json
 
 STATE_KEYS = ("config", "round", "area", "areas_seen", "arrows", "leader", "health", "traps",
               "items", "killer_draws", "item_deck", "hands", "trump")

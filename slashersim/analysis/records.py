@@ -7,13 +7,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import rules
-from ..config import GameConfig
-from ..engine import layout as L
+from ..core import layout as L
+from ..core import rules
+from ..core.config import GameConfig
+from ..core.errors import ConfigError
+from ..core.files import read_json
+from ..core.inputs import check_seed
 from ..engine import positions as K
-from ..errors import ConfigError
-from ..files import read_json
-from ..inputs import check_seed
 from ..policies import get_policy, param_specs, param_vector, policy_names
 from ..policies.params import REMOVED
 

@@ -1,4 +1,5 @@
-"""A sweep table as a folder: its figures (:mod:`slashersim.figures`) as PNGs and ``report.md``.
+"""A sweep table as a folder: its figures (:mod:`slashersim.present.figures`) as PNGs and
+``report.md``.
 
 ``write_report("results/example.parquet", "results/example_report")`` writes ``report.md``
 next to ``win_rate_by_health.png``, ``heatmap.png``, ``loss_causes.png``,
@@ -14,11 +15,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import figures, rules
-from ..figures import DPI, FigureUnavailable, format_value, resolved_configs, setting_words
-from ..stats import unpaired_difference_interval
-from ..tables import ITEM_COLUMNS, knob_columns, load_table, pool_counts, varying_knobs
+from ..core import rules
+from ..core.stats import unpaired_difference_interval
+from ..present import figures
+from ..present.figures import DPI, FigureUnavailable, format_value, resolved_configs, setting_words
+from ..runner.tables import ITEM_COLUMNS, knob_columns, load_table, pool_counts, varying_knobs
 
+#: how a table made from Python names its command
+_FROM_PYTHON = "slashersim.analysis.sweeps.run_sweep (Python)"
 #: file name -> (title, caption) of each figure, in report order
 FIGURES = {
     "win_rate_by_health.png": (
@@ -180,7 +184,7 @@ def provenance_lines(df, source=None):
     else:
         made += f" (not a git checkout; sources sha1 `{str(sw.get('source_sha1'))[:12]}`)"
     lines += [f"- Made by {made}, on {prov.get('created')}.",
-              f"- Command: `{prov.get('command') or 'slashersim.sweeps.run_sweep (Python)'}`"
+              f"- Command: `{prov.get('command') or _FROM_PYTHON}`"
               + (f" (spec `{prov['spec_file']}`)." if prov.get("spec_file") else "."),
               f"- Seed {prov.get('seed')}; {_games_per_player(prov)}, every cell and player "
               f"on the same games (common random numbers; a player with fewer plays the first "

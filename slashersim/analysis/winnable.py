@@ -18,10 +18,10 @@ import time
 
 import numpy as np
 
-from ..config import GameConfig
-from ..engine import layout as L
+from ..core import layout as L
+from ..core.config import GameConfig
+from ..core.rules import RUNNING, TRICKS_PER_ROUND, WIN, card_name
 from ..engine.decisions import PLAY_CARD
-from ..rules import RUNNING, TRICKS_PER_ROUND, WIN, card_name
 
 WINNABLE, UNWINNABLE, UNDECIDED = "winnable", "unwinnable", "undecided"
 
@@ -270,7 +270,7 @@ class Winnability:
     def share(self):
         """The share of games shown winnable, its 95 % Wilson interval, and the upper bound
         that counts the undecided games as winnable, with its interval."""
-        from ..stats import wilson_interval
+        from ..core.stats import wilson_interval
         c, n = self.counts, len(self.solutions)
         upper = c[WINNABLE] + c[UNDECIDED]
         return {"winnable": c[WINNABLE] / n, "ci": wilson_interval(c[WINNABLE], n),

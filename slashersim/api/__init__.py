@@ -2,7 +2,7 @@
 and the other questions of the command line (:func:`luck_fact`, :func:`luck_state`,
 :func:`tune`, :func:`report`, ...).
 
-Each function takes the rules as a :class:`~slashersim.config.GameConfig` and/or as knob
+Each function takes the rules as a :class:`~slashersim.core.config.GameConfig` and/or as knob
 keywords (``health=5, hideaway=True, edition="instructions", difficulty="hard"``), checks every
 input before anything compiles or plays (a bad one raises :class:`ConfigError`, a
 ``ValueError``, in one line naming the value and what is allowed), never prints unless asked
@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import compiling, rules
+from ..analysis.bench import policy_speed, run_bench
 from ..analysis.compare import (
     check_comparison,
     check_variants,
@@ -56,38 +56,35 @@ from ..analysis.luck import (
 from ..analysis.playouts import timeline, timeline_playouts, win_probability
 from ..analysis.position import Position, load_position
 from ..analysis.records import RecordFile, load_record, read_record, record_game, record_json
+from ..analysis.sweeps import SweepSpec, load_spec, parse_spec, run_sweep
+from ..analysis.sweeps import cells as spec_cells
+from ..analysis.sweeps import checkpoint_dir as checkpoint_dir
+from ..analysis.tune import check_knobs, check_search, planned_games
+from ..analysis.tune import tune as run_tune
 from ..analysis.winnable import Winnability, solve_game, solve_games
-from ..backends import make_backend
-from ..backends.local import LocalBackend
-from ..bench import policy_speed, run_bench
-from ..config import GameConfig
-from ..errors import ConfigError
-from ..inputs import (
+from ..core import compiling, rules
+from ..core.config import GameConfig
+from ..core.errors import ConfigError
+from ..core.inputs import (
     check_backend,
     check_count,
     check_output,
-    check_params,
-    check_policy,
     check_positive,
     check_progress,
     check_report_paths,
     check_seed,
     check_threads,
-    parse_names,
-    parse_policy_list,
     suggest,
 )
+from ..core.presets import preset_knobs
+from ..core.progress import bar
 from ..policies import DEFAULT_SKILL, compile_parts
-from ..presets import preset_knobs
-from ..progress import bar
+from ..policies.choice import check_params, check_policy, parse_names, parse_policy_list
 from ..runner import games_per_second as games_per_second
 from ..runner import simulate as run_simulation
-from ..sweeps import SweepSpec, load_spec, parse_spec, run_sweep
-from ..sweeps import cells as spec_cells
-from ..sweeps import checkpoint_dir as checkpoint_dir
-from ..tables import load_table, table_info
-from ..tune import check_knobs, check_search, planned_games
-from ..tune import tune as run_tune
+from ..runner.backends import make_backend
+from ..runner.backends.local import LocalBackend
+from ..runner.tables import load_table, table_info
 from .results import Comparison, LuckResult, Simulation, VariantComparison
 
 __all__ = ["simulate", "compare", "sweep", "luck", "luck_fact", "luck_sources", "luck_state",
@@ -146,7 +143,7 @@ def _progress(progress: Progress, total: int, policies: Iterable[Any] = (),
     """``(progress(done, total) or None, the tqdm bar or None)`` for a run of ``total``
     games of ``policies``: a bar on stderr for ``True`` (closed on leaving), the callable
     itself, or nothing. A kernel compiled on the way is reported on stderr
-    (:func:`slashersim.compiling.session`)."""
+    (:func:`slashersim.core.compiling.session`)."""
     with compiling.session(compile_parts(policies, kernels)):
         yield from _bar_or_callback(progress, total)
 
@@ -484,7 +481,7 @@ def sweep(spec: str | os.PathLike | Mapping[str, Any], *, out: str | os.PathLike
     Returns
     -------
     pandas.DataFrame
-        One row per cell × policy, as :func:`slashersim.tables.load_table` reads the table:
+        One row per cell × policy, as :func:`slashersim.runner.tables.load_table` reads the table:
         the knobs of the axes and base, ``policy``, ``cell``, the counts, ``win_rate``,
         ``win_ci_low``, ``win_ci_high``, ``mean_rounds``, ``trap_rate_<area>``;
         ``df.attrs["slashersim"]`` holds its provenance.
@@ -509,9 +506,9 @@ def play_sweep(spec: SweepSpec, out: Path | None, threads: int | None = None,
                progress: Progress = False, csv: bool = False, backend: Any = None,
                command: str | None = None, spec_file: str | os.PathLike | None = None,
                cells: Callable[[int, int], Any] | None = None) -> pd.DataFrame:
-    """Play a checked :class:`~slashersim.sweeps.SweepSpec` (:func:`load_spec`) into
+    """Play a checked :class:`~slashersim.analysis.sweeps.SweepSpec` (:func:`load_spec`) into
     ``out`` (a checked path, or ``None``: a temporary folder); the table as
-    :func:`slashersim.sweeps.run_sweep` returns it. ``progress`` counts games;
+    :func:`slashersim.analysis.sweeps.run_sweep` returns it. ``progress`` counts games;
     ``cells(done, total)`` is called with the cells done. The command line's ``sweep`` plays
     through here with its ``backend`` (:func:`sweep_backend`), ``csv`` and ``command``."""
     total = spec.n_cells * sum(spec.games_of(p) for p in spec.policies)
@@ -712,7 +709,7 @@ def tune(target: float, config: GameConfig | None = None, *, policy: PolicyLike 
     """The settings of ``knobs`` whose win rate is nearest ``target``, best first: every
     setting plays ``stages[0]`` games, the ``keep`` best go on to each next stage; the rest
     of the rules are ``config``'s. A setting meets the target when its 95 % interval lies
-    within ``target +- tolerance`` (:func:`slashersim.tune.tune`)."""
+    within ``target +- tolerance`` (:func:`slashersim.analysis.tune.tune`)."""
     config = _config(config, {})
     policy = check_policy(policy)
     check_search(target, tolerance, list(stages), keep)
@@ -728,7 +725,7 @@ def tune(target: float, config: GameConfig | None = None, *, policy: PolicyLike 
 def bench(policy: str = "baseline", *, games: int = 2_000_000) -> dict:
     """The engine's speed and memory: ``policy``'s games per second on one thread and on
     all, and the peak memory of runs of ``games`` and ``games // 10`` games
-    (:func:`slashersim.bench.run_bench`)."""
+    (:func:`slashersim.analysis.bench.run_bench`)."""
     policy = check_policy(policy)
     games = check_count("games", games)
     with compiling.session(compile_parts([policy])):
@@ -737,7 +734,7 @@ def bench(policy: str = "baseline", *, games: int = 2_000_000) -> dict:
 
 def policy_speeds(policies: str | Sequence[str] = "all", *, seconds: float = 2.0) -> list[dict]:
     """Each policy's games per second on one thread and on all, timed about ``seconds`` a
-    run, with its speed target (:func:`slashersim.bench.policy_speed`); ``all``: every
+    run, with its speed target (:func:`slashersim.analysis.bench.policy_speed`); ``all``: every
     registered policy."""
     check_positive("seconds", seconds)
     names = parse_policy_list(policies) if isinstance(policies, str) else \

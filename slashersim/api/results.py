@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import rules
 from ..analysis.compare import pair
-from ..config import GameConfig
+from ..core import rules
+from ..core.config import GameConfig
 from ..policies.python import policy_label
-from ..present import (
+from ..present.text import (
     config_line,
     format_comparison,
     format_killer_effects,
@@ -22,7 +22,7 @@ from ..present import (
     format_variants,
 )
 from ..runner import SimulationResult
-from ..tables import TABLE_COLUMNS, TRAP_RATE_COLUMNS, derive_rates, row_from_counts
+from ..runner.tables import TABLE_COLUMNS, TRAP_RATE_COLUMNS, derive_rates, row_from_counts
 
 
 def _ci(value: Sequence[float] | None) -> tuple[float, float]:
@@ -63,13 +63,13 @@ class Simulation(SimulationResult):
 
     def to_frame(self) -> pd.DataFrame:
         """The run as one tidy row, in the columns of a sweep table row
-        (:mod:`slashersim.tables`): the knobs (``edition``, ``health``, ``hideaway``,
+        (:mod:`slashersim.runner.tables`): the knobs (``edition``, ``health``, ``hideaway``,
         ``cursed_object``, ``escapes_needed``, ``traps``, then any other knob set away from
         the edition's value), ``policy``, ``seed``, the counts (``games``, ``wins``,
         ``loss_health``, ..., ``rounds_hist``, the item totals), ``win_rate`` with its 95 %
         Wilson interval ``win_ci_low`` / ``win_ci_high``, ``mean_rounds`` and
         ``trap_rate_<area>`` (NaN where never played). Rows of several runs concatenate with
-        :func:`pandas.concat` and pool with :func:`slashersim.tables.pool_counts`."""
+        :func:`pandas.concat` and pool with :func:`slashersim.runner.tables.pool_counts`."""
         knobs = _knob_columns(self.config)
         row = row_from_counts(knobs, {}, policy_label(self.policy), self.counts)
         row["seed"] = self.seed

@@ -3,13 +3,13 @@
 
 A thin layer over the public API (:mod:`slashersim.api`): each command reads the options that
 :func:`.parser.parse` read whole, calls the API's function for its question, and presents the
-answer (:mod:`slashersim.present`, :mod:`slashersim.figures`). It refuses bad input with one
-line on stderr, naming every bad option, and exit status 2 before anything compiles or plays;
-the checks are the ones the API runs (pure-Python ones from :mod:`slashersim.inputs` and
-:class:`~slashersim.config.GameConfig`, the others through the API). The API is imported
-inside each command, after the pure-Python checks (marked "after the checks"): ``--help`` and
-most refusals take a third of a second instead of the second it takes to load. A run whose
-games broke an invariant of the rules exits with status 1.
+answer (:mod:`slashersim.present.text`, :mod:`slashersim.present.figures`). It refuses bad input
+with one line on stderr, naming every bad option, and exit status 2 before anything compiles or
+plays; the checks are the ones the API runs (pure-Python ones from :mod:`slashersim.core.inputs`
+and :class:`~slashersim.core.config.GameConfig`, the others through the API). The API is
+imported inside each command, after the pure-Python checks (marked "after the checks"):
+``--help`` and most refusals take a third of a second instead of the second it takes to load. A
+run whose games broke an invariant of the rules exits with status 1.
 """
 from contextlib import contextmanager
 import json
@@ -17,28 +17,33 @@ import os
 from pathlib import Path
 import sys
 
-from .. import compiling
-from ..config import GameConfig
-from ..errors import ConfigError
-from ..inputs import (
+from ..core import compiling
+from ..core.config import GameConfig
+from ..core.errors import ConfigError
+from ..core.inputs import (
     RULE_OPTIONS_ONLY,
     OutputLock,
     check_backend,
     check_output,
-    check_params,
-    check_policy,
     check_positive,
     check_report_paths,
     check_threads,
-    parse_names,
-    parse_policy_list,
-    parse_policy_params,
     parse_rules,
     parse_variant,
     write_atomic,
 )
+from ..core.presets import overrides
+from ..core.progress import bar, duration, increments
+from ..core.rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
 from ..policies import compile_parts
-from ..present import (
+from ..policies.choice import (
+    check_params,
+    check_policy,
+    parse_names,
+    parse_policy_list,
+    parse_policy_params,
+)
+from ..present.text import (
     area_names,
     config_line,
     describe_winnable,
@@ -56,9 +61,6 @@ from ..present import (
     player_line,
     winnable_values,
 )
-from ..presets import overrides
-from ..progress import bar, duration, increments
-from ..rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
 from .parser import parse
 
 
@@ -319,7 +321,7 @@ def cmd_luck_killer(args):
                      progress=increments(b.update), winnable=args.winnable,
                      winnable_seconds=args.winnable_seconds).summary()
     if args.png:
-        from ..figures import effects_figure  # after the checks
+        from ..present.figures import effects_figure  # after the checks
         _save_png(args.png, effects_figure(r, "positions", "Killer's starting position",
                                            config_line(r["config"])))
     print(json.dumps(r) if args.json else format_killer_effects(r) +
@@ -343,7 +345,7 @@ def cmd_luck_fact(args, fact=None, player=0):
                           progress=increments(b.update), params=params,
                           winnable=args.winnable, winnable_seconds=args.winnable_seconds)
     if args.png:
-        from ..figures import effects_figure  # after the checks
+        from ..present.figures import effects_figure  # after the checks
         words = {"area": "first area card", "trump": "first trump suit",
                  "yellows": f"yellows in player {player}'s first hand"}[fact]
         _save_png(args.png, effects_figure(r, "values", words, config_line(r["config"])))
@@ -390,7 +392,7 @@ def cmd_luck_timeline(args):
                               progress=progress, winnable_seconds=args.winnable_seconds
                               if args.winnable else None)
     if args.png:
-        from ..figures import timeline_figure  # after the checks
+        from ..present.figures import timeline_figure  # after the checks
         _save_png(args.png, timeline_figure(t))
     if args.json:
         print(json.dumps(t))
@@ -422,7 +424,7 @@ def cmd_luck(args):
 
 def _names(option, text):
     """The comma-separated policy names or skill levels of ``option``
-    (:func:`.inputs.parse_names`)."""
+    (:func:`.policies.choice.parse_names`)."""
     return parse_names(text, option)
 
 
@@ -450,7 +452,7 @@ def cmd_compare(args):
                         threads=args.threads, params=params,
                         progress=increments(b.update)).summary()
     if args.png:
-        from ..figures import comparison_figure  # after the checks
+        from ..present.figures import comparison_figure  # after the checks
         _save_png(args.png, comparison_figure(r, config_line(r["config"])))
     print(json.dumps(r) if args.json else format_comparison(r, config_line(r["config"])))
     return _violations(sum(row["invariant_violations"] for row in r["policies"]), games)
@@ -463,7 +465,7 @@ def _compare_variants(args, config, names, params, variants, games):
                         threads=args.threads, params=params, variants=variants,
                         progress=increments(b.update)).summary()
     if args.png:
-        from ..figures import variants_figure  # after the checks
+        from ..present.figures import variants_figure  # after the checks
         _save_png(args.png, variants_figure(r, config_line(r["config"])))
     print(json.dumps(r) if args.json else format_variants(r, config_line(r["config"])))
     return _violations(sum(row["invariant_violations"] for row in r["rows"]),

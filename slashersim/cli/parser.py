@@ -8,11 +8,12 @@ import argparse
 import re
 import shlex
 
-from .. import __version__, rules
-from ..errors import ConfigError
-from ..inputs import SEED_LIMIT, check_count, check_seed, parse_games, parse_port, suggest
+from .. import __version__
+from ..core import rules
+from ..core.errors import ConfigError
+from ..core.inputs import SEED_LIMIT, check_count, check_seed, parse_games, parse_port, suggest
+from ..core.rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
 from ..policies import DEFAULT_SKILL, SKILLS, policy_names, resolve
-from ..rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
 
 
 class Refused:

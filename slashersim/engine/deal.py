@@ -3,20 +3,7 @@
 from numba import njit
 import numpy as np
 
-from ..rules import (
-    AREA_DECK_LEVELS,
-    CURSED_OBJECT,
-    HAND_SIZE,
-    ITEM_DECK_KILLER_TOP_HALF,
-    KILLER,
-    LEADER_ARROW,
-    N_AREAS,
-    N_NUMBER_CARDS,
-    SUIT_MASK,
-    YELLOW,
-)
-from .bits import nth_bit, popcount
-from .layout import (
+from ..core.layout import (
     C_AREA_DECK,
     C_AREA_IN,
     C_AREA_LEVEL,
@@ -63,6 +50,19 @@ from .layout import (
     S_TURN,
     SLOT_TOP_GROUP,
 )
+from ..core.rules import (
+    AREA_DECK_LEVELS,
+    CURSED_OBJECT,
+    HAND_SIZE,
+    ITEM_DECK_KILLER_TOP_HALF,
+    KILLER,
+    LEADER_ARROW,
+    N_AREAS,
+    N_NUMBER_CARDS,
+    SUIT_MASK,
+    YELLOW,
+)
+from .bits import nth_bit, popcount
 from .rng import AREAS, DEAL, ITEMS, rand_below, shuffle_slice, splitmix64
 
 

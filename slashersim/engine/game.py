@@ -3,22 +3,7 @@ parallel chunk of games."""
 from numba import njit, prange, types
 import numpy as np
 
-from ..rules import (
-    ALL_CARDS,
-    JUNK,
-    KILLER,
-    KILLER_RESHUFFLE_AT_CLEANUP,
-    LOSS_HEALTH,
-    LOSS_TRAPS,
-    RUNNING,
-    TIMEOUT,
-    WIN,
-)
-from .bits import popcount
-from .deal import setup_game, start_round
-from .interface import observe
-from .items import item_phase, reshuffle_item_deck, team_escapes
-from .layout import (
+from ..core.layout import (
     C_CHECK,
     C_JUNK,
     C_KILLER_RESHUFFLE,
@@ -107,6 +92,21 @@ from .layout import (
     V_ITEMS,
     V_TRAPS,
 )
+from ..core.rules import (
+    ALL_CARDS,
+    JUNK,
+    KILLER,
+    KILLER_RESHUFFLE_AT_CLEANUP,
+    LOSS_HEALTH,
+    LOSS_TRAPS,
+    RUNNING,
+    TIMEOUT,
+    WIN,
+)
+from .bits import popcount
+from .deal import setup_game, start_round
+from .interface import observe
+from .items import item_phase, reshuffle_item_deck, team_escapes
 from .lazy import lazy_njit
 from .positions import SNAP_DEALT, SNAP_START
 from .rng import seed_streams

@@ -5,7 +5,7 @@ A policy is an ``@njit`` function
     decide(decision, player, arg, st, params) -> int64
 
 called by the engine (through :func:`ask`) at each decision point of :mod:`.decisions`.
-``st`` is the full game state (see :mod:`slashersim.engine.layout`), rules and random streams
+``st`` is the full game state (see :mod:`slashersim.core.layout`), rules and random streams
 included; a fair policy reads only what ``player`` may see: its own hand
 ``st[S_HAND + player]``, played and won cards, the play log, public counters (health, traps,
 area, trump, items held, deck size, the face-up discard pile, the drawn cards of the turn) —
@@ -28,6 +28,15 @@ from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 import numpy as np
 
+from ..core.layout import (
+    C_CURSED_KEEP,
+    C_KEEP_OPTIONAL,
+    C_OBSERVE,
+    POLICY,
+    S_CURSED_DRAWN,
+    S_PLAYER_RNG,
+    S_RNG,
+)
 from .decisions import (  # noqa: F401 (the decisions are part of the policy interface)
     AFTER_TRICK,
     BEFORE_DRAW,
@@ -46,15 +55,6 @@ from .decisions import (  # noqa: F401 (the decisions are part of the policy int
     TAKE_DISCARD,
     TRADE,
     USE_BACKPACK,
-)
-from .layout import (
-    C_CURSED_KEEP,
-    C_KEEP_OPTIONAL,
-    C_OBSERVE,
-    POLICY,
-    S_CURSED_DRAWN,
-    S_PLAYER_RNG,
-    S_RNG,
 )
 
 #: a policy's parameters as it receives them: read-only

@@ -4,46 +4,7 @@ are in :mod:`.predicates`."""
 from numba import njit
 import numpy as np
 
-from ..rules import (
-    AID_EITHER,
-    BACKPACK,
-    COLOUR_GREEN,
-    COLOUR_YELLOW,
-    CURSED_OBJECT,
-    DRAW_LAST_TRICK_WINNER,
-    ESCAPE_MASK,
-    FIRST_AID_LARGE,
-    FIRST_AID_SMALL,
-    FLASHLIGHT,
-    GIFTS_NONE,
-    GREEN,
-    ITEM_TIMING_ANY_TIME,
-    JUNK,
-    KILLER,
-    KILLER_RESHUFFLE_AT_ONCE,
-    LOSS_HEALTH,
-    LUCKY_CHARM,
-    NO_YELLOW_DRAW_MAY,
-    RED,
-    RUNNING,
-    SUIT_MASK,
-    USED_TO_DISCARD,
-    WALKIE_TALKIE,
-    WHITE,
-    WIN,
-    YELLOW,
-)
-from . import interface
-from .bits import popcount
-from .interface import (
-    FLASHLIGHT_ORDERS,
-    N_FLASHLIGHT_ORDERS,
-    ask,
-    keepable,
-    may_keep_none,
-    observe,
-)
-from .layout import (
+from ..core.layout import (
     C_AID_TARGET,
     C_AREA_EXTRA_DRAW,
     C_AREA_GIFTS,
@@ -105,6 +66,45 @@ from .layout import (
     S_WON,
     S_YELLOWS,
     V_POLICY,
+)
+from ..core.rules import (
+    AID_EITHER,
+    BACKPACK,
+    COLOUR_GREEN,
+    COLOUR_YELLOW,
+    CURSED_OBJECT,
+    DRAW_LAST_TRICK_WINNER,
+    ESCAPE_MASK,
+    FIRST_AID_LARGE,
+    FIRST_AID_SMALL,
+    FLASHLIGHT,
+    GIFTS_NONE,
+    GREEN,
+    ITEM_TIMING_ANY_TIME,
+    JUNK,
+    KILLER,
+    KILLER_RESHUFFLE_AT_ONCE,
+    LOSS_HEALTH,
+    LUCKY_CHARM,
+    NO_YELLOW_DRAW_MAY,
+    RED,
+    RUNNING,
+    SUIT_MASK,
+    USED_TO_DISCARD,
+    WALKIE_TALKIE,
+    WHITE,
+    WIN,
+    YELLOW,
+)
+from . import interface
+from .bits import popcount
+from .interface import (
+    FLASHLIGHT_ORDERS,
+    N_FLASHLIGHT_ORDERS,
+    ask,
+    keepable,
+    may_keep_none,
+    observe,
 )
 from .positions import SNAP_DRAW, SNAP_ITEMS
 from .predicates import draw_count, greens_left, white_colour  # noqa: F401

@@ -12,7 +12,7 @@ from numba import njit
 from numba.core.caching import FunctionCache
 import numpy as np
 
-from .. import compiling
+from ..core import compiling
 
 
 class LazyKernel:

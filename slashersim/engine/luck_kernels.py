@@ -13,19 +13,7 @@
 from numba import njit, prange
 import numpy as np
 
-from ..rules import (
-    AREA_DECK_LEVELS,
-    KILLER,
-    LEADER_ARROW,
-    N_AREAS,
-    N_NUMBER_CARDS,
-    RUNNING,
-    SUIT_MASK,
-)
-from .bits import nth_bit, popcount
-from .game import block_size, check_invariants, cleanup, play_rounds
-from .items import draw_rest, end_turn, item_first_player, item_phase, item_phase_part
-from .layout import (
+from ..core.layout import (
     C_AREA_DECK,
     C_AREA_IN,
     C_AREA_LEVEL,
@@ -49,6 +37,18 @@ from .layout import (
     S_TRUMP_CARD,
     S_TRUMP_DECK,
 )
+from ..core.rules import (
+    AREA_DECK_LEVELS,
+    KILLER,
+    LEADER_ARROW,
+    N_AREAS,
+    N_NUMBER_CARDS,
+    RUNNING,
+    SUIT_MASK,
+)
+from .bits import nth_bit, popcount
+from .game import block_size, check_invariants, cleanup, play_rounds
+from .items import draw_rest, end_turn, item_first_player, item_phase, item_phase_part
 from .positions import (
     P_AREA_FIXED,
     P_ARROWS,

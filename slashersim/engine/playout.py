@@ -7,9 +7,9 @@ numba specialise the round on it and call it directly.
 """
 from numba import njit
 
+from ..core.layout import S_LED
 from .game import finish_round
 from .items import team_escapes
-from .layout import S_LED
 from .predicates import legal_cards
 from .tricks import finish_play_phase, place_card, resolve_trick
 

@@ -1,14 +1,13 @@
 """The rule predicates that both the game flow and the players ask: legal cards, the trick's
 winner, area breaches (docs/rules.md, "The play phase"), the colour of whites, the greens an
 area removes and the draw count (docs/rules.md, "The item phase"). An area's rules are its
-card's hooks, read from the tables of the configuration (:mod:`slashersim.cards`), never from
+card's hooks, read from the tables of the configuration (:mod:`slashersim.core.cards`), never from
 its identity. Pure functions of their arguments and the rules
 in ``st``; this module calls nobody, so the engine's flow (:mod:`.tricks`, :mod:`.items`) and
 the policies import it without a circle, and only the flow calls players."""
 from numba import njit
 
-from ..rules import COLOUR_GREEN, COLOUR_RED, SUIT_MASK
-from .layout import (
+from ..core.layout import (
     C_AREA_DRAW_REDUCTION,
     C_AREA_GREENS_REMOVED,
     C_AREA_SAFE,
@@ -17,6 +16,7 @@ from .layout import (
     C_WHITE_COLOUR,
     S_TRUMP,
 )
+from ..core.rules import COLOUR_GREEN, COLOUR_RED, SUIT_MASK
 
 
 @njit(cache=True, inline='always')

@@ -32,7 +32,7 @@ multiply-shift with rejection, so they are exactly uniform.
 from numba import njit
 import numpy as np
 
-from .layout import AREAS, DEAL, ITEMS, N_STREAMS, POLICY, S_PLAYER_RNG, S_RNG  # noqa: F401 (the streams)
+from ..core.layout import AREAS, DEAL, ITEMS, N_STREAMS, POLICY, S_PLAYER_RNG, S_RNG  # noqa: F401 (the streams)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -14,10 +14,10 @@ rounds a registered player played, window (d) included).
 from numba import njit
 import numpy as np
 
-from ..rules import TRICKS_PER_ROUND
+from ..core.layout import S_MEMORY, S_ROUND
+from ..core.rules import TRICKS_PER_ROUND
 from . import interface
 from .bits import lowest_bit
-from .layout import S_MEMORY, S_ROUND
 from .view import legal_answers
 
 #: the scripted player's slots (the players' memory, which no fair player shares with it)

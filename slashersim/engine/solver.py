@@ -34,14 +34,7 @@ from numba import njit, types
 from numba.typed import Dict
 import numpy as np
 
-from ..rules import ESCAPE_MASK, ITEM_TIMING_ANY_TIME, KILLER, RUNNING, TRICKS_PER_ROUND, WIN
-from . import interface
-from . import scripted as script  # as a module attribute, which numba's cache takes
-from .bits import lowest_bit, popcount
-from .game import begin_round, end_round, finish_round, play_game, play_rounds
-from .items import item_first_player, sort_won_cards
-from .layout import (
-    C_ITEM_TIMING,
+from ..core.layout import (
     S_AREA,
     S_AREA_DECK,
     S_AREA_N,
@@ -77,6 +70,12 @@ from .layout import (
     S_YELLOWS,
     STATE_SIZE,
 )
+from ..core.rules import ESCAPE_MASK, KILLER, RUNNING, TRICKS_PER_ROUND, WIN
+from . import interface
+from . import scripted as script  # as a module attribute, which numba's cache takes
+from .bits import lowest_bit, popcount
+from .game import begin_round, end_round, finish_round, play_game, play_rounds
+from .items import item_first_player, sort_won_cards
 from .playout import play_given_card
 from .predicates import legal_cards, white_colour
 from .scripted import (
@@ -410,12 +409,6 @@ def begun_round(st):
     s = st.copy()
     begin_round(s)
     return s
-
-
-@njit(cache=True)
-def any_time(st):
-    """Whether window (c) is played (``item_timing = any_time``)."""
-    return st[C_ITEM_TIMING] == ITEM_TIMING_ANY_TIME
 
 
 

@@ -3,11 +3,7 @@ predicates (legal cards, trick winner, area breaches) are in :mod:`.predicates`.
 from numba import njit
 import numpy as np
 
-from ..rules import LOSS_TRAPS, TRICKS_PER_ROUND
-from . import interface, items
-from .bits import lowest_bit
-from .interface import ask
-from .layout import (
+from ..core.layout import (
     C_TRAPS,
     S_AREA,
     S_HAND,
@@ -27,6 +23,10 @@ from .layout import (
     S_WON,
     V_POLICY,
 )
+from ..core.rules import LOSS_TRAPS, TRICKS_PER_ROUND
+from . import interface, items
+from .bits import lowest_bit
+from .interface import ask
 from .predicates import (  # noqa: F401
     area_breached_by_trick,
     area_breached_by_tricks_won,

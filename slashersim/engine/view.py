@@ -1,6 +1,6 @@
 """One player's view of a game, in the state's own layout, and the legal answers of a decision.
 
-:func:`write_view` copies a state with every hidden channel of :mod:`slashersim.testing`
+:func:`write_view` copies a state with every hidden channel of :mod:`slashersim.analysis.hygiene`
 blanked (-1, or 0 for masks and random streams): the partner's hand, the trump deck below its
 revealed card, the deal's shuffle, the order of the item-deck cards the player's own Flashlight
 did not show it (those slots hold the cards that are in them, a public fact, in id order),
@@ -8,7 +8,7 @@ where the Killer started while it has not come up, the partner's first-deal yell
 1, area cards not turned up and the arrows of areas never turned up, the partner's memory, and
 every random stream but the player's own (in the slot ``rng.POLICY``). A fair player's
 decision is a function of this view, so it is what a plain-Python policy and
-:class:`slashersim.player.Game` show a player.
+:class:`slashersim.api.player.Game` show a player.
 
 A Python policy runs on the compiled engine through a small compiled policy that calls back
 into Python (:mod:`slashersim.policies.python`); that policy keeps, after the engine's state
@@ -18,19 +18,7 @@ into Python (:mod:`slashersim.policies.python`); that policy keeps, after the en
 """
 from numba import njit
 
-from ..rules import (
-    AID_EITHER,
-    AREA_DECK_LEVELS,
-    FIRST_AID_LARGE,
-    FIRST_AID_SMALL,
-    FLASHLIGHT,
-    LUCKY_CHARM,
-    N_AREAS,
-)
-from . import interface
-from .bits import lowest_bit
-from .interface import N_FLASHLIGHT_ORDERS, keepable
-from .layout import (
+from ..core.layout import (
     C_AID_TARGET,
     C_AREA_DECK,
     C_ARROWS,
@@ -70,6 +58,18 @@ from .layout import (
     V_N_LEGAL,
     V_PLAYER,
 )
+from ..core.rules import (
+    AID_EITHER,
+    AREA_DECK_LEVELS,
+    FIRST_AID_LARGE,
+    FIRST_AID_SMALL,
+    FLASHLIGHT,
+    LUCKY_CHARM,
+    N_AREAS,
+)
+from . import interface
+from .bits import lowest_bit
+from .interface import N_FLASHLIGHT_ORDERS, keepable
 from .rng import POLICY
 
 #: items usable in a window before a draw (and at the other use windows)

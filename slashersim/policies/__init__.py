@@ -9,13 +9,14 @@ specs (the built-in ones live in :mod:`.params`).
 """
 from collections.abc import Callable
 import difflib
+from functools import cache
 from importlib import import_module
 import math
 from typing import NamedTuple
 
 import numpy as np
 
-from ..compiling import KERNELS, KINDS, Part
+from ..core.compiling import KERNELS, KINDS, Part
 from .params import EXPERT, HEURISTIC, OMNISCIENT, SEARCH, Param, defaults
 
 
@@ -59,8 +60,6 @@ POLICIES = {
                              label="the omniscient player"),
 }
 
-_compiled = {}
-
 #: the skill ladder: the level a designer asks for, and the player that plays it (read from
 #: the registry's ``skill``)
 SKILLS = {spec.skill: name for name, spec in POLICIES.items() if spec.skill}
@@ -70,7 +69,7 @@ DEFAULT_SKILL = "expert"
 
 
 def compile_parts(policies=(), kernels=("engine",)):
-    """The :class:`~slashersim.compiling.Part` objects a run needs: each kernel kind of
+    """The :class:`~slashersim.core.compiling.Part` objects a run needs: each kernel kind of
     ``kernels`` (``engine``, ``held``, ``rollouts``, ``record``) for each of ``policies`` (a
     policy with a fast path has kernels of its own), and the policies compiled apart; a
     Python player (anything not a ``str``) plays on a kernel of its own. Read from the
@@ -114,7 +113,7 @@ def _policy_part(name):
 
 
 def compile_part(name):
-    """The :class:`~slashersim.compiling.Part` named ``name`` (what a helper process
+    """The :class:`~slashersim.core.compiling.Part` named ``name`` (what a helper process
     compiles: :func:`slashersim.runner.kernels.compile_part`)."""
     if name in KERNELS:
         return KERNELS[name]
@@ -224,10 +223,13 @@ def get_policy(name):
     entry = _entry(name)
     if not isinstance(entry, PolicySpec):
         return entry
-    if name in _compiled and _compiled[name][0] is entry:
-        return _compiled[name][1]
+    return _imported(name, entry)
+
+
+@cache
+def _imported(name, entry):
+    """Policy ``name`` of registry entry ``entry`` with its module imported, once per entry (a
+    name registered anew imports anew; ``_imported.cache_clear()`` forgets them all)."""
     module = import_module(entry.module, __name__)
-    policy = Policy(name, getattr(module, entry.function), param_vector(name), entry.omniscient,
-                    tuple(p.name for p in entry.params))
-    _compiled[name] = (entry, policy)
-    return policy
+    return Policy(name, getattr(module, entry.function), param_vector(name), entry.omniscient,
+                  tuple(p.name for p in entry.params))

@@ -8,10 +8,7 @@ for a missing escape item in the discard pile. Never Flashlight, Cabins' extra c
 from numba import njit
 import numpy as np
 
-from ..engine import interface
-from ..engine.bits import nth_bit, popcount
-from ..engine.interface import keepable
-from ..engine.layout import (
+from ..core.layout import (
     S_DISCARD,
     S_DISCARD_N,
     S_DRAWN,
@@ -21,8 +18,7 @@ from ..engine.layout import (
     S_PICK,
     S_TRAPS,
 )
-from ..engine.rng import POLICY, rand_below
-from ..rules import (
+from ..core.rules import (
     BACKPACK,
     FIRST_AID_LARGE,
     FIRST_AID_SMALL,
@@ -31,6 +27,10 @@ from ..rules import (
     N_ESCAPES,
     WALKIE_TALKIE,
 )
+from ..engine import interface
+from ..engine.bits import nth_bit, popcount
+from ..engine.interface import keepable
+from ..engine.rng import POLICY, rand_below
 
 #: keep priority of normal items (higher first); escape items come before all of them
 KEEP_PRIORITY = np.zeros(13, dtype=np.int64)

@@ -10,9 +10,7 @@ indices, with which every parameterised policy's vector starts (:mod:`.params`).
 from numba import njit
 import numpy as np
 
-from ..engine.bits import lowest_bit, popcount
-from ..engine.interface import borrowing, keepable
-from ..engine.layout import (
+from ..core.layout import (
     C_AREA_FLEX,
     C_AREA_HAS_TRICK_RULE,
     C_AREA_HAS_TRICKS_WON_RULE,
@@ -42,16 +40,7 @@ from ..engine.layout import (
     S_TRUMP_CARD,
     S_WON,
 )
-from ..engine.playout import team_escapes
-from ..engine.predicates import (
-    area_breached_by_tricks_won,
-    draw_count,
-    greens_left,
-    trick_winner,
-    white_colour,
-)
-from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32
-from ..rules import (
+from ..core.rules import (
     ALL_CARDS,
     BACKPACK,
     COLOUR_GREEN,
@@ -73,6 +62,17 @@ from ..rules import (
     WIN,
     YELLOW,
 )
+from ..engine.bits import lowest_bit, popcount
+from ..engine.interface import borrowing, keepable
+from ..engine.playout import team_escapes
+from ..engine.predicates import (
+    area_breached_by_tricks_won,
+    draw_count,
+    greens_left,
+    trick_winner,
+    white_colour,
+)
+from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32
 from .baseline import first_aid_below
 from .params import HEURISTIC, index_of
 
@@ -105,7 +105,7 @@ def _build_tables():
 _build_tables()
 
 
-# --- the area card, through its hooks (engine.layout.C_AREA_*) ------------------------------------
+# --- the area card, through its hooks (core.layout.C_AREA_*) ------------------------------------
 @njit(cache=True, inline='always')
 def safe_answers(st, area, trump, lead):
     """Bitmask of the follow cards whose trick with ``lead`` keeps the area card's trick rule

@@ -18,10 +18,10 @@ facts and, at its own Flashlight, the cards it sees.
 from numba import njit
 import numpy as np
 
+from ..core.layout import S_DECK_N, S_DRAWS, S_HELD, S_PEEK
+from ..core.rules import ESCAPE_MASK, FLASHLIGHT, KILLER
 from ..engine import interface
 from ..engine.interface import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS
-from ..engine.layout import S_DECK_N, S_DRAWS, S_HELD, S_PEEK
-from ..rules import ESCAPE_MASK, FLASHLIGHT, KILLER
 from . import baseline as B
 from .common import fire_pit_gift
 

@@ -23,10 +23,7 @@ trump-deck cards or the item-deck order; the tests prove it.
 from numba import njit
 import numpy as np
 
-from ..engine import interface
-from ..engine.bits import lowest_bit, popcount
-from ..engine.interface import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS
-from ..engine.layout import (
+from ..core.layout import (
     C_AID_TARGET,
     C_CURSED_EXTRA,
     C_ITEM_HEAL,
@@ -49,8 +46,7 @@ from ..engine.layout import (
     S_TRICKS,
     S_TRUMP,
 )
-from ..engine.predicates import white_colour
-from ..rules import (
+from ..core.rules import (
     AID_EITHER,
     ALL_CARDS,
     CURSED_OBJECT,
@@ -63,12 +59,15 @@ from ..rules import (
     SUIT_MASK,
     TRICKS_PER_ROUND,
 )
+from ..engine import interface
+from ..engine.bits import lowest_bit, popcount
+from ..engine.interface import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS
+from ..engine.predicates import white_colour
 from .baseline import lucky_charm_now
 from .common import (
     AID_LARGE_BELOW,
     AID_SMALL_BELOW,
     BEATS,
-    KEEP_FLEXIBLE,
     answer_terms,
     card_effect,
     colour_of_whites,
@@ -77,7 +76,6 @@ from .common import (
     final_parity,
     fire_pit_gift,
     first_aid_now,
-    flexible,
     has_trick_rule,
     item_value,
     lead_terms,
@@ -126,18 +124,6 @@ def sweep_winner(st, leader):
     if win_ok and not lose_ok:
         return 1
     return 0
-
-
-@njit(cache=True, inline='always')
-def flexibility(st, card, params):
-    """Value of still holding ``card`` for later tricks: the share of cards it meets safely.
-
-    Playing a card that few others meet safely (Cabins' 5s, Lakeside's 1s and 5s, Fire pit's
-    4s) while it is safe keeps the cards that are easy to place for the end of the round.
-    """
-    if st[S_TRAP_ROUND]:
-        return 0.0
-    return flexible(st, st[S_AREA], st[S_TRUMP], card) * params[KEEP_FLEXIBLE]
 
 
 # --- trick play -----------------------------------------------------------------------------

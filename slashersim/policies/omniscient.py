@@ -15,21 +15,12 @@ is among one's next draws; the others are the heuristic's.
 from numba import njit
 import numpy as np
 
+from ..core.layout import C_CURSED_EXTRA, CFG_SIZE, S_DECK, S_DECK_N, S_DRAWS, S_HAND, S_HELD, S_LED
+from ..core.rules import CURSED_OBJECT, FLASHLIGHT, KILLER
 from ..engine import interface
 from ..engine.bits import lowest_bit
 from ..engine.interface import keepable
-from ..engine.layout import (
-    C_CURSED_EXTRA,
-    CFG_SIZE,
-    S_DECK,
-    S_DECK_N,
-    S_DRAWS,
-    S_HAND,
-    S_HELD,
-    S_LED,
-)
 from ..engine.playout import finish_round, legal_cards, play_given_card
-from ..rules import CURSED_OBJECT, FLASHLIGHT, KILLER
 from . import heuristic as H
 from .common import fresh_streams, item_value, round_end_cost
 from .params import OMNISCIENT, index_of

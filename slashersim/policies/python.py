@@ -14,19 +14,20 @@ from __future__ import annotations
 from contextlib import contextmanager
 import copy
 import ctypes
+import functools
 import operator
 import threading
 
-from .. import rules
-from ..engine import layout as L
+from ..core import layout as L
+from ..core import rules
+from ..core.layout import MAX_LEGAL as _MAX_LEGAL
+from ..core.layout import V_ARG as _V_ARG
+from ..core.layout import V_DECISION as _V_DECISION
+from ..core.layout import V_LEGAL as _V_LEGAL
+from ..core.layout import V_N_LEGAL as _V_N_LEGAL
+from ..core.layout import V_PLAYER as _V_PLAYER
+from ..core.layout import VIEW_SIZE
 from ..engine.decisions import DECISION_NAMES, DECISIONS, Decision
-from ..engine.layout import MAX_LEGAL as _MAX_LEGAL
-from ..engine.layout import V_ARG as _V_ARG
-from ..engine.layout import V_DECISION as _V_DECISION
-from ..engine.layout import V_LEGAL as _V_LEGAL
-from ..engine.layout import V_N_LEGAL as _V_N_LEGAL
-from ..engine.layout import V_PLAYER as _V_PLAYER
-from ..engine.layout import VIEW_SIZE
 
 STREAM = L.S_RNG + L.POLICY
 #: the bridge's report: [stop/illegal count, decision, player, arg, answer, n, legal...]
@@ -52,8 +53,8 @@ class Observation:
     ``state`` is the player's view in the engine's state layout (:mod:`slashersim.engine.
     layout`; hidden parts blanked, see :mod:`slashersim.engine.view`); the properties decode the
     parts a player usually needs. Card ids are ``suit * 5 + rank - 1`` (suits white, green,
-    yellow, red: :func:`slashersim.rules.card_name`), item ids index
-    :data:`slashersim.rules.ITEM_NAMES`. When each kind of decision is asked, what its
+    yellow, red: :func:`slashersim.core.rules.card_name`), item ids index
+    :data:`slashersim.core.rules.ITEM_NAMES`. When each kind of decision is asked, what its
     :attr:`arg` holds and what its answers mean is :attr:`about` (from
     :data:`slashersim.engine.decisions.DECISIONS`); :attr:`legal` lists every accepted answer.
     """
@@ -282,30 +283,28 @@ def _trampoline(decision, player, arg):
 
 
 _CALLBACK = _PROTOTYPE(_trampoline)
-_bridge = []
 
 
+@functools.cache
 def bridge():
     """The compiled policy that asks the current thread's Python handler (compiled once per
     process, about a second: it holds the callback's address, so it is not cached on disk)."""
-    if not _bridge:
-        # the engine loads when a Python player first plays; the bridge compiles then
-        from numba import njit
+    # the engine loads when a Python player first plays; the bridge compiles then
+    from numba import njit
 
-        from ..engine.interface import POLICY_SIGNATURE
-        from ..engine.view import accept, fill_view
-        first_legal = L.STATE_SIZE + _V_LEGAL
-        callback = _CALLBACK
+    from ..engine.interface import POLICY_SIGNATURE
+    from ..engine.view import accept, fill_view
+    first_legal = L.STATE_SIZE + _V_LEGAL
+    callback = _CALLBACK
 
-        @njit(POLICY_SIGNATURE)
-        def python_policy(decision, player, arg, st, params):
-            fill_view(decision, player, arg, st)
-            if st[REPORT_AT] > 0:
-                return st[first_legal]
-            return accept(callback(decision, player, arg), st, st[REPORT_AT:])
+    @njit(POLICY_SIGNATURE)
+    def python_policy(decision, player, arg, st, params):
+        fill_view(decision, player, arg, st)
+        if st[REPORT_AT] > 0:
+            return st[first_legal]
+        return accept(callback(decision, player, arg), st, st[REPORT_AT:])
 
-        _bridge.append(python_policy)
-    return _bridge[0]
+    return python_policy
 
 
 def illegal_message(report, label):

@@ -17,9 +17,7 @@ specialises on it.
 from numba import njit
 import numpy as np
 
-from ..engine import interface
-from ..engine.bits import lowest_bit, nth_bit, popcount
-from ..engine.layout import (
+from ..core.layout import (
     CFG_SIZE,
     S_DECK,
     S_DECK_N,
@@ -32,9 +30,11 @@ from ..engine.layout import (
     S_TRUMP_DECK,
     SLOT_TOP_GROUP,
 )
+from ..core.rules import ALL_CARDS, KILLER, LOSS_TRAPS
+from ..engine import interface
+from ..engine.bits import lowest_bit, nth_bit, popcount
 from ..engine.playout import finish_play_phase, finish_round, play_given_card
 from ..engine.rng import POLICY, rand_below
-from ..rules import ALL_CARDS, KILLER, LOSS_TRAPS
 from . import heuristic as H
 from .common import (
     BREACH,

@@ -21,10 +21,10 @@ import time
 import numba
 import numpy as np
 
-from .. import compiling
-from ..config import GameConfig
-from ..engine import layout as L
-from ..inputs import check_count, check_seed
+from ..core import compiling
+from ..core import layout as L
+from ..core.config import GameConfig
+from ..core.inputs import check_count, check_seed
 from ..policies import check_param_vector, get_policy, param_vector
 from ..policies.python import (
     BRIDGE_STATE_SIZE,
@@ -143,7 +143,7 @@ class Player:
 
     def compile(self):
         """Compile (or load from the cache) the kernels this player plays with, saying so first
-        when they are not cached (:mod:`slashersim.compiling`); returns the player."""
+        when they are not cached (:mod:`slashersim.core.compiling`); returns the player."""
         if self.kernels is not None:
             return self
         compiling.announce()
@@ -200,7 +200,7 @@ def play_side_by_side(runs, games, seed, *, first_game=0, threads=None, cap=DEFA
     ``seed`` (``games``: one count for all, or one per run). ``step(n)`` is called with the
     games just played (all runs together); ``on_chunk(start, records)`` after each chunk with
     each run's record rows of games ``first_game + start ..`` (``None`` for a run whose games
-    are done). Returns ``(counts, elapsed)``: per run its counts (``engine.layout.K_*``) and
+    are done). Returns ``(counts, elapsed)``: per run its counts (``core.layout.K_*``) and
     the seconds its kernels took. Every kernel is compiled (or loaded) before the first game.
     """
     from ..engine.game import aggregate  # loads with the kernels, when games are played

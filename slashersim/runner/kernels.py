@@ -19,10 +19,10 @@ from typing import NamedTuple
 
 from numba import types
 
-from .. import compiling
+from ..core import compiling
+from ..core.layout import S_OUTCOME
 from ..engine import game, luck_kernels
 from ..engine.interface import PARAMS_TYPE, POLICY_SIGNATURE, POLICY_TYPE
-from ..engine.layout import S_OUTCOME
 from ..engine.lazy import lazy_njit
 from ..policies import baseline, heuristic
 

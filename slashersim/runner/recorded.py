@@ -16,9 +16,9 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 import numpy as np
 
+from ..core.layout import C_OBSERVE, MEMORY_SIZE, S_MEMORY, S_ROUND, STATE_SIZE, new_state
 from ..engine import interface
 from ..engine.deal import setup_game
-from ..engine.layout import C_OBSERVE, MEMORY_SIZE, S_MEMORY, S_ROUND, STATE_SIZE, new_state
 from ..engine.lazy import closure_njit
 from ..engine.positions import INFO_SIZE, SNAP_END
 from ..engine.rng import seed_streams

@@ -1,6 +1,6 @@
 """What a run returns: its counts, named once, and its per-game records as a DataFrame.
 
-A run reduces to one ``int64`` array of counts laid out by ``engine.layout.K_*``. The counts
+A run reduces to one ``int64`` array of counts laid out by ``core.layout.K_*``. The counts
 become named fields in one place, :func:`count_fields` (the columns of a sweep table and the
 ``simulate --json`` object both read from it), and :class:`SimulationResult` adds the rates a
 reader wants, always computed from the counts.
@@ -10,16 +10,16 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .. import rules
-from ..config import GameConfig
-from ..engine import layout as L
-from ..stats import wilson_interval
+from ..core import layout as L
+from ..core import rules
+from ..core.config import GameConfig
+from ..core.stats import wilson_interval
 
 AREAS = tuple(rules.AREA_NAMES)
 
 
 def count_fields(counts):
-    """The named integer totals of a run's ``counts`` (``engine.layout.K_*``): ``games``,
+    """The named integer totals of a run's ``counts`` (``core.layout.K_*``): ``games``,
     ``wins``, ``loss_health``, ``loss_traps``, ``timeout``, ``invariant_violations``,
     ``rounds``, ``damage``, ``traps_<area>``, ``rounds_<area>``, ``rounds_hist`` (games that
     ended in round 0, 1, ..., trailing zeros cut), ``used_<item>``, ``kept_<item>``,

@@ -22,12 +22,12 @@ from bokeh.models import ColumnDataSource, FactorRange, HoverTool
 from bokeh.plotting import figure
 import panel as pn
 
-from .. import rules
-from ..config import GameConfig
-from ..errors import ConfigError
+from ..core import rules
+from ..core.config import GameConfig
+from ..core.errors import ConfigError
+from ..core.stats import wilson_interval
 from ..policies import DEFAULT_SKILL, SKILLS
-from ..present import area_names, cards_line
-from ..stats import wilson_interval
+from ..present.text import area_names, cards_line
 from .grid import (
     GRID_TABLES,
     PRESETS_TABLE,

@@ -11,10 +11,10 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from .. import rules
-from ..config import GameConfig
+from ..core import rules
+from ..core.config import GameConfig
 from ..policies import SKILLS
-from ..tables import load_table
+from ..runner.tables import load_table
 
 #: the package's data (``slashersim/data/``, package data of the wheel), found with
 #: importlib.resources wherever the package is installed. In the repository each file there

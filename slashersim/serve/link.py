@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
 from ..policies import DEFAULT_SKILL, SKILLS
 from .settings import (
     DEFAULTS,

@@ -19,14 +19,14 @@ import traceback
 
 import numpy as np
 
-from .. import compiling, rules
 from ..analysis.playouts import win_probability
 from ..api import Simulation
-from ..engine import layout as L
-from ..errors import ConfigError
+from ..core import compiling, rules
+from ..core import layout as L
+from ..core.errors import ConfigError
+from ..core.stats import mean_interval, unpaired_difference_interval
 from ..policies import SKILLS, compile_parts
 from ..runner import play_side_by_side, prepare
-from ..stats import mean_interval, unpaired_difference_interval
 from .settings import Settings
 
 #: held around every call into the numba kernels (one launch at a time in this process)

@@ -4,7 +4,7 @@ server, a position typed as JSON, the name of a preset a setting equals, and whe
 result still belongs to the settings on screen. The page's link is :mod:`.link`, the
 precomputed grid :mod:`.grid`.
 
-Every refusal is a :class:`~slashersim.config.ConfigError` (a ``ValueError``) in one line
+Every refusal is a :class:`~slashersim.core.config.ConfigError` (a ``ValueError``) in one line
 naming the value and what is allowed, the same rules as the command line's: the page shows the
 message and the server keeps running.
 """
@@ -17,14 +17,14 @@ import shlex
 import socket
 from typing import Any
 
-from .. import rules
 from ..analysis.position import parse_position
-from ..config import GameConfig
-from ..errors import ConfigError
-from ..inputs import SEED_LIMIT, parse_port  # noqa: F401 (the page's port rule)
+from ..core import rules
+from ..core.config import GameConfig
+from ..core.errors import ConfigError
+from ..core.inputs import SEED_LIMIT, parse_port  # noqa: F401 (the page's port rule)
+from ..core.presets import DIFFICULTIES, load_presets
 from ..policies import DEFAULT_SKILL, SKILLS
-from ..present import cards_line
-from ..presets import DIFFICULTIES, load_presets
+from ..present.text import cards_line
 from .grid import config_key
 
 #: the port ``slashersim serve`` listens on unless ``--port`` says otherwise

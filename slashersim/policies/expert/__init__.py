@@ -41,8 +41,8 @@ later leads, leads valued by closed-form futures or by models fitted to the roll
 """
 from numba import njit
 
+from ...core.layout import S_LED
 from ...engine import interface
-from ...engine.layout import S_LED
 from .. import heuristic as H
 from ..common import settled_card
 from .futures import follow_card

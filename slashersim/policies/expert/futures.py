@@ -9,9 +9,7 @@ valued by the item model (:func:`expected_joint`).
 from numba import njit
 import numpy as np
 
-from ...engine import interface
-from ...engine.bits import lowest_bit, popcount
-from ...engine.layout import (
+from ...core.layout import (
     C_RED_KNIVES,
     C_WHITE_RED_KNIVES,
     S_AREA,
@@ -25,7 +23,7 @@ from ...engine.layout import (
     S_TRUMP_CARD,
     S_WON,
 )
-from ...rules import (
+from ...core.rules import (
     ALL_CARDS,
     COLOUR_GREEN,
     COLOUR_YELLOW,
@@ -36,6 +34,8 @@ from ...rules import (
     WHITE,
     YELLOW,
 )
+from ...engine import interface
+from ...engine.bits import lowest_bit, popcount
 from ..common import (
     BEATS,
     BREACH,

@@ -12,9 +12,7 @@ rollouts read the same numbers from tables made once per lead (:func:`pile_table
 from numba import njit
 import numpy as np
 
-from ...engine import interface
-from ...engine.bits import popcount
-from ...engine.layout import (
+from ...core.layout import (
     C_AREA_DRAW_REDUCTION,
     C_AREA_GREENS_REMOVED,
     C_AREA_KILLER_ALL,
@@ -34,7 +32,7 @@ from ...engine.layout import (
     S_TRICK_LEADER,
     SLOT_TOP_GROUP,
 )
-from ...rules import (
+from ...core.rules import (
     COLOUR_GREEN,
     COLOUR_YELLOW,
     DRAW_LAST_TRICK_WINNER,
@@ -47,6 +45,8 @@ from ...rules import (
     WHITE,
     YELLOW,
 )
+from ...engine import interface
+from ...engine.bits import popcount
 from ..common import DAMAGE, DEATH, colour_of_whites
 from .slots import (
     DT_STRIDE,

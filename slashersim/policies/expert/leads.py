@@ -9,9 +9,7 @@ cost of both players' piles at the end of ``lead_samples`` rollouts
 from numba import njit
 import numpy as np
 
-from ...engine import interface
-from ...engine.bits import lowest_bit
-from ...engine.layout import (
+from ...core.layout import (
     C_RED_KNIVES,
     S_AREA,
     S_HAND,
@@ -21,7 +19,9 @@ from ...engine.layout import (
     S_TRUMP,
     S_TRUMP_CARD,
 )
-from ...rules import ALL_CARDS, RED
+from ...core.rules import ALL_CARDS, RED
+from ...engine import interface
+from ...engine.bits import lowest_bit
 from ..common import (
     BREACH,
     has_trick_rule,

@@ -9,9 +9,9 @@ Killer kills, is not played to be kept.
 """
 from numba import njit
 
+from ...core.layout import S_AREA, S_HAND, S_LED, S_TRAP_ROUND, S_TRICK, S_TRICKS, S_TRUMP
 from ...engine import interface
 from ...engine.bits import lowest_bit, nth_bit, popcount
-from ...engine.layout import S_AREA, S_HAND, S_LED, S_TRAP_ROUND, S_TRICK, S_TRICKS, S_TRUMP
 from ...engine.predicates import legal_cards, trick_winner
 from ..common import final_parity, partner_candidates
 from .lcg import lcg_below, lcg_next

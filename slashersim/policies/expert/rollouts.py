@@ -10,9 +10,9 @@ with are valued by the item model (:func:`lead_rollouts`).
 from numba import njit
 import numpy as np
 
+from ...core.layout import S_HAND, S_TRICK, S_TRUMP, S_WON
+from ...core.rules import TRICKS_PER_ROUND
 from ...engine.bits import lowest_bit, nth_bit, popcount
-from ...engine.layout import S_HAND, S_TRICK, S_TRUMP, S_WON
-from ...rules import TRICKS_PER_ROUND
 from ..common import BEATS, partner_candidates
 from .item_model import (
     cost_constants,

@@ -7,8 +7,8 @@ read before it is written gets zeroed (:func:`zero`).
 """
 from numba import njit
 
-from ...engine.layout import DECK_CAPACITY
-from ...rules import MAX_HEALTH
+from ...core.layout import DECK_CAPACITY
+from ...core.rules import MAX_HEALTH
 from ..params import EXPERT, index_of
 
 # --- the parameters: the heuristic's (:mod:`..common` names those), then the expert's own --------

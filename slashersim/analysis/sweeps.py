@@ -18,15 +18,15 @@ import shutil
 import numpy as np
 import pandas as pd
 
-from .backends import Unit
-from .backends.local import LocalBackend
-from .cards import load as load_cards
-from .config import GameConfig
-from .engine import layout as L
-from .errors import ConfigError
-from .files import read_toml
-from .inputs import OutputLock, check_seed
-from .policies import (
+from ..core import layout as L
+from ..core.cards import load as load_cards
+from ..core.config import GameConfig
+from ..core.errors import ConfigError
+from ..core.files import read_toml
+from ..core.inputs import OutputLock, check_seed
+from ..core.presets import overrides as preset_overrides
+from ..core.provenance import now, software
+from ..policies import (
     DEFAULT_SKILL,
     is_omniscient,
     param_specs,
@@ -34,9 +34,9 @@ from .policies import (
     resolve,
     unknown_policy,
 )
-from .presets import overrides as preset_overrides
-from .provenance import now, software
-from .tables import (  # noqa: F401
+from ..runner.backends import Unit
+from ..runner.backends.local import LocalBackend
+from ..runner.tables import (  # noqa: F401
     FORMAT,
     ITEM_COLUMNS,
     TABLE_COLUMNS,
@@ -50,7 +50,7 @@ DEFAULT_CHUNK_GAMES = 1_048_576
 SWEEP_KEYS = ("games", "seed", "policies", "chunk_games", "policy_games", "winnable",
               "winnable_seconds")
 TABLES = ("sweep", "base", "axes")
-#: the columns after the knobs (see :mod:`slashersim.tables`)
+#: the columns after the knobs (see :mod:`slashersim.runner.tables`)
 COUNT_COLUMNS = TABLE_COLUMNS
 
 
@@ -224,7 +224,7 @@ def _cell_winnable(spec, ckpt, cell, config, progress=None):
     """The exact solver's answers for the first ``spec.winnable`` games of a cell (the games
     its players played), as its :data:`WINNABLE_COLUMNS`; kept in the checkpoint folder, so a
     resumed sweep does not solve a cell twice. ``progress(done)`` after each game solved."""
-    from .analysis.winnable import solve_games  # the solver loads when a cell is solved
+    from .winnable import solve_games  # the solver loads when a cell is solved
     path = _winnable_path(ckpt, cell)
     if path.exists():
         return json.loads(path.read_text())
@@ -295,7 +295,7 @@ def spec_dict(spec):
 
 def table_provenance(spec, grid, command=None, spec_file=None):
     """How a sweep table is made, JSON-ready (the ``slashersim`` metadata of the table): the
-    table ``format``, ``software`` (:func:`slashersim.provenance.software`), ``created``,
+    table ``format``, ``software`` (:func:`slashersim.core.provenance.software`), ``created``,
     ``command`` and ``spec_file`` (when known), the ``spec``, ``seed``, ``games`` per cell
     (``games_by_policy`` per player), ``policies`` (each with its parameters and whether it
     is omniscient) and ``cells``: per cell its number, its axis knobs and its full resolved
@@ -351,7 +351,7 @@ def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None, s
         provenance beside it as ``NAME.csv.json``.
     backend : optional
         Where the chunks are played: an object with ``run(units, on_done)`` (see
-        :mod:`slashersim.backends`), e.g. ``DaskBackend()``; default: this process
+        :mod:`slashersim.runner.backends`), e.g. ``DaskBackend()``; default: this process
         (``LocalBackend(threads)``). Checkpoints and the table do not depend on it.
     command, spec_file : str, optional
         The command line and the spec file, recorded in the table's provenance.
@@ -363,7 +363,7 @@ def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None, s
     -------
     pandas.DataFrame
         One row per cell × policy: the axis and base knobs, then the
-        :data:`slashersim.tables.TABLE_COLUMNS` (counts, and the win rate, its interval and
+        :data:`slashersim.runner.tables.TABLE_COLUMNS` (counts, and the win rate, its interval and
         the mean rounds derived from them); ``rounds_hist`` is the list of games that ended
         in round 0, 1, ... (trailing zeros cut). ``df.attrs["slashersim"]`` holds the
         provenance written into the file (:func:`table_provenance`).

@@ -12,22 +12,22 @@ import operator
 
 import numpy as np
 
-from . import rules
-from .analysis.records import read_record
-from .analysis.winnable import Solution, solve_game
-from .config import GameConfig
-from .engine import layout as L
-from .engine.decisions import DECISION_NAMES
-from .engine.layout import V_ARG as _V_ARG
-from .engine.layout import V_DECISION as _V_DECISION
-from .engine.layout import V_LEGAL as _V_LEGAL
-from .engine.layout import V_N_LEGAL as _V_N_LEGAL
-from .engine.layout import V_PLAYER as _V_PLAYER
-from .engine.layout import VIEW_SIZE as _VIEW_SIZE
-from .engine.view import write_view
-from .inputs import check_seed
-from .policies import get_policy, param_vector, resolve
-from .policies.python import (
+from ..analysis.records import read_record
+from ..analysis.winnable import Solution, solve_game
+from ..core import layout as L
+from ..core import rules
+from ..core.config import GameConfig
+from ..core.inputs import check_seed
+from ..core.layout import V_ARG as _V_ARG
+from ..core.layout import V_DECISION as _V_DECISION
+from ..core.layout import V_LEGAL as _V_LEGAL
+from ..core.layout import V_N_LEGAL as _V_N_LEGAL
+from ..core.layout import V_PLAYER as _V_PLAYER
+from ..core.layout import VIEW_SIZE as _VIEW_SIZE
+from ..engine.decisions import DECISION_NAMES
+from ..engine.view import write_view
+from ..policies import get_policy, param_vector, resolve
+from ..policies.python import (
     BRIDGE_STATE_SIZE,
     REPORT_AT,
     IllegalAnswer,
@@ -38,7 +38,7 @@ from .policies.python import (
     keep_writes,
     policy_label,
 )
-from .runner.result import records_frame
+from ..runner.result import records_frame
 
 __all__ = ["Game", "IllegalAnswer", "Observation", "answerer", "policy_label"]
 
@@ -95,7 +95,7 @@ class Game:
     def _replay(self):
         """Play the game from its start with the answers given, and stop at the next decision
         (its state and view kept), or at the end of the game."""
-        from .runner.kernels import play_games  # the kernels load when a game starts
+        from ..runner.kernels import play_games  # the kernels load when a game starts
         st = np.zeros(BRIDGE_STATE_SIZE, dtype=np.int64)
         view = st[L.STATE_SIZE:REPORT_AT]
         report = st[REPORT_AT:]
@@ -215,7 +215,7 @@ class Game:
         registered name (or skill level) with optional parameter vector ``params``, or a
         Python policy. A registered policy answers exactly as in ``simulate``."""
         if isinstance(policy, str):
-            from .runner.kernels import as_function  # the kernels load when a game starts
+            from ..runner.kernels import as_function  # the kernels load when a game starts
             name = resolve(policy)
             fn = as_function(get_policy(name).decide)
             vec = param_vector(name) if params is None else np.asarray(params, np.float64)

@@ -5,8 +5,8 @@ import tracemalloc
 
 import numba
 
-from .config import GameConfig
-from .runner import simulate
+from ..core.config import GameConfig
+from ..runner import simulate
 
 
 def _peak_traced(fn):

@@ -1,7 +1,7 @@
 """Where a result came from: the software that made it (version, git commit, source hash) and
 when. Pure Python; reading it never imports a compiled kernel.
 
-A table's provenance (see :mod:`slashersim.tables`) adds the command, the spec, the seed, the
+A table's provenance (see :mod:`slashersim.runner.tables`) adds the command, the spec, the seed, the
 games, each policy and its parameters, and the full configuration of every cell.
 """
 from datetime import UTC, datetime
@@ -12,9 +12,9 @@ from pathlib import Path
 import platform
 import subprocess
 
-from . import __version__
+from .. import __version__
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 
 @cache

@@ -40,10 +40,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import rules
-from .errors import ConfigError
-from .runner.result import count_fields
-from .stats import rates, wilson_arrays
+from ..core import rules
+from ..core.errors import ConfigError
+from ..core.stats import rates, wilson_arrays
+from .result import count_fields
 
 #: the table format written by this version; 1 is the format before provenance and counts
 FORMAT = 2
@@ -84,7 +84,7 @@ class TableError(ConfigError):
 
 def row_from_counts(knobs, base, policy, counts, cell=0):
     """One table row from a cell's summed integer ``counts`` (laid out by
-    ``engine.layout.K_*``): the knobs, ``policy``, ``cell`` and the count columns of
+    ``core.layout.K_*``): the knobs, ``policy``, ``cell`` and the count columns of
     :func:`slashersim.runner.result.count_fields`."""
     return {**knobs, **base, "policy": policy, "cell": int(cell), **count_fields(counts)}
 

@@ -1,6 +1,6 @@
 """The in-process backend: plays the units one after another with numba threads."""
-from ..progress import increments
-from ..runner import simulate
+from ...core.progress import increments
+from .. import simulate
 
 
 class LocalBackend:

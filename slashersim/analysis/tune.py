@@ -11,14 +11,14 @@ import math
 
 import pandas as pd
 
-from . import rules
-from .config import GameConfig
-from .engine import layout as L
-from .errors import ConfigError
-from .policies import DEFAULT_SKILL
-from .progress import increments
-from .runner import simulate
-from .stats import wilson_interval
+from ..core import layout as L
+from ..core import rules
+from ..core.config import GameConfig
+from ..core.errors import ConfigError
+from ..core.progress import increments
+from ..core.stats import wilson_interval
+from ..policies import DEFAULT_SKILL
+from ..runner import simulate
 
 #: the knobs the tuner may turn, with the values it tries (docs/rules.md, "The difficulty knobs")
 KNOB_VALUES = {

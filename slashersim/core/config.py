@@ -12,8 +12,8 @@ import os
 import numpy as np
 
 from . import cards as C
+from . import layout as L
 from . import rules
-from .engine import layout as L
 from .errors import ConfigError
 from .presets import preset_knobs
 
@@ -127,7 +127,7 @@ class GameConfig:
     def from_dict(cls, values):
         """A config from a mapping of knob names; unknown names are refused by name.
 
-        A ``difficulty`` entry names a preset (:mod:`slashersim.presets`) of the edition: its
+        A ``difficulty`` entry names a preset (:mod:`slashersim.core.presets`) of the edition: its
         knob values come first and the mapping's other entries override them.
         """
         values = dict(values)
@@ -213,7 +213,7 @@ class GameConfig:
     @staticmethod
     def check_cards(value):
         """``cards``: ``None`` (or ``"printed"``) for the printed cards, or the path of a card
-        file that changes them (:mod:`slashersim.cards`); read and checked here."""
+        file that changes them (:mod:`slashersim.core.cards`); read and checked here."""
         if value is None or value == C.PRINTED:
             return None
         if not isinstance(value, (str, os.PathLike)):

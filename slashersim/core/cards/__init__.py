@@ -5,7 +5,7 @@ the card language (:mod:`.language`); a designer's card file changes any of them
 configuration names it (``GameConfig(cards="my_cards.toml")``, ``--cards``). :func:`load`
 reads and checks a file (every refusal one line naming the file, the line and a did-you-mean),
 and :meth:`CardSet.tables` turns the cards into the tables the engine reads through its hooks
-(``engine.layout.C_AREA_*``): no rule of the engine's flow branches on an area's identity.
+(``core.layout.C_AREA_*``): no rule of the engine's flow branches on an area's identity.
 
 An area card's keys (a key left out keeps the printed card's value, or for a card's rule,
 breaks never):
@@ -95,7 +95,7 @@ class CardSet:
         return f"{Path(self.file).name} (sha256 {self.sha256[:12]})"
 
     def tables(self, knobs=None):
-        """The engine's tables of hooks (``engine.layout.C_AREA_*``, ``C_ITEM_HEAL``,
+        """The engine's tables of hooks (``core.layout.C_AREA_*``, ``C_ITEM_HEAL``,
         ``C_CURSED_EXTRA``) with the rule parameters ``knobs`` (name -> value) filled in where
         a card names one."""
         return _tables(self, tuple(sorted((knobs or {}).items())))

@@ -1,9 +1,10 @@
 """Difficulty presets: named settings of the knobs, per edition.
 
 ``difficulty.toml`` beside this file holds them; ``experiments/derive_presets.py`` derives them
-with the tuner (:mod:`slashersim.tune`), writes them with :func:`write_presets` (tomli-w) and
-the evidence to ``results/presets.md``. Its top-level ``derived_for`` names the player (policy)
-whose win rates the presets were tuned to: a preset's difficulty holds for that player.
+with the tuner (:mod:`slashersim.analysis.tune`), writes them with :func:`write_presets`
+(tomli-w) and the evidence to ``results/presets.md``. Its top-level ``derived_for`` names the
+player (policy) whose win rates the presets were tuned to: a preset's difficulty holds for that
+player.
 """
 from functools import cache
 from pathlib import Path
@@ -61,7 +62,7 @@ def overrides(values):
     """The knobs of a mapping with a ``difficulty`` entry that override its preset: ``[(knob,
     preset value, explicit value)]`` for each knob given explicitly with another value than
     the preset's. An explicit knob always wins over the preset (see
-    :meth:`slashersim.config.GameConfig.from_dict`); callers say so."""
+    :meth:`slashersim.core.config.GameConfig.from_dict`); callers say so."""
     name = values.get("difficulty")
     if name is None:
         return []

@@ -1,10 +1,11 @@
 """The figures of a sweep results table (one row per cell × policy): the report's figures,
 and the words of their titles.
 
-Every figure takes the table (a DataFrame as :func:`slashersim.sweeps.run_sweep` writes it, or
-a ``.parquet`` / ``.csv`` path, read by :func:`slashersim.tables.load_table`) and returns a
-:class:`matplotlib.figure.Figure` drawn on the Agg canvas; nothing goes through ``pyplot``, so
-no figure stays open and no GUI backend is touched. Save one with ``fig.savefig(path)``.
+Every figure takes the table (a DataFrame as :func:`slashersim.analysis.sweeps.run_sweep` writes
+it, or a ``.parquet`` / ``.csv`` path, read by :func:`slashersim.runner.tables.load_table`) and
+returns a :class:`matplotlib.figure.Figure` drawn on the Agg canvas; nothing goes through
+``pyplot``, so no figure stays open and no GUI backend is touched. Save one with
+``fig.savefig(path)``.
 
 Each figure answers one question. Its title says which, and a second line names the
 configuration the numbers hold for (the knobs every cell shares, the knobs pooled), the players
@@ -21,11 +22,11 @@ import matplotlib
 import numpy as np
 import pandas as pd
 
-from .. import rules
-from ..config import GameConfig
-from ..errors import ConfigError
-from ..stats import wilson_arrays
-from ..tables import (
+from ...core import rules
+from ...core.config import GameConfig
+from ...core.errors import ConfigError
+from ...core.stats import wilson_arrays
+from ...runner.tables import (
     TRAP_COUNT_COLUMNS,
     cells_played,
     knob_columns,

@@ -2,7 +2,7 @@
 and the figures of an answer (``--png`` of ``compare``, ``luck`` and ``luck timeline``).
 
 Each figure function takes a JSON-ready result, a sweep table (a DataFrame, or a ``.parquet`` /
-``.csv`` path read by :func:`slashersim.tables.load_table`) or the dict an analysis returns
+``.csv`` path read by :func:`slashersim.runner.tables.load_table`) or the dict an analysis returns
 (what its command's ``--json`` prints), and returns a :class:`matplotlib.figure.Figure` drawn
 on the Agg canvas; nothing goes through ``pyplot``, so no figure stays open and no GUI backend
 is touched. Save one with ``fig.savefig(path)``.

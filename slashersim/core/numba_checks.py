@@ -1,7 +1,7 @@
 """What the test suite checks of numba's compiling: functions compiled more than once for one
 signature (:func:`repeated_compilations` over a :func:`compile_log`), and functions saved in
 the cache with more than one signature (:func:`cached_twice`). Developer diagnostics, apart
-from the compile notice users see (:mod:`slashersim.compiling`)."""
+from the compile notice users see (:mod:`slashersim.core.compiling`)."""
 from contextlib import contextmanager
 
 from .compiling import cache_roots

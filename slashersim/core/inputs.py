@@ -1,14 +1,15 @@
 """The checks of user input, one place for the command line, the Python API and the page.
 
-Seeds, counts, threads, ports, policy names and parameters, game specs, output paths, and the
-lock that keeps two runs from writing one output. Every check needs nothing compiled and
-raises :class:`~slashersim.errors.ConfigError` (a ``ValueError``) with one line that names the
-bad value and what is allowed, so bad input is refused before anything slow starts and before
-any file is touched. The formats with rules of their own are checked where they are defined:
-a configuration (:class:`slashersim.config.GameConfig`), a sweep spec
-(:mod:`slashersim.sweeps`), a described position (:mod:`slashersim.analysis.position`).
+Seeds, counts, threads, ports, game specs, output paths, and the lock that keeps two runs from
+writing one output. Every check needs nothing compiled and raises
+:class:`~slashersim.core.errors.ConfigError` (a ``ValueError``) with one line that names the bad
+value and what is allowed, so bad input is refused before anything slow starts and before any
+file is touched. The formats with rules of their own are checked where they are defined: a
+policy and its parameters (:mod:`slashersim.policies.choice`), a configuration
+(:class:`slashersim.core.config.GameConfig`), a sweep spec
+(:mod:`slashersim.analysis.sweeps`), a described position
+(:mod:`slashersim.analysis.position`).
 """
-from collections.abc import Mapping
 import difflib
 import errno
 import os
@@ -18,7 +19,6 @@ import tempfile
 import numpy as np
 
 from .errors import ConfigError
-from .policies import SKILLS, check_param_vector, param_specs, param_vector, policy_names, resolve
 
 #: seeds and game indices are int64 in the kernels
 SEED_LIMIT = 1 << 63
@@ -76,68 +76,6 @@ def parse_port(text):
     return value
 
 
-def check_policy(policy):
-    """A skill level as the policy it stands for, a policy name checked against the registry
-    (nothing is imported or compiled); anything that is not a ``str`` (a Python player) is
-    returned unchanged."""
-    if not isinstance(policy, str):
-        return policy
-    name = resolve(policy)
-    param_specs(name)
-    return name
-
-
-def check_params(policy, params):
-    """A policy's parameters: a mapping of names (or indices) to values over its defaults, or
-    its whole vector, each value checked against its type and range; ``None`` passes, and
-    anything given with a Python player is passed through."""
-    if params is None or not isinstance(policy, str):
-        return params
-    if isinstance(params, Mapping):
-        return param_vector(policy, params)
-    return check_param_vector(policy, params)
-
-
-def parse_policy_params(items):
-    """``["POLICY.NAME=VALUE", ...]`` as ``{policy: {name: value}}``, each policy name,
-    parameter name, type and range checked. ``POLICY`` may be a row label, ``heuristic#2``,
-    to set the second heuristic row apart from the first."""
-    out = {}
-    for item in items or ():
-        head, sep, value = item.partition("=")
-        policy, dot, name = head.partition(".")
-        if not (sep and dot and policy and name):
-            raise ConfigError(f"policy parameter must be POLICY.NAME=VALUE, got {item!r}")
-        out.setdefault(policy, {})[name] = value
-        param_vector(policy.partition("#")[0], {name: value})
-    return {policy: {name: float(v) for name, v in over.items()} for policy, over in out.items()}
-
-
-def parse_names(text, option="policies"):
-    """The comma-separated policy names or skill levels of ``text`` (``option`` names it in
-    a refusal), each registered; an empty name (``expert,,casual``) is refused by position."""
-    names = [p.strip() for p in str(text).split(",")]
-    if not any(names):
-        raise ConfigError(f"{option} needs at least one policy, got {text!r}; expected some "
-                          f"of: {', '.join(policy_names())}, or a skill level: "
-                          f"{', '.join(SKILLS)}")
-    if "" in names:
-        raise ConfigError(f"{option} {text!r} has an empty name at position "
-                          f"{names.index('') + 1}; expected comma-separated names such as "
-                          f"{','.join(SKILLS)}")
-    for name in names:
-        param_specs(name)
-    return names
-
-
-def parse_policy_list(text, option="policies"):
-    """The policies of ``text``: ``all`` (every registered policy), or comma-separated policy
-    names or skill levels (:func:`parse_names`), each as the policy it stands for."""
-    if str(text).strip() == "all":
-        return list(policy_names())
-    return [resolve(name) for name in parse_names(text, option)]
-
-
 #: the knobs ``--rule`` may not set: each has an option of its own
 RULE_OPTIONS_ONLY = {"edition": "--edition", "cards": "--cards"}
 
@@ -146,7 +84,7 @@ def parse_rules(items, known):
     """``{name: value}`` of ``--rule NAME=VALUE`` items: a value is read as a TOML value
     (``true``, ``3``, ``"any_time"``, ``[1, 1, 2, 2, 3]``) or else as the bare text
     (``any_time``). ``known`` are the rule names allowed; the values are checked where the
-    rules are (:class:`~slashersim.config.GameConfig`)."""
+    rules are (:class:`~slashersim.core.config.GameConfig`)."""
     import tomllib
     out = {}
     for item in items:

@@ -1,7 +1,7 @@
 """Field offsets of the flat int64 arrays the kernels share.
 
 The rule settings of a configuration are one ``int64`` array ``cfg`` of length ``CFG_SIZE``
-(built by :meth:`slashersim.config.GameConfig.to_array`). A game's whole state is one ``int64``
+(built by :meth:`slashersim.core.config.GameConfig.to_array`). A game's whole state is one ``int64``
 array ``st`` of length ``STATE_SIZE`` that starts with a copy of ``cfg`` (so ``st[C_TRAPS]`` is
 a rule setting) and the game's random streams, then the game itself; a finished game is one
 row of ``RECORD_FIELDS`` int32 columns; a run's counts are one int64 array laid out by ``K_*``.
@@ -68,7 +68,7 @@ C_RED_KNIVES = _c.field("red_knives", 5)
 C_RED_GREENS = _c.field("red_greens", 5)
 C_WHITE_COLOUR = _c.field("white_colour", 8)         #: colour of a white at health h
 C_ITEM_IN = _c.field("item_in", 12)                  #: 1 if the item card is in the game
-# the area cards' hooks, one table per hook (slashersim.cards builds them from the card file)
+# the area cards' hooks, one table per hook (slashersim.core.cards builds them from the card file)
 #: ``[(area * 4 + trump) * 20 + lead]``: bitmask of the follow cards whose trick keeps the rule
 C_AREA_SAFE = _c.field("area_safe", 7 * 4 * 20)
 #: ``[area * 9 + t0]``: bitmask over ``t1`` of the tricks won (t0, t1) that break the rule

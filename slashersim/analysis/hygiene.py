@@ -40,22 +40,23 @@ bottom because it held the Killer) is not part of the view: fair players here us
 never a model of the partner's hidden reasons.
 """
 import copy
+import functools
 import inspect
 import pickle
 
 from numba import carray
 import numpy as np
 
-from . import rules
-from .engine import interface
-from .engine import layout as L
-from .engine import rng as R
-from .engine.lazy import closure_njit
-from .engine.view import fill_view
-from .policies import get_policy, param_vector
-from .policies.python import BRIDGE_STATE_SIZE, REPORT_AT, Observation, answerer
-from .runner import drive
-from .runner.recorded import pointer
+from ..core import layout as L
+from ..core import rules
+from ..engine import interface
+from ..engine import rng as R
+from ..engine.lazy import closure_njit
+from ..engine.view import fill_view
+from ..policies import get_policy, param_vector
+from ..policies.python import BRIDGE_STATE_SIZE, REPORT_AT, Observation, answerer
+from ..runner import drive
+from ..runner.recorded import pointer
 
 CHANNELS = ("partner_hand", "undealt", "deal_scratch", "first_yellows", "item_deck",
             "partner_flashlight", "killer_start", "area_order", "arrows", "streams",
@@ -200,22 +201,24 @@ def _random_word(rng):
 #: columns of a decision point before the state: decision, player, arg, the answer played
 POINT_HEADER = 4
 _CONTROL = 4
-_recorders = {}
 
 
 def _recorder(name):
     """A policy that plays as registered policy ``name`` and, at a sampled share of its
     decisions, copies the state into a tape: its parameters are the policy's, then the
     sampling rates, then the tape's address (a policy's parameters are read-only to it, so the
-    recorder writes where they point: test machinery, not a channel a fair player has).
-    Kept per name and function, so a name registered anew gets a recorder of its own."""
+    recorder writes where they point: test machinery, not a channel a fair player has)."""
     entry = get_policy(name)
-    key = (name, entry.decide)
-    if key in _recorders:
-        return _recorders[key]
-    from .runner.kernels import as_function  # the kernels load when games are played
-    inner = as_function(entry.decide)
-    n_params = len(entry.default_params)
+    return _recorder_of(entry.decide, len(entry.default_params))
+
+
+@functools.cache
+def _recorder_of(decide, n_params):
+    """The recorder around policy function ``decide``, compiled once per function (a name
+    registered anew gets a recorder of its own): ``(record, n_params, rates_at, address_at,
+    row)``."""
+    from ..runner.kernels import as_function  # the kernels load when games are played
+    inner = as_function(decide)
     rates_at = n_params
     address_at = rates_at + interface.N_DECISIONS
     row = POINT_HEADER + L.STATE_SIZE
@@ -243,8 +246,7 @@ def _recorder(name):
             tape[_CONTROL + k * row + 3] = answer
         return answer
 
-    _recorders[key] = (record, n_params, rates_at, address_at, row)
-    return _recorders[key]
+    return record, n_params, rates_at, address_at, row
 
 
 def decision_points(policy, config, games, seed=0, rates=None, capacity=2000, params=None):
@@ -253,7 +255,7 @@ def decision_points(policy, config, games, seed=0, rates=None, capacity=2000, pa
     answer, state...``, each decision kept with probability ``rates[decision]`` (default:
     card play 0.03, every other decision 0.5), at most ``capacity`` of them. Played on one
     thread (the recorder's counters are shared)."""
-    from .runner.kernels import chunk  # the kernels load when games are played
+    from ..runner.kernels import chunk  # the kernels load when games are played
     record, n_params, rates_at, address_at, row = _recorder(policy)
     vec = np.zeros(address_at + 1, dtype=np.float64)
     vec[:n_params] = param_vector(policy) if params is None else params

@@ -49,8 +49,29 @@ KERNELS = {
 #: kernel kinds of a command -> the kernel that plays them
 KINDS = {"engine": "engine", "held": "engine", "rollouts": "rollouts", "record": "record"}
 
-_state = {"enabled": False, "said": False, "parts": (), "watch": None, "api": True,
-          "command": False}
+
+
+class Notice:
+    """What the compile notice knows in this process: whether it may print (``enabled``) and
+    has (``said``), the parts the command needs, the report of a compile in progress
+    (``watch``), whether the Python API reports its own compiling (``api``) and whether a
+    command decides (``command``). :func:`reset` starts it afresh."""
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self):
+        self.enabled, self.said, self.parts, self.watch = False, False, (), None
+        self.api, self.command = True, False
+
+
+_notice = Notice()
+
+
+def reset():
+    """Forget what the notice was told (a test's or an earlier command's), ending any report."""
+    stop()
+    _notice.reset()
 
 
 def enable(on=True, parts=(), command=True):
@@ -59,20 +80,21 @@ def enable(on=True, parts=(), command=True):
     progress. ``command``: a command decides (a Python API call inside it then adds no report
     of its own); the command line's last call says ``command=False``."""
     stop()
-    _state.update(enabled=bool(on), said=False, parts=tuple(parts), command=bool(command))
+    _notice.enabled, _notice.said = bool(on), False
+    _notice.parts, _notice.command = tuple(parts), bool(command)
 
 
 def api_notes(on=True):
     """Whether the Python API says on stderr what it compiles on a first run (it does unless
     this turns it off)."""
-    _state["api"] = bool(on)
+    _notice.api = bool(on)
 
 
 @contextmanager
 def session(parts=()):
     """A Python API call that needs ``parts``: its compiling is reported as the command line's
     is (unless :func:`api_notes` turned it off, or a command already reports its own)."""
-    if _state["command"] or not _state["api"]:
+    if _notice.command or not _notice.api:
         yield
         return
     enable(True, parts, command=False)
@@ -106,7 +128,8 @@ def cache_roots():
     if folder:
         roots = [Path(folder)]
     else:
-        roots = [p / "__pycache__" for p in Path(__file__).resolve().parent.rglob("*")
+        package = Path(__file__).resolve().parents[1]
+        roots = [p / "__pycache__" for p in package.rglob("*")
                  if p.is_dir() and p.name != "__pycache__"]
     return [root for root in roots if root.is_dir()]
 
@@ -172,18 +195,18 @@ def announce(stream=None):
     """Print once per command, if enabled and some part it needs is not cached, what is about
     to compile and about how long it takes, then report the compiling as it goes
     (:class:`Watch`); called just before the first kernel loads."""
-    if not _state["enabled"] or _state["said"] or os.environ.get("NUMBA_DISABLE_JIT") == "1":
+    if not _notice.enabled or _notice.said or os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return None
-    _state["said"] = True
+    _notice.said = True
     workers = processes()
-    text = message(_state["parts"], workers)
+    text = message(_notice.parts, workers)
     if text:
         stream = stream or sys.stderr
         print(text, file=stream, flush=True)
-        cold = [p for p in _state["parts"] if not is_cached(p)]
-        _state["watch"] = Watch(cold, stream).start()
-        if len(cold) > 1 and workers > 1 and _state["command"]:
-            compile_apart(cold, workers, _state["watch"])
+        cold = [p for p in _notice.parts if not is_cached(p)]
+        _notice.watch = Watch(cold, stream).start()
+        if len(cold) > 1 and workers > 1 and _notice.command:
+            compile_apart(cold, workers, _notice.watch)
     return text
 
 
@@ -229,7 +252,7 @@ def compile_apart(parts, workers, watch=None, command=None):
 
 def stop():
     """End the report of a compile in progress, if any."""
-    watch, _state["watch"] = _state["watch"], None
+    watch, _notice.watch = _notice.watch, None
     if watch is not None:
         watch.stop()
         watch.close()

@@ -11,8 +11,8 @@ import os
 
 import numpy as np
 
-from ..errors import ConfigError
-from ..runner import simulate
+from ...core.errors import ConfigError
+from .. import simulate
 
 #: Fewest games per task, so that each task is about 1 s of work or more (the baseline policy
 #: plays about 262,144 games per second per core) and scheduling overhead stays small.

@@ -4,7 +4,7 @@
 
 Each takes the JSON-ready result of its command's ``--json`` (the dict its analysis returns)
 and returns a :class:`matplotlib.figure.Figure` on the Agg canvas. A title's configuration line
-(:func:`slashersim.present.config_line`) is given by the caller.
+(:func:`slashersim.present.text.config_line`) is given by the caller.
 """
 import math
 import textwrap

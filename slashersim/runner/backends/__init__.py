@@ -10,7 +10,7 @@ resume and the final table do not depend on the backend.
 """
 from typing import NamedTuple
 
-from ..config import GameConfig
+from ...core.config import GameConfig
 from .local import LocalBackend
 
 

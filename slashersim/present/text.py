@@ -7,10 +7,13 @@ command line's output and the page's tables use the same words and figures.
 """
 import json
 
-from . import rules
-from .cards import load as load_cards
-from .config import GameConfig
-from .policies import skill_of
+from ..core import rules
+from ..core.cards import load as load_cards
+from ..core.config import GameConfig
+from ..policies import skill_of
+
+#: how a table made from Python names its command
+_FROM_PYTHON = "(from Python: slashersim.analysis.sweeps.run_sweep)"
 
 
 def player_line(policy):
@@ -394,7 +397,7 @@ def format_info(info):
              f"               sources sha1 {sw.get('source_sha1')}; python {sw.get('python')}, "
              f"numpy {sw.get('numpy')}, numba {sw.get('numba')}",
              f"  created      {p.get('created')}",
-             f"  command      {p.get('command') or '(from Python: slashersim.sweeps.run_sweep)'}"]
+             f"  command      {p.get('command') or _FROM_PYTHON}"]
     if p.get("spec_file"):
         lines.append(f"  spec file    {p['spec_file']}")
     spec = p.get("spec") or {}
