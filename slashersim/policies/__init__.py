@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..compiling import KERNELS, KINDS, Part
-from .params import EXPERT, HEURISTIC, OMNISCIENT, SEARCH, Param, defaults
+from .params import BELIEF, EXPERT, HEURISTIC, OMNISCIENT, OPEN_HANDS, SEARCH, Param, defaults
 
 
 class PolicySpec(NamedTuple):
@@ -57,6 +57,9 @@ POLICIES = {
     "search": PolicySpec(".search", SEARCH, label="the search player"),
     "omniscient": PolicySpec(".omniscient", OMNISCIENT, omniscient=True,
                              label="the omniscient player"),
+    "belief": PolicySpec(".belief", BELIEF, label="the belief player"),
+    "open_hands": PolicySpec(".open_hands", OPEN_HANDS, omniscient=True,
+                             label="the open-hands player"),
 }
 
 _compiled = {}
