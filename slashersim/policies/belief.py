@@ -2,15 +2,17 @@
 
 Both seats play it. The partner is assumed to play a known, deterministic blueprint
 (:mod:`.blueprint`: the expert's card as a function of its hand and public facts), and so it
-does in one role: **every lead is the blueprint's lead**; only the **follower searches**.
-The follower's belief over the partner's hand keeps the hands on which the blueprint would have
-led every card the partner led this round (SPARTA's exact belief, Lerer et al. 2020), within
-what the public facts allow (cards played, suits shown void). The belief is sound for both
-seats: the leads it reads were never searched, so replaying the blueprint explains them
-exactly; the searched answers, whose choice depends on the searcher's belief and samples, are
-never read. (Letting both seats search every card, SPARTA's "all agents search", would filter
-on plays the blueprint did not make.) A partner that plays anything else only makes the
-belief wider: a lead no remaining hand explains is not read.
+does in one role: **every lead of the first ``search_leads_from`` tricks is the blueprint's
+lead**; the follower always searches, and so does the leader from that trick on. The
+follower's belief over the partner's hand keeps the hands on which the blueprint would have
+led every card the partner led in those tricks this round (SPARTA's exact belief, Lerer et al.
+2020), within what the public facts allow (cards played, suits shown void). The belief is
+sound for both seats: the leads it reads were never searched (which tricks' leads are searched
+is a rule both seats share), so replaying the blueprint explains them exactly; the searched
+cards, whose choice depends on the searcher's belief and samples, are never read. (Letting
+both seats search every card, SPARTA's "all agents search", would filter on plays the
+blueprint did not make.) A partner that plays anything else only makes the belief wider: a
+lead no remaining hand explains is not read.
 
 The belief lives in the player's declared memory (``S_MEMORY``): the round it is for, the
 tricks whose lead was read, and which of the partner's possible deals were ruled out — the
@@ -19,19 +21,19 @@ cards the player did not see at the round's start (165 deals, one bit each). Eac
 read at the follower's answer to it, when the state is the leader's view of the lead but for
 the led card, so nothing is reconstructed (items used between tricks included).
 
-An answer with more than one legal card compares every legal card on ``samples`` partner hands
-drawn from the belief (each remaining hand in turn while they are fewer, else uniformly), item
-decks drawn as :func:`.search.sample_item_deck` does, and fresh streams; each is played out to
-the end of the round (item phase included) by the heuristic or the blueprint
-(``rollout_blueprint``) and scored by :func:`.common.round_end_cost`. The blueprint's answer
-stands unless another card is cheaper by more than ``threshold`` per sample. Item-phase
+A searched card, when more than one is legal, is the best of every legal card on ``samples``
+partner hands drawn from the belief (each remaining hand in turn while they are fewer, else
+uniformly), item decks drawn as :func:`.search.sample_item_deck` does, and fresh streams; each
+is played out to the end of the round (item phase included) by the blueprint or the heuristic
+(``rollout_blueprint``) and scored by :func:`.common.round_end_cost`. The blueprint's card
+stands unless another is cheaper by more than ``threshold`` per sample. Item-phase
 decisions are the heuristic's with the expert's parameters.
 """
 from numba import njit
 import numpy as np
 
 from ..engine import interface
-from ..engine.bits import lowest_bit, popcount
+from ..engine.bits import lowest_bit
 from ..engine.layout import (
     CFG_SIZE,
     MEMORY_SIZE,
@@ -66,6 +68,7 @@ ROLLOUT_BLUEPRINT = index_of(BELIEF, "rollout_blueprint")
 ROLLOUT_ESCAPE = index_of(BELIEF, "rollout_escape")
 assert index_of(BELIEF, "rollout_win") == ROLLOUT_ESCAPE + 1
 USE_BELIEF = index_of(BELIEF, "use_belief")
+SEARCH_LEADS_FROM = index_of(BELIEF, "search_leads_from")
 
 #: the memory slots: the round of the belief, the tricks whose lead it read, the deals ruled out
 M_ROUND = 0
@@ -153,7 +156,7 @@ def read_lead(st, player, params):
     remaining hand). A lead that no remaining deal explains is not read."""
     m = fresh_memory(st, player)
     t = st[S_TRICK]
-    if (st[m + M_READ] >> t) & 1:
+    if (st[m + M_READ] >> t) & 1 or t >= params[SEARCH_LEADS_FROM]:
         return
     st[m + M_READ] |= 1 << t
     lead = st[S_LED]
@@ -191,7 +194,7 @@ def belief_hands(st, player, use_memory, hands):
     n = deal_hands(st, player, dealt)
     cand, _ = partner_candidates(st, player)
     memory = use_memory and st[m + M_ROUND] == st[S_ROUND]
-    for attempt in range(2):
+    for _ in range(2):
         k = 0
         for i in range(n):
             if memory and ruled_out(st, m, i):
@@ -257,15 +260,14 @@ def search_card(st, player, legal, default, hands, n_hands, params):
 
 @njit(cache=True)
 def play_card(st, player, legal, params):
-    """Lead as the blueprint; answer by reading the lead and searching."""
+    """Lead as the blueprint (searched from trick ``search_leads_from`` on); answer by
+    reading the lead and searching."""
     default = BP.card(st, player, legal, params)
-    if st[S_LED] < 0 or not legal & (legal - 1):
-        if st[S_LED] >= 0 and params[USE_BELIEF] > 0:
-            read_lead(st, player, params)
-        return default
     use = params[USE_BELIEF] > 0
-    if use:
+    if st[S_LED] >= 0 and use:
         read_lead(st, player, params)
+    if not legal & (legal - 1) or st[S_LED] < 0 and st[S_TRICK] < params[SEARCH_LEADS_FROM]:
+        return default
     hands = np.empty(N_DEALS, dtype=np.int64)
     n = belief_hands(st, player, use, hands)
     return search_card(st, player, legal, default, hands, n, params)
