@@ -24,7 +24,8 @@ def no_play(monkeypatch):
 #: entry points for single rules).
 WARM_UP = {"gw0": ("engine_baseline", "engine_heuristic", "rollouts_baseline", "record",
                    "steps"),
-           "gw1": ("engine", "expert", "search", "omniscient", "exerciser", "rollouts")}
+           "gw1": ("engine", "expert", "search", "omniscient", "exerciser", "rollouts", "belief",
+                   "open_hands")}
 
 
 def _warm(part):

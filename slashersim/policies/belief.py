@@ -179,7 +179,7 @@ def read_lead(st, player, params):
         if BP.card(at_lead, partner, hand, params) == lead:
             kept += 1
         else:
-            out[i // 64] |= 1 << (i % 64)
+            out[i // 64] |= np.int64(1) << np.int64(i % 64)
     if kept > 0:
         for j in range(3):
             st[m + M_OUT + j] |= out[j]

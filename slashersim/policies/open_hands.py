@@ -31,7 +31,7 @@ def play_card(st, player, legal, params):
         return default
     hands = np.empty(1, dtype=np.int64)
     hands[0] = st[S_HAND + 1 - player]
-    return B.search_card(st, player, legal, default, hands, 1, params)
+    return B.search_card(st, player, legal, default, hands, np.int64(1), params)
 
 
 @njit(cache=True)
