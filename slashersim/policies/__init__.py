@@ -57,9 +57,9 @@ POLICIES = {
     "search": PolicySpec(".search", SEARCH, label="the search player"),
     "omniscient": PolicySpec(".omniscient", OMNISCIENT, omniscient=True,
                              label="the omniscient player"),
-    "belief": PolicySpec(".belief", BELIEF, label="the belief player"),
+    "belief": PolicySpec(".belief", BELIEF, label="the belief player", compile_seconds=80),
     "open_hands": PolicySpec(".open_hands", OPEN_HANDS, omniscient=True,
-                             label="the open-hands player"),
+                             label="the open-hands player", compile_seconds=70),
 }
 
 _compiled = {}
