@@ -34,7 +34,8 @@ def fresh_compile_notice():
 #: entry points for single rules).
 WARM_UP = {"gw0": ("engine_baseline", "engine_heuristic", "rollouts_baseline", "record",
                    "steps"),
-           "gw1": ("engine", "expert", "search", "omniscient", "exerciser", "rollouts")}
+           "gw1": ("engine", "expert", "search", "omniscient", "exerciser", "rollouts", "belief",
+                   "open_hands")}
 
 
 def _warm(part):

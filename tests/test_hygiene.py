@@ -21,7 +21,7 @@ FAIR = [name for name, entry in POLICIES.items() if not entry.omniscient]
 CONFIGS = (GameConfig(), GameConfig(edition="instructions", no_yellow_draw="may"),
            GameConfig(hideaway=True, health=4, escapes_needed=5))
 #: cheap settings for the slow policies; the decision code is the same
-FAST_PARAMS = {"search": {"samples": 6}}
+FAST_PARAMS = {"search": {"samples": 6}, "belief": {"samples": 2}}
 
 
 def points_of(policy, games, params=None):

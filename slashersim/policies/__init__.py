@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..core.compiling import KERNELS, KINDS, Part
-from .params import EXPERT, HEURISTIC, OMNISCIENT, SEARCH, Param, defaults
+from .params import BELIEF, EXPERT, HEURISTIC, OMNISCIENT, OPEN_HANDS, SEARCH, Param, defaults
 
 
 class PolicySpec(NamedTuple):
@@ -58,6 +58,9 @@ POLICIES = {
     "search": PolicySpec(".search", SEARCH, label="the search player"),
     "omniscient": PolicySpec(".omniscient", OMNISCIENT, omniscient=True,
                              label="the omniscient player"),
+    "belief": PolicySpec(".belief", BELIEF, label="the belief player", compile_seconds=80),
+    "open_hands": PolicySpec(".open_hands", OPEN_HANDS, omniscient=True,
+                             label="the open-hands player", compile_seconds=70),
 }
 
 #: the skill ladder: the level a designer asks for, and the player that plays it (read from

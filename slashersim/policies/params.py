@@ -125,10 +125,31 @@ OMNISCIENT = HEURISTIC + (
     _cost("win_value", 2000.0, "value of a game won (and cost of one lost) in a rollout"),
 )
 
+#: the search of the belief player and the open-hands yardstick, after the expert's parameters
+#: (the expert is their blueprint, :mod:`.belief`)
+_BELIEF_SEARCH = (
+    Param("samples", int, 1, MAX_SAMPLES, 16.0, "partner hands dealt per searched card"),
+    _cost("threshold", 0.0,
+          "leave the blueprint's card only for one this much cheaper in the rollouts"),
+    Param("rollout_blueprint", int, 0, 1, 1.0,
+          "1: roll out with the blueprint (the expert), 0: with the heuristic"),
+    _cost("rollout_escape", 60.0, "value of an escape item gained in a rollout"),
+    _cost("rollout_win", 200.0, "value of a game won (and cost of one lost) in a rollout"),
+)
+BELIEF = EXPERT + _BELIEF_SEARCH + (
+    Param("use_belief", int, 0, 1, 1.0,
+          "1: deal the partner only hands its blueprint leads are consistent with"),
+    Param("search_leads_from", int, 0, 8, 6.0,
+          "search the leads from this trick (0-based) on, and read the partner's before it"),
+)
+OPEN_HANDS = EXPERT + _BELIEF_SEARCH + (
+    Param("search_leads", int, 0, 1, 1.0, "1: search the leads too, 0: lead as the blueprint"),
+)
+
 #: every parameterised policy's vector starts with the heuristic's parameters, so code shared by
 #: them (:mod:`.common`) reads those at the heuristic's indices
 assert all(tuple(p.name for p in specs[:len(HEURISTIC)]) == tuple(p.name for p in HEURISTIC)
-           for specs in (SEARCH, EXPERT, OMNISCIENT))
+           for specs in (SEARCH, EXPERT, OMNISCIENT, BELIEF, OPEN_HANDS))
 
 
 #: parameters removed after they were measured to lose (their findings are in results/), with
