@@ -54,7 +54,7 @@ def configuration_section(title, r):
              "| --- | ---: | ---: | --- | --- | ---: | ---: | --- | ---: | ---: | ---: |"]
     previous = None
     for row in r["policies"]:
-        name = row["label"] + (" (upper bound)" if row["omniscient"] else "")
+        name = row["label"] + (" (sees hidden cards)" if row["omniscient"] else "")
         if previous is None:
             diff = "- | - | - | -"
         else:
@@ -125,9 +125,9 @@ def expert_section(results):
 def hidden_information_section(results):
     """Per configuration: omniscient − the best fair player, on the games both played."""
     lines = ["## What hidden information costs", "",
-             "Per configuration, the upper bound (`omniscient`, which sees the partner's hand and "
-             "the item deck) against the fair player with the best win rate there, on the games "
-             "both played.", "",
+             "Per configuration, the yardstick that sees hidden cards (`omniscient`, which "
+             "sees the partner's hand and the item deck) against the fair player with the best "
+             "win rate there, on the games both played.", "",
              "| configuration | best fair player | its win rate | omniscient | cost | 95 % CI |",
              "| --- | --- | ---: | ---: | ---: | --- |"]
     for config, r in results.items():
@@ -195,8 +195,11 @@ def build_report(policies, games, seed, threads=None, params=None,
             "min of their counts), with the 95 % interval of the paired per-game differences. "
             "Loss causes are fractions of games; trap rates are traps set off per round "
             "played in the area."
-            + (f" {', '.join(upper)} sees hidden cards: an upper bound, not a fair player."
-               if upper else ""), ""]
+            + (f" {', '.join(upper)} sees hidden cards: a yardstick, neither a fair player "
+               "nor a bound (the exact solver wins games it loses: results/winnable.md)."
+               if upper else "")
+            + " The belief player and the open-hands yardstick are measured on paired games "
+              "in results/belief.md (`python experiments/belief_frontier.py`).", ""]
     import numba
     used = threads or numba.config.NUMBA_NUM_THREADS
     return "\n".join(head + targets_section(targets) + expert_section(results)
