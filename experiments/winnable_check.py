@@ -2,7 +2,7 @@
 answers against every player's wins; writes its report.
 
     python experiments/winnable_check.py [--games N] [--slow-games N] [--seed S]
-        [--limit SECONDS] --out results/winnable_check.md
+        [--limit SECONDS] [--configs NAME,...] --out results/winnable_check.md
 
 For each configuration, every registered player plays games ``0 .. N-1`` of the seed
 (``--slow-games`` of them for search and omniscient). Each game some player won must be
@@ -47,8 +47,14 @@ def main(argv=None):
     ap.add_argument("--slow-games", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--limit", type=float, default=10.0)
+    ap.add_argument("--configs", default=",".join(CONFIGS),
+                    help="the configurations to check, by name, comma-separated (default: all)")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
+    names = [n.strip() for n in args.configs.split(",") if n.strip()]
+    unknown = [n for n in names if n not in CONFIGS]
+    if unknown:
+        ap.error(f"unknown configuration {unknown[0]!r}; expected names from: {', '.join(CONFIGS)}")
     command = "python experiments/winnable_check.py " + " ".join(
         sys.argv[1:] if argv is None else argv)
     lines = ["# Is every game a player won winnable?", "",
@@ -63,7 +69,8 @@ def main(argv=None):
              "| configuration | games won by some player | by the expert or omniscient | "
              "solved | winnable | exceptions (unwinnable) | undecided |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for name, config in CONFIGS.items():
+    for name in names:
+        config = CONFIGS[name]
         won = {p: won_games(config, p, args.slow_games if p in SLOW else args.games,
                             args.seed) for p in PLAYERS}
         anyone = set().union(*won.values())

@@ -34,8 +34,7 @@ def fresh_compile_notice():
 #: entry points for single rules).
 WARM_UP = {"gw0": ("engine_baseline", "engine_heuristic", "rollouts_baseline", "record",
                    "steps"),
-           "gw1": ("engine", "expert", "search", "omniscient", "exerciser", "rollouts", "belief",
-                   "open_hands")}
+           "gw1": ("engine", "expert", "search", "omniscient", "exerciser", "rollouts", "belief")}
 
 
 def _warm(part):

@@ -138,7 +138,7 @@ def _check(capsys, argv):
         assert len(lines) == 1, (argv, err)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True,
+@settings(max_examples=150, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data(), command=st.sampled_from(COMMANDS), games=st.integers(1, 50))
 def test_random_arguments_never_give_a_traceback(capsys, record, data, command, games):
