@@ -27,7 +27,12 @@ sys.path.insert(0, str(HERE))
 CHILD = r"""
 import sys
 import numpy as np
-from slashersim.core.config import GameConfig
+import os
+import slashersim
+if os.path.isdir(os.path.join(os.path.dirname(slashersim.__file__), "core")):
+    from slashersim.core.config import GameConfig
+else:  # a checkout from before the package's folders
+    from slashersim.config import GameConfig
 from slashersim.runner import simulate
 policy, games, seed, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 r = simulate(GameConfig(), policy, games=games, seed=seed, keep_records=True)
