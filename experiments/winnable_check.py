@@ -2,7 +2,7 @@
 answers against every player's wins; writes its report.
 
     python experiments/winnable_check.py [--games N] [--slow-games N] [--seed S]
-        [--limit SECONDS] [--configs NAME,...] --out results/winnable_check.md
+        [--limit SECONDS] [--configs NAME,...] [--workers N] --out results/winnable_check.md
 
 For each configuration, every registered player plays games ``0 .. N-1`` of the seed
 (``--slow-games`` of them for search and omniscient). Each game some player won must be
@@ -12,7 +12,9 @@ within ``--limit`` seconds, and the report counts those the solver called unwinn
 exceptions, which must be none) and those it left undecided.
 """
 import argparse
+from concurrent.futures import ProcessPoolExecutor
 from datetime import date
+from functools import partial
 from pathlib import Path
 import sys
 
@@ -41,6 +43,10 @@ def won_games(config, name, games, seed):
     return set(np.flatnonzero((result.records["outcome"] == "win").to_numpy()).tolist())
 
 
+def _answer(cfg, seed, limit, game):
+    return W.solve_game(cfg, seed, game, limit).answer
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=100_000)
@@ -49,12 +55,16 @@ def main(argv=None):
     ap.add_argument("--limit", type=float, default=10.0)
     ap.add_argument("--configs", default=",".join(CONFIGS),
                     help="the configurations to check, by name, comma-separated (default: all)")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="processes solving the won games side by side (default 1)")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     names = [n.strip() for n in args.configs.split(",") if n.strip()]
     unknown = [n for n in names if n not in CONFIGS]
     if unknown:
         ap.error(f"unknown configuration {unknown[0]!r}; expected names from: {', '.join(CONFIGS)}")
+    if args.workers < 1:
+        ap.error(f"--workers {args.workers}: expected a whole number of processes, 1 or more")
     command = "python experiments/winnable_check.py " + " ".join(
         sys.argv[1:] if argv is None else argv)
     lines = ["# Is every game a player won winnable?", "",
@@ -78,9 +88,11 @@ def main(argv=None):
         rest = sorted(anyone - trivial)
         cfg = GameConfig.from_dict(config).to_array()
         answers = []
-        for k, g in enumerate(rest):
-            answers.append(W.solve_game(cfg, args.seed, g, args.limit).answer)
-            print(f"\r{name}: {k + 1}/{len(rest)}", end="", file=sys.stderr)
+        solve = partial(_answer, cfg, args.seed, args.limit)
+        with ProcessPoolExecutor(args.workers) as pool:
+            for answer in pool.map(solve, rest, chunksize=16):
+                answers.append(answer)
+                print(f"\r{name}: {len(answers)}/{len(rest)}", end="", file=sys.stderr)
         print(file=sys.stderr)
         lines.append(f"| {name} | {len(anyone)} | {len(anyone & trivial)} | {len(rest)} | "
                      f"{answers.count(W.WINNABLE)} | {answers.count(W.UNWINNABLE)} | "
