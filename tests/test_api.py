@@ -111,12 +111,12 @@ def test_skill_levels_name_policies():
 
 def test_a_policy_that_is_not_a_name_is_passed_through(monkeypatch):
     seen = {}
-    real = api.run_simulation
+    real = api.calls.run_simulation
 
     def spy(config, policy, **kwargs):
         seen["policy"], seen["params"] = policy, kwargs["params"]
         return real(config, "baseline", games=kwargs["games"], seed=kwargs["seed"])
-    monkeypatch.setattr(api, "run_simulation", spy)
+    monkeypatch.setattr(api.calls, "run_simulation", spy)
     player, params = object(), {"anything": 1}
     api.simulate(policy=player, params=params, games=50)
     assert seen["policy"] is player and seen["params"] is params
@@ -228,3 +228,16 @@ def test_luck_is_killer_position_effects_with_a_frame():
     with pytest.raises(ConfigError, match="killer position must be 1.."):
         api.luck(positions=99, games=10)
     assert not math.isnan(df["effect_ci_low"].iloc[0])
+
+
+def test_a_refused_run_names_every_bad_input_before_anything_loads():
+    """``simulate``'s checks (``api.checks``) name each bad input in one line, and importing
+    them loads nothing that compiles."""
+    with pytest.raises(ConfigError) as e:
+        api.simulate(policy="genius", games=0, seed=-1, health=0, traps=9)
+    for part in ("genius", "games", "seed", "health", "traps"):
+        assert part in str(e.value)
+    out = run_python("import sys, slashersim.api.checks\n"
+                     "print(sorted(m for m in sys.modules if m.startswith(("
+                     "'slashersim.engine', 'slashersim.runner', 'slashersim.api.calls'))))")
+    assert out.strip() == "[]"

@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 import sys
 
+from ..api import checks
 from ..core import compiling
 from ..core.config import GameConfig
 from ..core.errors import ConfigError
@@ -27,7 +28,6 @@ from ..core.inputs import (
     check_output,
     check_positive,
     check_report_paths,
-    check_threads,
     parse_rules,
     parse_variant,
     write_atomic,
@@ -37,8 +37,6 @@ from ..core.progress import bar, duration, increments
 from ..core.rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
 from ..policies import compile_parts
 from ..policies.choice import (
-    check_params,
-    check_policy,
     parse_names,
     parse_policy_list,
     parse_policy_params,
@@ -64,27 +62,40 @@ from ..present.text import (
 from .parser import parse
 
 
-def params_from_args(args):
-    """The policy's parameter vector with the ``--policy-param NAME=VALUE`` options applied,
-    each checked against the parameter's type and range (nothing is compiled)."""
-    check_policy(args.policy)
-    overrides = {}
+def _param_values(args):
+    """``(values, refused)``: the ``--policy-param NAME=VALUE`` options as ``{NAME: VALUE}``
+    (the values are checked by the API), and the refusals of options not of that form."""
+    values, refused = {}, []
     for item in args.policy_param:
         name, sep, value = item.partition("=")
         if not sep or not name:
-            raise ConfigError(f"policy parameter must be NAME=VALUE, got {item!r}")
-        overrides[name] = value
-    return check_params(args.policy, overrides)
+            refused.append(f"policy parameter must be NAME=VALUE, got {item!r}")
+        values[name] = value
+    return values, refused
+
+
+def params_from_args(args):
+    """The policy's parameter vector with the ``--policy-param NAME=VALUE`` options applied,
+    checked by the API (nothing is compiled)."""
+    values, refused = _param_values(args)
+    if refused:
+        raise ConfigError(refused[0])
+    return checks.policy_params(args.policy, values)[1]
 
 
 def config_from_args(args):
-    """The ``GameConfig`` named by the options of :func:`add_run_options`; also checks
-    ``--threads`` against the cores numba may use. ``--difficulty`` sets the preset's knobs
-    first; the options given explicitly override them (:func:`_override_notes` says so)."""
+    """The ``GameConfig`` named by the options of :func:`add_run_options`, checked by the API,
+    which names every value refused; also checks ``--threads``. ``--difficulty`` sets the
+    preset's knobs first; the options given explicitly override them (:func:`_override_notes`
+    says so)."""
     values, refused = _config_values(args)
-    config = _config_or_every_refusal(values, refused)
-    _check_threads(args)
-    return config
+    return checks.every(*(lambda r=r: _refuse(r) for r in refused),
+                        lambda: checks.config_of(None, values),
+                        lambda: checks.check_threads(getattr(args, "threads", None)))[-2]
+
+
+def _refuse(message):
+    raise ConfigError(message)
 
 
 def _config_values(args):
@@ -112,7 +123,7 @@ def _config_values(args):
         if name == "max_rounds" and args.max_rounds != 200:
             raise ConfigError(f"--rule max_rounds={value} and --max-rounds {args.max_rounds} "
                               f"both set max_rounds; give one")
-    values.update(ruled)
+    values = {**values, **ruled}
     if args.difficulty is not None:
         values["difficulty"] = args.difficulty
     return values, refused
@@ -128,51 +139,17 @@ def _override_notes(args):
             f"preset)" for knob, preset, value in overrides(values)]
 
 
-def _config_or_every_refusal(values, refused=()):
-    """``GameConfig.from_dict(values)``; when refused, every value refused on its own is named
-    in the one line, not only the first, after the refusals already found (``refused``)."""
-    try:
-        config = GameConfig.from_dict(values)
-    except ConfigError as first:
-        edition = {"edition": values["edition"]} if "edition" in values else {}
-        found = []
-        for k, v in values.items():
-            if k == "edition":
-                continue
-            try:
-                GameConfig.from_dict({**edition, k: v})
-            except ConfigError as e:
-                found.append(str(e))
-        found = found if len(found) > 1 else [str(first)]
-        raise ConfigError("; ".join([*refused, *found])) from None
-    if refused:
-        raise ConfigError("; ".join(refused))
-    return config
-
-
-def _checked(args, *checks):
-    """The results of ``checks`` (callables), run in turn; when any refuses, one line names
-    every refusal, with the option values refused while parsing (``args.refused``), not only
-    the first. Every command of the run options (``gathers``) starts with it."""
-    found, results = list(getattr(args, "refused", ())), []
-    for check in checks:
-        try:
-            results.append(check())
-        except ValueError as e:
-            found.append(str(e))
-            results.append(None)
-    if found:
-        raise ConfigError("; ".join(dict.fromkeys(found)))
-    return results
+def _checked(args, *tests, refused=()):
+    """The results of ``tests`` (callables, the API's checks), run in turn; when any refuses,
+    one line names every refusal, with the option values refused while parsing
+    (``args.refused``, then ``refused``), not only the first. Every command of the run options
+    (``gathers``) starts with it."""
+    found = [*getattr(args, "refused", ()), *refused]
+    return checks.every(*(lambda r=r: _refuse(r) for r in found), *tests)[len(found):]
 
 
 def _show(value):
     return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def _check_threads(args):
-    """``--threads`` must be within the cores numba may use."""
-    check_threads(getattr(args, "threads", None))
 
 
 def _start(args, policies=(), kernels=("engine",), notes=()):
@@ -270,37 +247,34 @@ def _check_record(args):
         check_output(args.record_out, "--record-out")
 
 
-def _check_winnable(args):
-    """``--winnable-seconds`` must not be negative."""
-    if args.winnable_seconds < 0:
-        raise ConfigError(f"--winnable-seconds must be at least 0, got {args.winnable_seconds:g}")
-
-
 def cmd_simulate(args):
-    config, params, _, _ = _checked(args, lambda: config_from_args(args),
-                                    lambda: params_from_args(args), lambda: _check_record(args),
-                                    lambda: _check_winnable(args))
-    _start(args, [args.policy], ["engine", "record"] if args.record is not None else ["engine"])
+    values, refused = _config_values(args)
+    params, wrong = _param_values(args)
+    _, run = _checked(args, lambda: _check_record(args), lambda: checks.simulate_inputs(
+        policy=args.policy, games=args.games, seed=args.seed, threads=args.threads,
+        params=params, winnable=args.winnable, winnable_seconds=args.winnable_seconds,
+        **values), refused=[*refused, *wrong])
+    _start(args, [run.policy], ["engine", "record"] if args.record is not None else ["engine"])
     from .. import api  # after the checks
     if args.record is not None:
-        rec = api.record(config, policy=args.policy, game=args.record, seed=args.seed,
-                         params=params, winnable_seconds=None if args.winnable is None
+        rec = api.record(run.config, policy=run.policy, game=args.record, seed=run.seed,
+                         params=run.params, winnable_seconds=None if args.winnable is None
                          else args.winnable_seconds)
         write_atomic(args.record_out, lambda f: json.dump(rec, f, indent=1))
         print(f"game record of game {args.record} ({rec['outcome']}, {rec['rounds']} rounds) "
               f"written to {args.record_out}", file=sys.stderr)
         if "winnable" in rec:
             print(f"game {args.record}: {describe_winnable(rec['winnable'])}", file=sys.stderr)
-    with _bar(args, args.games) as b:
-        result = api.simulate(config, policy=args.policy, games=args.games, seed=args.seed,
-                              threads=args.threads, progress=increments(b.update),
-                              params=params)
+    with _bar(args, run.games) as b:
+        result = api.simulate(run.config, policy=run.policy, games=run.games, seed=run.seed,
+                              threads=run.threads, progress=increments(b.update),
+                              params=run.params)
     summary = result.summary()
     if args.winnable is not None:
-        n = min(args.winnable, args.games)
+        n = min(run.winnable, run.games)
         with _bar(args, n) as b:
             summary["winnable"] = api.winnable(
-                config, games=n, seed=args.seed, seconds=args.winnable_seconds,
+                run.config, games=n, seed=run.seed, seconds=args.winnable_seconds,
                 progress=increments(b.update)).summary()
     print(json.dumps(summary) if args.json else format_summary(summary))
     return _violations(summary["invariant_violations"], summary["games"])
@@ -311,7 +285,8 @@ def cmd_luck_killer(args):
     positions = None if args.all else [args.position]
     config, params, _, _, total = _checked(
         args, lambda: config_from_args(args), lambda: params_from_args(args),
-        lambda: _check_png(args), lambda: _check_winnable(args),
+        lambda: _check_png(args),
+        lambda: checks.winnable_inputs(args.winnable, args.winnable_seconds),
         lambda: api.luck_games("killer", config_from_args(args), games=args.games,
                                values=positions, winnable=args.winnable))
     _start(args, [args.policy])
@@ -335,7 +310,8 @@ def cmd_luck_fact(args, fact=None, player=0):
     values = None if args.all else [args.value]
     config, params, _, _, total = _checked(
         args, lambda: config_from_args(args), lambda: params_from_args(args),
-        lambda: _check_png(args), lambda: _check_winnable(args),
+        lambda: _check_png(args),
+        lambda: checks.winnable_inputs(args.winnable, args.winnable_seconds),
         lambda: api.luck_games(fact, config_from_args(args), games=args.games, values=values,
                                player=player, winnable=args.winnable))
     _start(args, [args.policy])
@@ -370,7 +346,7 @@ def cmd_luck_yellows(args):
 
 def cmd_luck_state(args):
     params = params_from_args(args)
-    _check_threads(args)
+    checks.check_threads(args.threads)
     _start(args, [args.policy], ["engine", "rollouts"])
     from .. import api  # after the checks; it reads and checks the position
     with _bar(args, args.games, unit="play-out") as b:
@@ -381,8 +357,8 @@ def cmd_luck_state(args):
 
 
 def cmd_luck_timeline(args):
-    _check_threads(args)
-    _check_winnable(args)
+    checks.check_threads(args.threads)
+    checks.winnable_inputs(None, args.winnable_seconds)
     from .. import api  # it reads and checks the record
     record = api.read_record(args.file)
     _check_png(args, inputs=[args.file])
@@ -498,7 +474,7 @@ def cmd_sweep(args):
     from .. import api  # its checks are the API's
     spec, out, _, name = _checked(
         args, lambda: api.load_spec(args.spec), lambda: _sweep_outputs(args),
-        lambda: _check_threads(args), lambda: _backend_choice(args))
+        lambda: checks.check_threads(args.threads), lambda: _backend_choice(args))
     backend = api.sweep_backend(name, threads=args.threads, scheduler=args.scheduler,
                                 workers=args.workers)
     _start(args, list(spec.policies), ["engine"] if name == "local" else (), spec.notes())
@@ -568,8 +544,8 @@ def cmd_tune(args):
                                       if k not in RULE_OPTIONS_ONLY])
 
     _, fixed, stages, _, _ = _checked(
-        args, lambda: check_policy(args.policy), fixed_rules,
-        lambda: _int_list("stages", args.stages), lambda: _check_threads(args),
+        args, lambda: checks.check_policy(args.policy), fixed_rules,
+        lambda: _int_list("stages", args.stages), lambda: checks.check_threads(args.threads),
         lambda: api.check_search(args.target, args.tolerance, _stages_or_none(args.stages),
                                  args.keep))
     knobs, base = _checked(args, lambda: _tune_knobs(args, fixed, api),
@@ -626,7 +602,7 @@ def cmd_bench(args):
         rows = api.policy_speeds(names, seconds=args.seconds)
         print(json.dumps(rows) if args.json else format_policy_speeds(rows))
         return 0
-    check_policy(args.policy)
+    checks.check_policy(args.policy)
     _start(args, [args.policy])
     from .. import api  # after the checks
     b = api.bench(args.policy, games=args.games)

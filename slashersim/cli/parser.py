@@ -10,8 +10,8 @@ import shlex
 
 from .. import __version__
 from ..core import rules
-from ..core.errors import ConfigError
-from ..core.inputs import SEED_LIMIT, check_count, check_seed, parse_games, parse_port, suggest
+from ..core.errors import ConfigError, suggest
+from ..core.inputs import SEED_LIMIT, check_count, check_seed, parse_games, parse_port
 from ..core.rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
 from ..policies import DEFAULT_SKILL, SKILLS, policy_names, resolve
 

@@ -14,7 +14,7 @@ import numpy as np
 from . import cards as C
 from . import layout as L
 from . import rules
-from .errors import ConfigError
+from .errors import ConfigError, suggest
 from .presets import preset_knobs
 
 __all__ = ["ConfigError", "GameConfig"]
@@ -125,21 +125,39 @@ class GameConfig:
 
     @classmethod
     def from_dict(cls, values):
-        """A config from a mapping of knob names; unknown names are refused by name.
+        """A config from a mapping of knob names (:meth:`updated` applied to the defaults)."""
+        return cls().updated(values)
 
-        A ``difficulty`` entry names a preset (:mod:`slashersim.core.presets`) of the edition: its
-        knob values come first and the mapping's other entries override them.
-        """
+    def updated(self, values):
+        """A copy with the knobs of the mapping ``values`` applied. A ``difficulty`` entry names
+        a preset (:mod:`slashersim.core.presets`) of the edition: its knob values come first and
+        the mapping's other entries override them. An unknown name is refused by name; when
+        values are refused, the one line names each value refused on its own."""
+        try:
+            return self._updated(values)
+        except ConfigError as first:
+            values = dict(values)
+            edition = {"edition": values["edition"]} if "edition" in values else {}
+            found = []
+            for key, value in values.items():
+                if key != "edition":
+                    try:
+                        self._updated({**edition, key: value})
+                    except ConfigError as e:
+                        found.append(str(e))
+            raise ConfigError("; ".join(found) if len(found) > 1 else str(first)) from None
+
+    def _updated(self, values):
         values = dict(values)
         difficulty = values.pop("difficulty", None)
-        known = cls.knob_names()
+        allowed = ("difficulty",) + self.knob_names()
         for key in values:
-            if key not in known:
-                raise ConfigError(f"unknown knob {key!r}; expected one of: "
-                                  f"difficulty, {', '.join(known)}")
+            if key not in allowed:
+                raise ConfigError(f"unknown knob {key!r}{suggest(key, allowed)}; expected one "
+                                  f"of: {', '.join(allowed)}")
         if difficulty is not None:
-            values = {**preset_knobs(difficulty, values.get("edition", "rulebook")), **values}
-        return cls(**values)
+            values = {**preset_knobs(difficulty, values.get("edition", self.edition)), **values}
+        return self.replace(**values)
 
     def resolved(self):
         """Every field with edition defaults filled in, validated; a plain dict."""

@@ -10,7 +10,6 @@ policy and its parameters (:mod:`slashersim.policies.choice`), a configuration
 (:mod:`slashersim.analysis.sweeps`), a described position
 (:mod:`slashersim.analysis.position`).
 """
-import difflib
 import errno
 import os
 from pathlib import Path
@@ -18,7 +17,7 @@ import tempfile
 
 import numpy as np
 
-from .errors import ConfigError
+from .errors import ConfigError, suggest
 
 #: seeds and game indices are int64 in the kernels
 SEED_LIMIT = 1 << 63
@@ -154,12 +153,6 @@ def check_positive(name, value):
     if not value > 0:
         raise ConfigError(f"{name} must be positive, got {value}")
     return value
-
-
-def suggest(value, allowed):
-    """`` (did you mean 'x'?)`` for the allowed name closest to ``value``, or ``""``."""
-    close = difflib.get_close_matches(str(value), list(allowed), 1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def parse_games(text):
