@@ -127,6 +127,18 @@ def _float(name):
     return parse
 
 
+def _seconds(name):
+    """A time in seconds: a finite number, at least 0."""
+    number = _float(name)
+
+    def parse(text):
+        value = number(text)
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"{name} must be at least 0, got {text}")
+        return value
+    return parse
+
+
 def _add_policy_option(parser, default=DEFAULT_SKILL):
     """``--policy NAME`` and its alias ``--skill LEVEL`` (novice, casual, expert)."""
     who = parser.add_mutually_exclusive_group()
@@ -393,7 +405,7 @@ def _add_winnable_options(parser, which, example="", count=True):
         parser.add_argument("--winnable", action="store_true",
                             help=f"also decide exactly whether {which} could have been won, "
                                  f"and how")
-    parser.add_argument("--winnable-seconds", type=_float("--winnable-seconds"), default=10.0,
+    parser.add_argument("--winnable-seconds", type=_seconds("--winnable-seconds"), default=10.0,
                         metavar="S",
                         help="with --winnable: seconds per game before it counts as undecided "
                              "(default 10)")
