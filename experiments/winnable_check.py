@@ -16,6 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import date
 from functools import partial
 from pathlib import Path
+import shlex
 import sys
 
 import numpy as np
@@ -65,7 +66,7 @@ def main(argv=None):
         ap.error(f"unknown configuration {unknown[0]!r}; expected names from: {', '.join(CONFIGS)}")
     if args.workers < 1:
         ap.error(f"--workers {args.workers}: expected a whole number of processes, 1 or more")
-    command = "python experiments/winnable_check.py " + " ".join(
+    command = "python experiments/winnable_check.py " + shlex.join(
         sys.argv[1:] if argv is None else argv)
     lines = ["# Is every game a player won winnable?", "",
              f"Regenerate: `{command}` (seed {args.seed}; every player on games "
