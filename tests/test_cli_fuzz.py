@@ -71,12 +71,18 @@ VALUES = {
 }
 
 
+#: ``luck state`` plays out with players whose play-outs the suite compiles anyway (a casual
+#: player's play-outs would be a kernel of their own, compiled for this test alone)
+PLAYOUT_VALUES = {"--policy": ["baseline", "expert", "genius"]}
+
+
 def _tokens(command):
     names = OPTIONS[command] + (OPTIONS["run"] if command in (
         "simulate", "luck killer", "luck area", "luck trump", "luck yellows", "luck sources",
         "compare") else [])
+    values = {**VALUES, **PLAYOUT_VALUES} if command == "luck state" else VALUES
     pairs = [st.just([n]) if n in FLAGS else
-             st.tuples(st.just(n), st.sampled_from(VALUES.get(n, ["1"]))).map(list)
+             st.tuples(st.just(n), st.sampled_from(values.get(n, ["1"]))).map(list)
              for n in names]
     token = st.one_of(*pairs) | WORDS.map(lambda w: [w])
     return st.lists(token, max_size=4).map(lambda ts: [t for pair in ts for t in pair])
