@@ -23,7 +23,7 @@ from ..core.cards import load as load_cards
 from ..core.config import GameConfig
 from ..core.errors import ConfigError
 from ..core.files import read_toml
-from ..core.inputs import OutputLock, check_seed
+from ..core.inputs import OutputLock, check_seconds, check_seed
 from ..core.presets import overrides as preset_overrides
 from ..core.provenance import now, software
 from ..policies import (
@@ -192,8 +192,7 @@ def parse_spec(data):
     _cell_config(base, "[base]")
     winnable = _int_key("winnable", sweep.get("winnable", 0), 0)
     seconds = sweep.get("winnable_seconds", 10.0)
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
-        raise ConfigError(f"winnable_seconds must be a number >= 0, got {seconds!r}")
+    check_seconds("winnable_seconds", seconds)
     spec = SweepSpec(games=games, seed=seed, policies=tuple(policies), chunk_games=chunk_games,
                      policy_games=policy_games,
                      base=dict(base), axes=dict(axes), winnable=winnable,

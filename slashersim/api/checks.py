@@ -14,7 +14,7 @@ import numpy as np
 
 from ..core.config import GameConfig
 from ..core.errors import ConfigError
-from ..core.inputs import check_count, check_progress, check_seed, check_threads
+from ..core.inputs import check_count, check_progress, check_seconds, check_seed, check_threads
 from ..policies import DEFAULT_SKILL
 from ..policies.choice import check_params, check_policy
 
@@ -57,13 +57,6 @@ def policy_params(policy: Any, params: Any = None) -> tuple[Any, np.ndarray]:
     against each parameter's type and range."""
     policy = check_policy(policy)
     return policy, check_params(policy, params)
-
-
-def check_seconds(name: str, seconds: Any) -> float:
-    """The solver's time per game ``name``: a number >= 0."""
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
-        raise ConfigError(f"{name} must be a number >= 0, got {seconds!r}")
-    return float(seconds)
 
 
 def winnable_inputs(games: int | None, seconds: Any) -> int:

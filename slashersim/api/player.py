@@ -17,7 +17,7 @@ from ..analysis.winnable import Solution, solve_game
 from ..core import layout as L
 from ..core import rules
 from ..core.config import GameConfig
-from ..core.inputs import check_seed
+from ..core.inputs import check_seconds, check_seed
 from ..core.layout import V_ARG as _V_ARG
 from ..core.layout import V_DECISION as _V_DECISION
 from ..core.layout import V_LEGAL as _V_LEGAL
@@ -188,10 +188,8 @@ class Game:
         start (whatever was answered so far), given ``seconds``: ``answer`` (``winnable``,
         ``unwinnable`` or ``undecided``), and for a winnable game its winning ``line``
         (``summary()`` in words and card names)."""
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or \
-                not seconds >= 0:
-            raise ValueError(f"seconds must be a number >= 0, got {seconds!r}")
-        return solve_game(self.config.to_array(), self.seed, self.game, float(seconds))
+        return solve_game(self.config.to_array(), self.seed, self.game,
+                          check_seconds("seconds", seconds))
 
     # --- playing ---
     def apply(self, answer: int) -> None:

@@ -23,6 +23,14 @@ from .errors import ConfigError, suggest
 SEED_LIMIT = 1 << 63
 
 
+def check_seconds(name, seconds):
+    """A time in seconds named ``name`` (the solver's time per game): a number >= 0, as a
+    ``float``."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
+        raise ConfigError(f"{name} must be a number >= 0, got {seconds!r}")
+    return float(seconds)
+
+
 def check_seed(value, name="seed"):
     """``value`` as an int after checking 0 <= value < 2**63 (the kernels' int64)."""
     if hasattr(value, "__index__") and not isinstance(value, bool):
