@@ -241,3 +241,20 @@ def test_a_refused_run_names_every_bad_input_before_anything_loads():
                      "print(sorted(m for m in sys.modules if m.startswith(("
                      "'slashersim.engine', 'slashersim.runner', 'slashersim.api.calls'))))")
     assert out.strip() == "[]"
+
+
+def test_a_runs_checked_inputs_name_what_it_compiles_and_the_preset_knobs_it_overrides():
+    """``simulate_inputs`` resolves the player into its compile parts (the recorder's too when
+    asked) and lists each knob given over the difficulty preset's own; a kernel kind that
+    does not exist is refused by name."""
+    from slashersim.api.checks import simulate_inputs
+    from slashersim.core.presets import preset_knobs
+    run = simulate_inputs(policy="novice", difficulty="hard", health=7)
+    assert [p.name for p in run.parts] == ["engine_baseline"]   # the novice's fast path
+    assert [(o.difficulty, o.knob, o.preset, o.value) for o in run.overrides] == \
+        [("hard", "health", preset_knobs("hard")["health"], 7)]
+    recorded = simulate_inputs(policy="novice", kernels=("engine", "record"))
+    assert [p.name for p in recorded.parts] == ["engine_baseline", "record"]
+    assert recorded.overrides == []
+    with pytest.raises(ConfigError, match="unknown kernel kind 'recorder'.*record"):
+        simulate_inputs(kernels=("recorder",))

@@ -86,8 +86,8 @@ class SweepSpec:
         names = list(self.axes)
         for combo in itertools.product(*(self.axes[n] for n in names)):
             values = {**self.base, **dict(zip(names, combo))}
-            for knob, _, _ in preset_overrides(values):
-                seen[knob] = seen.get(knob, 0) + 1
+            for found in preset_overrides(values):
+                seen[found.knob] = seen.get(found.knob, 0) + 1
         where = lambda k: "[axes]" if k in self.axes else "[base]"  # noqa: E731
         return [f"note: {knob} in {where(knob)} overrides the difficulty preset's {knob} in "
                 f"{n} of {self.n_cells} cells (an explicit knob wins over a preset)"

@@ -85,7 +85,14 @@ def _progress(progress: Progress, total: int, policies: Iterable[Any] = (),
     games of ``policies``: a bar on stderr for ``True`` (closed on leaving), the callable
     itself, or nothing. A kernel compiled on the way is reported on stderr
     (:func:`slashersim.core.compiling.session`)."""
-    with compiling.session(compile_parts(policies, kernels)):
+    with _session(progress, total, compile_parts(policies, kernels)) as shown:
+        yield shown
+
+
+@contextmanager
+def _session(progress, total, parts):
+    """:func:`_progress` of a run that compiles ``parts``."""
+    with compiling.session(parts):
         yield from _bar_or_callback(progress, total)
 
 
@@ -173,13 +180,14 @@ def simulate(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_S
     >>> r = simulate(health=5, policy="casual", games=2_000, seed=1)  # doctest: +SKIP
     >>> r.win_rate, r.win_ci                                          # doctest: +SKIP
     """
-    config, policy, games, seed, threads, params, first_game, _ = simulate_inputs(
-        config, policy=policy, games=games, seed=seed, threads=threads, params=params,
-        first_game=first_game, progress=progress, records=records, **knobs)
-    with _progress(progress, games, [policy]) as (callback, _):
-        result = run_simulation(config, policy, games=games, seed=seed, threads=threads,
-                     keep_records=bool(records), progress=callback, params=params,
-                     first_game=first_game)
+    run = simulate_inputs(config, policy=policy, games=games, seed=seed, threads=threads,
+                          params=params, first_game=first_game, progress=progress,
+                          records=records, **knobs)
+    with _session(progress, run.games, run.parts) as (callback, _):
+        result = run_simulation(run.config, run.policy, games=run.games, seed=run.seed,
+                                threads=run.threads, keep_records=bool(records),
+                                progress=callback, params=run.params,
+                                first_game=run.first_game)
     return Simulation.of(result)
 
 

@@ -7,15 +7,17 @@ that line, not only the first.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..core.compiling import KINDS
 from ..core.config import GameConfig
 from ..core.errors import ConfigError
 from ..core.inputs import check_count, check_progress, check_seconds, check_seed, check_threads
-from ..policies import DEFAULT_SKILL
+from ..core.presets import overrides
+from ..policies import DEFAULT_SKILL, compile_parts
 from ..policies.choice import check_params, check_policy
 
 __all__ = ["SimulateInputs", "check_policy", "check_seconds", "check_threads", "config_of", "every",
@@ -37,18 +39,8 @@ def every(*checks: Callable[[], Any]) -> list:
     return results
 
 
-def config_of(config: GameConfig | Mapping[str, Any] | None,
-              knobs: Mapping[str, Any] = None) -> GameConfig:
-    """``config`` (default: the rulebook defaults; a mapping is read as knobs) with the knob
-    keywords applied on top (:meth:`GameConfig.updated`: a ``difficulty`` sets its preset's
-    knobs first, the other keywords override them; every refused knob is named)."""
-    if isinstance(config, Mapping):
-        config = GameConfig.from_dict(config)
-    elif config is not None and not isinstance(config, GameConfig):
-        raise TypeError(f"config must be a GameConfig, a mapping of knobs or None, got "
-                        f"{type(config).__name__}")
-    config = config or GameConfig()
-    return config.updated(knobs) if knobs else config
+#: ``config`` (a :class:`GameConfig`, a mapping of knobs or ``None``) with knob keywords on top
+config_of = GameConfig.of
 
 
 def policy_params(policy: Any, params: Any = None) -> tuple[Any, np.ndarray]:
@@ -88,24 +80,42 @@ class SimulateInputs(NamedTuple):
     params: np.ndarray
     first_game: int
     winnable: int
+    #: the knobs given over a ``difficulty`` preset's own, which win over it
+    #: (:class:`~slashersim.core.presets.Override`; a command line says so)
+    overrides: list = []
+    #: what the run compiles (:func:`slashersim.policies.compile_parts`)
+    parts: list = []
 
 
 def simulate_inputs(config: GameConfig | None = None, *, policy: Any = DEFAULT_SKILL,
                     games: int = 10_000, seed: int = 0, threads: int | None = None,
                     params: Any = None, first_game: int = 0, progress: Any = False,
                     records: bool = False, winnable: int | None = None,
-                    winnable_seconds: float = 10.0, **knobs: Any) -> SimulateInputs:
+                    winnable_seconds: float = 10.0, kernels: Sequence[str] = ("engine",),
+                    **knobs: Any) -> SimulateInputs:
     """The inputs of :func:`slashersim.api.simulate` (and, with ``winnable``, of the games
     :func:`slashersim.api.winnable` then solves), every one checked and every refusal named in
-    one :class:`ConfigError`; nothing is compiled or played."""
+    one :class:`ConfigError`; nothing is compiled or played. ``kernels``: the kernel kinds the
+    run plays on (``engine``; ``record`` when a game is recorded too), whose compile parts the
+    result names."""
     if not isinstance(records, (bool, np.bool_)):
         raise TypeError(f"records must be True or False, got {records!r}")
     chosen, config, games, seed, first_game, threads, _, solved = every(
-        lambda: policy_params(policy, params), lambda: config_of(config, knobs),
+        lambda: _played(policy, params, kernels), lambda: config_of(config, knobs),
         lambda: check_count("games", games), lambda: check_seed(seed),
         lambda: check_seed(first_game, "first_game"), lambda: check_threads(threads),
         lambda: check_progress(progress), lambda: winnable_inputs(winnable, winnable_seconds))
     if first_game + games > 1 << 63:
         raise ConfigError(f"games {first_game:,}..{first_game + games - 1:,} go past 2**63")
     return SimulateInputs(config, chosen[0], games, seed, threads, chosen[1], first_game,
-                          solved)
+                          solved, overrides(knobs), chosen[2])
+
+
+def _played(policy, params, kernels):
+    """``(policy, parameters, compile parts)`` of a run of ``policy`` on ``kernels``."""
+    policy, params = policy_params(policy, params)
+    unknown = [k for k in kernels if k not in KINDS]
+    if unknown:
+        raise ConfigError(f"unknown kernel kind {unknown[0]!r}; expected one of: "
+                          f"{', '.join(KINDS)}")
+    return policy, params, compile_parts([policy], kernels)

@@ -16,6 +16,7 @@ import json
 import os
 from pathlib import Path
 import sys
+from typing import NamedTuple
 
 from ..api import checks
 from ..core import compiling
@@ -133,10 +134,15 @@ def _override_notes(args):
     """A note for each option given explicitly over a ``--difficulty`` preset's knob."""
     if getattr(args, "difficulty", None) is None:
         return []
-    values, _ = _config_values(args)
-    return [f"note: --{knob.replace('_', '-')} {_show(value)} overrides difficulty "
-            f"{args.difficulty}'s {knob} {_show(preset)} (an explicit option wins over a "
-            f"preset)" for knob, preset, value in overrides(values)]
+    return _override_lines(overrides(_config_values(args)[0]))
+
+
+def _override_lines(found):
+    """The notes of the options given over a preset's knobs
+    (:class:`~slashersim.core.presets.Override`): an explicit option wins."""
+    return [f"note: --{o.knob.replace('_', '-')} {_show(o.value)} overrides difficulty "
+            f"{o.difficulty}'s {o.knob} {_show(o.preset)} (an explicit option wins over a "
+            f"preset)" for o in found]
 
 
 def _checked(args, *tests, refused=()):
@@ -158,14 +164,26 @@ def _start(args, policies=(), kernels=("engine",), notes=()):
     play."""
     for note in [*_override_notes(args), *notes]:
         print(f"slashersim: {note}", file=sys.stderr)
-    compiling.enable(not getattr(args, "quiet", False), compile_parts(policies, kernels))
+    compiling.enable(_shown(args).notice, compile_parts(policies, kernels))
+
+
+class _Shown(NamedTuple):
+    """What a command shows on stderr: the compile ``notice`` and a progress ``bar``."""
+
+    notice: bool
+    bar: bool
+
+
+def _shown(args):
+    """Not with ``--quiet``; the bar on a terminal unless ``--no-progress``."""
+    quiet = getattr(args, "quiet", False)
+    return _Shown(not quiet, not quiet and getattr(args, "progress", None) is not False)
 
 
 def _bar(args, total, unit="game", long=False):
-    """The command's progress bar: on a terminal unless ``--quiet`` or ``--no-progress``; a
-    ``long`` command off a terminal prints a line of progress and time left every minute."""
-    show = not getattr(args, "quiet", False) and getattr(args, "progress", None) is not False
-    return bar(total, enabled=show, unit=unit, lines_every=60 if long else None)
+    """The command's progress bar (:func:`_shown`); a ``long`` command off a terminal prints a
+    line of progress and time left every minute."""
+    return bar(total, enabled=_shown(args).bar, unit=unit, lines_every=60 if long else None)
 
 
 @contextmanager
@@ -250,11 +268,15 @@ def _check_record(args):
 def cmd_simulate(args):
     values, refused = _config_values(args)
     params, wrong = _param_values(args)
+    shown = _shown(args)
+    kernels = ["engine", "record"] if args.record is not None else ["engine"]
     _, run = _checked(args, lambda: _check_record(args), lambda: checks.simulate_inputs(
         policy=args.policy, games=args.games, seed=args.seed, threads=args.threads,
         params=params, winnable=args.winnable, winnable_seconds=args.winnable_seconds,
-        **values), refused=[*refused, *wrong])
-    _start(args, [run.policy], ["engine", "record"] if args.record is not None else ["engine"])
+        kernels=kernels, **values), refused=[*refused, *wrong])
+    for note in _override_lines(run.overrides):
+        print(f"slashersim: {note}", file=sys.stderr)
+    compiling.enable(shown.notice, run.parts)
     from .. import api  # after the checks
     if args.record is not None:
         rec = api.record(run.config, policy=run.policy, game=args.record, seed=run.seed,
@@ -265,14 +287,14 @@ def cmd_simulate(args):
               f"written to {args.record_out}", file=sys.stderr)
         if "winnable" in rec:
             print(f"game {args.record}: {describe_winnable(rec['winnable'])}", file=sys.stderr)
-    with _bar(args, run.games) as b:
+    with bar(run.games, enabled=shown.bar) as b:
         result = api.simulate(run.config, policy=run.policy, games=run.games, seed=run.seed,
                               threads=run.threads, progress=increments(b.update),
                               params=run.params)
     summary = result.summary()
     if args.winnable is not None:
         n = min(run.winnable, run.games)
-        with _bar(args, n) as b:
+        with bar(n, enabled=shown.bar) as b:
             summary["winnable"] = api.winnable(
                 run.config, games=n, seed=run.seed, seconds=args.winnable_seconds,
                 progress=increments(b.update)).summary()

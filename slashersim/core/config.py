@@ -6,6 +6,7 @@ take their edition's value (docs/rules.md, "The two editions side by side"), so
 ``GameConfig(edition="instructions")`` is the instructions game without naming each
 difference; :meth:`GameConfig.resolved` shows every value in force.
 """
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 import os
 
@@ -127,6 +128,19 @@ class GameConfig:
     def from_dict(cls, values):
         """A config from a mapping of knob names (:meth:`updated` applied to the defaults)."""
         return cls().updated(values)
+
+    @classmethod
+    def of(cls, config=None, knobs=None):
+        """``config`` (default: the rulebook defaults; a mapping is read as knobs) with the
+        mapping ``knobs`` applied on top (:meth:`updated`: a ``difficulty`` sets its preset's
+        knobs first, the other entries override them; every refused knob is named)."""
+        if isinstance(config, Mapping):
+            config = cls.from_dict(config)
+        elif config is not None and not isinstance(config, cls):
+            raise TypeError(f"config must be a GameConfig, a mapping of knobs or None, got "
+                            f"{type(config).__name__}")
+        config = config or cls()
+        return config.updated(knobs) if knobs else config
 
     def updated(self, values):
         """A copy with the knobs of the mapping ``values`` applied. A ``difficulty`` entry names

@@ -9,6 +9,7 @@ player.
 from functools import cache
 from pathlib import Path
 import tomllib
+from typing import NamedTuple
 
 import tomli_w
 
@@ -58,14 +59,23 @@ def preset_knobs(name, edition="rulebook"):
     return dict(available[name])
 
 
+class Override(NamedTuple):
+    """A knob given explicitly over a ``difficulty`` preset's own value."""
+
+    difficulty: str
+    knob: str
+    preset: object
+    value: object
+
+
 def overrides(values):
-    """The knobs of a mapping with a ``difficulty`` entry that override its preset: ``[(knob,
-    preset value, explicit value)]`` for each knob given explicitly with another value than
-    the preset's. An explicit knob always wins over the preset (see
+    """The knobs of a mapping with a ``difficulty`` entry that override its preset: an
+    :class:`Override` for each knob given explicitly with another value than the preset's. An
+    explicit knob always wins over the preset (see
     :meth:`slashersim.core.config.GameConfig.from_dict`); callers say so."""
     name = values.get("difficulty")
     if name is None:
         return []
     preset = preset_knobs(name, values.get("edition", "rulebook"))
-    return [(k, preset[k], values[k]) for k in preset
+    return [Override(name, k, preset[k], values[k]) for k in preset
             if k in values and values[k] is not None and values[k] != preset[k]]
