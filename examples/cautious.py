@@ -17,13 +17,7 @@ it never draws from its random stream.
 from numba import njit
 
 from slashersim.core import layout as L
-from slashersim.core.rules import (
-    FIRST_AID_LARGE,
-    FIRST_AID_SMALL,
-    LUCKY_CHARM,
-    N_ESCAPES,
-    SUIT_MASK,
-)
+from slashersim.core.rules import KIND_ESCAPE, KIND_HEAL, KIND_REMOVE_TRAP, SUIT_MASK
 from slashersim.engine import interface
 from slashersim.engine.bits import lowest_bit, popcount
 
@@ -42,15 +36,22 @@ def lead_card(hand, trump):
 
 @njit(cache=True)
 def item_to_use(st, player):
-    """A Lucky Charm while a trap is set off, else First Aid (large first) at health <= 4."""
+    """A Lucky Charm while a trap is set off, else First Aid (the one that heals most) at
+    health <= 4. An item is judged by its kind, as the cards in play say (a card file may give
+    an item another kind)."""
     held = st[L.S_HELD + player]
-    if (held >> LUCKY_CHARM) & 1 and st[L.S_TRAPS] > 0:
-        return LUCKY_CHARM
+    charms = held & interface.kind_items(st, KIND_REMOVE_TRAP)
+    if charms and st[L.S_TRAPS] > 0:
+        return lowest_bit(charms)
+    best = -1
     if st[L.S_HEALTH + player] <= 4:
-        for item in (FIRST_AID_LARGE, FIRST_AID_SMALL):
-            if (held >> item) & 1:
-                return item
-    return -1
+        kits = held & interface.kind_items(st, KIND_HEAL)
+        while kits:
+            item = lowest_bit(kits)
+            kits &= kits - 1
+            if best < 0 or st[L.C_ITEM_HEAL + item] > st[L.C_ITEM_HEAL + best]:
+                best = item
+    return best
 
 
 @njit(cache=True)
@@ -60,9 +61,9 @@ def card_to_keep(st, pick):
     first = -1
     for i in range(st[L.S_DRAWN_N]):
         card = st[L.S_DRAWN + i]
-        if not interface.keepable(card) or (pick > 0 and st[L.S_PICK] == i):
+        if not interface.keepable(st, card) or (pick > 0 and st[L.S_PICK] == i):
             continue
-        if card < N_ESCAPES and not (team >> card) & 1:
+        if interface.of_kind(st, card, KIND_ESCAPE) and not (team >> card) & 1:
             return i
         if first < 0:
             first = i

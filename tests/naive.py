@@ -48,10 +48,12 @@ TRICKS_PER_ROUND = 8
 RED_TABLE = {1: (1, 1), 2: (1, 1), 3: (2, 2), 4: (2, 2), 5: (3, 3)}
 WHITE_TURNED_RED = (1, 1)
 
-# Baseline keep priority (lower is better); escape items all rank first.
+# Baseline keep priority (lower is better); escape items all rank first. A First Aid kit ranks
+# as a large one when it heals 2 or more, else as a small one (docs/cards.md, "Item kinds").
 KEEP_PRIORITY = {name: 0 for name in ESCAPE_ITEMS}
-KEEP_PRIORITY.update({"first_aid_large": 1, "first_aid_small": 2, "lucky_charm": 3,
+KEEP_PRIORITY.update({"large": 1, "small": 2, "lucky_charm": 3,
                       "walkie_talkie": 4, "backpack": 5, "flashlight": 6})
+PRINTED_HEAL = {"first_aid_small": 1, "first_aid_large": 2}
 
 COLOUR_STEPS = ("red", "yellow", "green")  # one step "down" = towards red
 
@@ -467,16 +469,34 @@ def use_lucky_charms(game, order):
             game.traps -= 1
 
 
+def heal_of(game, kit):
+    return item_number(game, kit, "heal", PRINTED_HEAL[kit])
+
+
+def kit_size(game, kit):
+    """'large' for a kit that heals 2 or more, else 'small'."""
+    return "large" if heal_of(game, kit) >= 2 else "small"
+
+
+def aid_kits(game, player):
+    """``(large, small)``: the first kit of each size the player holds (in card order: the
+    Small kit's card before the Large one's), or None."""
+    kits = [k for k in PRINTED_HEAL if k in game.held[player]]
+    large = next((k for k in kits if kit_size(game, k) == "large"), None)
+    small = next((k for k in kits if kit_size(game, k) == "small"), None)
+    return large, small
+
+
 def use_first_aid(game, player):
-    """Baseline: Large while health <= 5, then Small while health <= 6."""
-    while game.health[player] <= 5 and "first_aid_large" in game.held[player]:
-        use_item(game, player, "first_aid_large")
-        heal = item_number(game, "first_aid_large", "heal", 2)
-        game.health[player] = min(MAX_HEALTH, game.health[player] + heal)
-    while game.health[player] <= 6 and "first_aid_small" in game.held[player]:
-        use_item(game, player, "first_aid_small")
-        heal = item_number(game, "first_aid_small", "heal", 1)
-        game.health[player] = min(MAX_HEALTH, game.health[player] + heal)
+    """Baseline: a large kit while health <= 5, then a small one while health <= 6."""
+    while True:
+        large, small = aid_kits(game, player)
+        kit = large if large and game.health[player] <= 5 else \
+            small if small and game.health[player] <= 6 else None
+        if kit is None:
+            return
+        use_item(game, player, kit)
+        game.health[player] = min(MAX_HEALTH, game.health[player] + heal_of(game, kit))
 
 
 def draw_items(game, n):
@@ -532,9 +552,10 @@ def team_escape_items(game):
     return {c for hand in game.held for c in hand if c in ESCAPE_ITEMS}
 
 
-def choose_picks(drawn, use_backpack):
+def choose_picks(game, drawn, use_backpack):
     """Baseline keep: best 1 (best 2 with a Backpack) keepable drawn cards."""
-    keepable = [(KEEP_PRIORITY[c], i, c) for i, c in enumerate(drawn) if c != JUNK]
+    keepable = [(KEEP_PRIORITY[kit_size(game, c) if c in PRINTED_HEAL else c], i, c)
+                for i, c in enumerate(drawn) if c != JUNK]
     keepable.sort()
     count = 2 if use_backpack else 1
     return [c for _, _, c in keepable[:count]]
@@ -555,7 +576,7 @@ def keep_items(game, player, drawn, had_backpack, had_walkie):
     """Keep per baseline policy; the rest go to the discard pile. True on a win."""
     keepable_count = sum(1 for c in drawn if c != JUNK)
     use_backpack = had_backpack and keepable_count >= 2
-    picks = choose_picks(drawn, use_backpack)
+    picks = choose_picks(game, drawn, use_backpack)
     if use_backpack:
         use_item(game, player, "backpack")
     rest = list(drawn)
@@ -618,14 +639,17 @@ def cabins_extra_draw(game, area):
 
 def fire_pit_gifts(game, order):
     """Exerciser, one Fire pit gift window: each player in draw order whose health is
-    strictly above the partner's gives the partner every First Aid kit it holds (Large
+    strictly above the partner's gives the partner every First Aid kit it holds (large ones
     first); nothing else is ever given."""
     for p in order:
-        for kit in ("first_aid_large", "first_aid_small"):
-            if game.health[p] > game.health[1 - p] and kit in game.held[p]:
-                game.held[p].remove(kit)
-                game.held[1 - p].append(kit)
-                game.gifts += 1
+        while game.health[p] > game.health[1 - p]:
+            large, small = aid_kits(game, p)
+            kit = large or small
+            if kit is None:
+                break
+            game.held[p].remove(kit)
+            game.held[1 - p].append(kit)
+            game.gifts += 1
 
 
 def item_turn(game, player, area, won, start_health):

@@ -133,8 +133,14 @@ def test_the_printed_file_as_a_card_file_plays_the_printed_games(tmp_path):
     ('[area.cabins]\nextra_draw = 1\n', "extra_draw of 'cabins' must be true or false"),
     ('[area.cabin]\nrule = "x"\n', "'cabin' is not an area of the game; did you mean 'cabins'?"),
     ('[junk.one]\nrule = "x"\n', "no card kind 'junk'"),
-    ('[item.knife]\nrule = "x"\n', "'knife' is not an item card of the game"),
-    ('[item.map]\nheal = 1\n', "heal is a key of first_aid_small and first_aid_large only"),
+    ('[item.knife]\nrule = "x"\n', "'knife' is not an item of the game"),
+    ('[item.map]\nheal = 1\n', "heal is a key of a heal item, and 'map' is of kind 'escape'"),
+    ('[item.map]\nkind = "heel"\n', "kind of 'map' is 'heel'; did you mean 'heal'?"),
+    ('[item.map]\nkind = "heal"\n', "'map' is a heal item: give it heal = N"),
+    ('[item.map]\nextra_draws = 2\n', "extra_draws is a key of a cursed item"),
+    ('[item.rope]\nreplaces = "map"\n', "the new item 'rope' states its kind: kind = one of"),
+    ('[item.rope]\nreplaces = "mop"\nkind = "junk"\n',
+     "'rope' replaces 'mop', which is not a printed item; did you mean 'map'?"),
     ('[item.first_aid_small]\nheal = 0\n', "heal of 'first_aid_small' must be a whole number 1..7"),
     ('[item.first_aid_small]\nheel = 2\n', "has no key 'heel'; did you mean 'heal'?"),
     ('[area.cabins\n', "not a TOML file"),
@@ -271,5 +277,109 @@ def test_a_changed_item_heals_as_its_card_says(tmp_path):
 
 def test_the_cursed_objects_draws_are_its_cards(tmp_path):
     path = write(tmp_path, "[item.cursed_object]\nextra_draws = 1\n")
-    assert GameConfig(cards=path).to_array()[L.C_CURSED_EXTRA] == 1
-    assert GameConfig(cursed_extra_draws=2).to_array()[L.C_CURSED_EXTRA] == 2
+    cursed = L.C_ITEM_EXTRA + rules.CURSED_OBJECT
+    assert GameConfig(cards=path).to_array()[cursed] == 1
+    assert GameConfig(cursed_extra_draws=2).to_array()[cursed] == 2
+
+
+# --- item kinds ---------------------------------------------------------------------------------
+def _kinds(cfg):
+    return {rules.ITEM_KINDS[k]: {i for i in range(12) if (cfg[L.C_KIND_ITEMS + k] >> i) & 1}
+            for k in range(rules.N_ITEM_KINDS)}
+
+
+def test_the_printed_items_are_of_their_printed_kinds():
+    kinds = _kinds(GameConfig().to_array())
+    assert kinds["escape"] == set(range(rules.N_ESCAPES))
+    assert kinds["heal"] == {rules.FIRST_AID_SMALL, rules.FIRST_AID_LARGE}
+    assert kinds["look_at_top"] == {rules.FLASHLIGHT}
+    assert kinds["keep_one_more"] == {rules.BACKPACK}
+    assert kinds["remove_trap"] == {rules.LUCKY_CHARM}
+    assert kinds["take_from_discard"] == {rules.WALKIE_TALKIE}
+    assert kinds["cursed"] == {rules.CURSED_OBJECT} and kinds["junk"] == set()
+    cfg = GameConfig().to_array()
+    assert cfg[L.C_KEEPABLE] == (1 << rules.CURSED_OBJECT) - 1      # the old ``card < 11``
+    assert [int(cfg[L.C_ITEM_KIND + i]) for i in range(12)] == \
+        [rules.KIND_ESCAPE] * 5 + [rules.KIND_HEAL] * 2 + [
+            rules.KIND_LOOK, rules.KIND_KEEP_MORE, rules.KIND_REMOVE_TRAP, rules.KIND_FETCH,
+            rules.KIND_CURSED]
+
+
+def test_an_item_of_another_kind_does_what_its_kind_does(tmp_path):
+    """Worked by hand: the Baseball Bat made a heal item heals by its ``heal``; the Lucky Charm
+    made an escape item counts toward the escape and is no longer usable; the Map made junk is
+    never kept."""
+    from helpers import held, set_drawn
+    from scripted import script, scripted
+
+    from slashersim.engine import items, steps
+    path = write(tmp_path, '[item.baseball_bat]\nkind = "heal"\nheal = 2\n'
+                           '[item.lucky_charm]\nkind = "escape"\n[item.map]\nkind = "junk"\n')
+    config = GameConfig(cards=path, keep_optional=False)
+    st = L.new_state(config.to_array())
+    st[L.S_HEALTH] = 3
+    st[L.S_HELD] = 1 << rules.BASEBALL_BAT
+    assert items.use_item(st, 0, rules.BASEBALL_BAT, 0)
+    assert st[L.S_HEALTH] == 5 and st[L.S_HELD] == 0
+    st[L.S_HELD] = (1 << rules.LUCKY_CHARM) | (1 << rules.CAR_KEY)
+    st[L.S_TRAPS] = 1
+    assert not items.use_item(st, 0, rules.LUCKY_CHARM, 0)        # not a remove-trap item
+    assert items.team_escapes(st) == 2
+    set_drawn(st, [rules.MAP, rules.GASOLINE])
+    st[L.S_HELD] = 0
+    steps.keep_items(scripted, 0, st, script(keep=(0, -1)))       # the Map is refused, and
+    assert st[L.S_VIOLATIONS] & L.V_POLICY                         # the mandatory keep takes
+    assert held(st, 0) == {rules.GASOLINE}                         # the first keepable card
+    cfg = config.to_array()
+    assert not (cfg[L.C_KEEPABLE] >> rules.MAP) & 1
+    assert cfg[L.C_USABLE] == (1 << rules.BASEBALL_BAT) | (1 << rules.FIRST_AID_SMALL) | \
+        (1 << rules.FIRST_AID_LARGE) | (1 << rules.FLASHLIGHT)
+
+
+def test_a_new_item_takes_a_printed_ones_place_and_its_kind(tmp_path):
+    """A second keep-one-more item in the Walkie-talkie's place: drawn two keepable cards, its
+    holder is offered to keep both, and the new item is the one used up; a cursed Gasoline
+    leaves the game when drawn and adds its own draws."""
+    from helpers import deck, discard, drawn, held, hold, is_out, set_deck, set_drawn
+    from scripted import script, scripted
+
+    from slashersim.engine import items, steps
+    path = write(tmp_path, '[item.sack]\nreplaces = "walkie_talkie"\ntitle = "Sack"\n'
+                           'kind = "keep_one_more"\n'
+                           '[item.gasoline]\nkind = "cursed"\nextra_draws = 2\n')
+    cards = C.load(path)
+    assert cards.item_names[rules.WALKIE_TALKIE] == "sack"
+    assert "sack in place of walkie_talkie" in cards.changed
+    st = L.new_state(GameConfig(cards=path, escapes_needed=4).to_array())
+    hold(st, 0, rules.WALKIE_TALKIE)
+    set_drawn(st, [rules.FLASHLIGHT, rules.MAP])
+    steps.keep_items(scripted, 0, st, script(backpack=1, keep=(0, 1)))
+    assert held(st, 0) == {rules.FLASHLIGHT, rules.MAP}
+    assert discard(st) == [rules.WALKIE_TALKIE]
+    st = L.new_state(GameConfig(cards=path, escapes_needed=4).to_array())
+    set_deck(st, [rules.GASOLINE, rules.MAP, rules.CAR_KEY, rules.FLASHLIGHT])
+    assert not items.draw_cards(st, 1)        # one draw: the Gasoline, then 2 more
+    assert is_out(st, rules.GASOLINE) and deck(st) == [rules.FLASHLIGHT]
+    assert drawn(st) == [rules.MAP, rules.CAR_KEY]
+
+
+def test_the_escapes_needed_are_at_most_the_escape_items_in_play(tmp_path):
+    path = write(tmp_path, '[item.map]\nkind = "junk"\n')
+    assert GameConfig(cards=path, escapes_needed=4).to_array()[L.C_ESCAPES_NEEDED] == 4
+    with pytest.raises(ConfigError, match="escapes_needed 5 is more than the 4 escape items"):
+        GameConfig(cards=path, escapes_needed=5).to_array()
+
+
+@pytest.mark.parametrize("policy", ["baseline", "heuristic", "expert"])
+def test_the_players_judge_items_by_their_kinds(tmp_path, policy):
+    """Under items of other kinds every skill plays without a refused answer or a broken rule
+    (the invariants checked every round), and the games differ from the printed ones."""
+    path = write(tmp_path, '[item.baseball_bat]\nkind = "heal"\nheal = 1\n'
+                           '[item.first_aid_large]\nkind = "escape"\n'
+                           '[item.walkie_talkie]\nkind = "look_at_top"\n')
+    games = 40 if policy == "expert" else 600
+    mine = simulate(GameConfig(cards=path, check_invariants=True), policy, games=games, seed=3)
+    theirs = simulate(GameConfig(), policy, games=games, seed=3)
+    summary = mine.summary()
+    assert summary["invariant_violations"] == 0          # a refused answer counts as one too
+    assert summary["item_stats"] != theirs.summary()["item_stats"]

@@ -480,10 +480,10 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 @pytest.mark.parametrize("policy", [p for p in FAIR if p != "search"])
-@pytest.mark.parametrize("card", ["bog.toml", "cabins_eight.toml"])
+@pytest.mark.parametrize("card", ["bog.toml", "cabins_eight.toml", "energy_bar.toml"])
 def test_fair_policies_are_fair_under_the_how_tos_cards(policy, card):
-    """A card file changes what the players read (the hooks), never what they may see; the
-    area decks hold the changed card and few others, so its rounds are many."""
+    """A card file changes what the players read (the hooks, an item's kind), never what they
+    may see; the area decks hold the changed card and few others, so its rounds are many."""
     config = GameConfig(cards=str(EXAMPLES / card), removed_areas=("tent_site", "lodge"))
     points = Hy.decision_points(policy, config, 120, seed=5)
     assert len(points) >= 300

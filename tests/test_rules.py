@@ -463,7 +463,7 @@ def test_junk_is_drawn_but_not_keepable():
     st[L.S_DRAWN_N] = 0
     draw_cards(st, 1)
     assert drawn(st) == [JUNK]
-    assert not items.keepable(JUNK) and not items.keepable(JUNK + 4)
+    assert not items.keepable(st, JUNK) and not items.keepable(st, JUNK + 4)
     steps.keep_items(scripted, 0, st, script(keep=(0, 1)))   # nothing keepable: not even asked
     assert held(st, 0) == set()
     assert discard(st) == [JUNK]

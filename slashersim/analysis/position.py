@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..core import cards as C
 from ..core import layout as L
 from ..core import rules
 from ..core.config import GameConfig
@@ -18,8 +19,9 @@ STATE_KEYS = ("config", "round", "area", "areas_seen", "arrows", "leader", "heal
               "items", "killer_draws", "item_deck", "hands", "trump")
 DECK_KEYS = ("discard", "gone", "top", "killer_position")
 ITEMS = {name: i for i, name in enumerate(rules.ITEM_NAMES[:rules.JUNK])}
-USABLE = ("first_aid_small", "first_aid_large", "flashlight", "backpack", "lucky_charm",
-          "walkie_talkie")
+#: the kinds of item that are used up (and leave the game where used items do)
+USED_KINDS = (rules.KIND_HEAL, rules.KIND_LOOK, rules.KIND_KEEP_MORE, rules.KIND_REMOVE_TRAP,
+              rules.KIND_FETCH)
 
 
 class Position(NamedTuple):
@@ -141,12 +143,21 @@ def _items(data, v, cfg, st, known, killer_draws, rnd=2):
     junk_added = min(killer_draws, int(cfg[L.C_JUNK]))
     place = {}
     junk_seen = 0
+    names = {**ITEMS, **{name: i for i, name in enumerate(C.load(v["cards"]).item_names)}}
+    kinds = cfg[L.C_KIND_ITEMS:L.C_KIND_ITEMS + rules.N_ITEM_KINDS]
+    cursed = int(kinds[rules.KIND_CURSED])
     if v["used_items"] == "out":
-        can_go = {ITEMS[n] for n in ("cursed_object", *USABLE)}
+        used = sum(int(kinds[k]) for k in USED_KINDS)
+        can_go = {i for i in range(rules.CURSED_OBJECT + 1) if ((cursed | used) >> i) & 1}
         gone_rule = "only the Cursed Object and used items leave the game"
     else:
-        can_go = {rules.CURSED_OBJECT}
+        can_go = {i for i in range(rules.CURSED_OBJECT + 1) if (cursed >> i) & 1}
         gone_rule = "only the Cursed Object leaves the game (used items go to the discard pile)"
+
+    def holdable(item):
+        """Items a player can hold: those of a kind that is kept (not the Cursed Object, the
+        Killer or Junk)."""
+        return item <= rules.CURSED_OBJECT and (int(cfg[L.C_KEEPABLE]) >> item) & 1 == 1
 
     def put(name, where, allow):
         nonlocal junk_seen
@@ -159,10 +170,10 @@ def _items(data, v, cfg, st, known, killer_draws, rnd=2):
                      f"into the item deck (one per Killer drawn, killer_draws "
                      f"{killer_draws})")
             return rules.JUNK + junk_seen - 1
-        if name not in ITEMS:
+        if name not in names:
             _err(f"unknown item {name!r} in {where}; expected one of: "
-                 f"{', '.join(rules.ITEM_NAMES[:rules.JUNK])}, junk")
-        item = ITEMS[name]
+                 f"{', '.join(names)}, junk")
+        item = names[name]
         if item != rules.KILLER and item not in in_game:
             _err(f"{name} is not in this game (cursed_object = false)")
         if not allow(item):
@@ -182,13 +193,13 @@ def _items(data, v, cfg, st, known, killer_draws, rnd=2):
             if rnd == 1:
                 _err(f"player {p} holds {name} in round 1, but items are kept only in an item "
                      f"phase, and round 1's comes after its play phase")
-            st[L.S_HELD + p] |= 1 << put(name, f"player {p}'s items", _holdable)
+            st[L.S_HELD + p] |= 1 << put(name, f"player {p}'s items", holdable)
     for key, what in (("discard", "the discard pile holds"), ("gone", "out of the game are")):
         listed = deck_facts.get(key) or []
         if rnd == 1 and isinstance(listed, list) and listed:
             _err(f"{what} {', '.join(map(str, listed))} in round 1, but no item card leaves "
                  f"the item deck before round 1's item phase")
-    escapes = bin(int(st[L.S_HELD] | st[L.S_HELD + 1]) & rules.ESCAPE_MASK).count("1")
+    escapes = bin(int(st[L.S_HELD] | st[L.S_HELD + 1]) & int(kinds[rules.KIND_ESCAPE])).count("1")
     if escapes >= v["escapes_needed"]:
         _err(f"the team already holds {escapes} escape items: the game is won")
     discard = [put(n, "the discard pile", lambda i: i != rules.KILLER)
@@ -239,11 +250,6 @@ def _items(data, v, cfg, st, known, killer_draws, rnd=2):
     known[K.P_TOP] = len(top)
     known[K.P_KILLER] = int(kpos is not None or in_top is not None)
     known[K.P_KILLER_SPAN] = span if not known[K.P_KILLER] else 0
-
-
-def _holdable(item):
-    """Items a player can hold: everything but the Cursed Object, the Killer and Junk."""
-    return item < rules.CURSED_OBJECT
 
 
 def _areas(data, v, cfg, st, known, rnd, dealt):

@@ -240,6 +240,10 @@ class GameConfig:
             if out["first_trump"] is not None:
                 raise ConfigError("first_yellows and first_trump cannot both be set")
         out["cards"] = self.check_cards(out["cards"])
+        escapes = sum(card["kind"] == "escape" for card in C.load(out["cards"]).items.values())
+        if out["escapes_needed"] > escapes:
+            raise ConfigError(f"escapes_needed {out['escapes_needed']} is more than the {escapes} "
+                              f"escape items of the cards in play; at most {escapes}")
         return out
 
     @staticmethod
@@ -386,7 +390,10 @@ class GameConfig:
                               (L.C_AREA_HAS_TRICK_RULE, "has_trick_rule"),
                               (L.C_AREA_HAS_TRICKS_WON_RULE, "has_tricks_won_rule"),
                               (L.C_AREA_PARITY, "parity"), (L.C_AREA_SWEEP, "sweep"),
-                              (L.C_ITEM_HEAL, "item_heal"), (L.C_CURSED_EXTRA, "cursed_extra")):
+                              (L.C_ITEM_HEAL, "item_heal"), (L.C_ITEM_EXTRA, "item_extra"),
+                              (L.C_KIND_ITEMS, "kind_items"), (L.C_ITEM_KIND, "item_kind"),
+                              (L.C_KEEPABLE, "keepable"),
+                              (L.C_USABLE, "usable")):
             flat = hooks[table].ravel()
             cfg[offset:offset + flat.size] = flat
         return cfg

@@ -42,7 +42,14 @@ C_TOP_GROUP = _c.field("top_group")
 C_KILLER_RESHUFFLE = _c.field("killer_reshuffle")    #: rules.KILLER_RESHUFFLE_*
 C_USED_ITEMS = _c.field("used_items")                #: rules.USED_*
 C_JUNK = _c.field("junk")                            #: Junk cards set aside
-C_CURSED_EXTRA = _c.field("cursed_extra")            #: draws the Cursed Object adds
+#: the item ids of each kind (``rules.KIND_*``, from the cards): escape items, heals, ...
+C_KIND_ITEMS = _c.field("kind_items", 8)
+C_ITEM_KIND = _c.field("item_kind", 12)              #: each item card's kind (rules.KIND_*)
+#: the item ids a player may keep (every item card but the cursed and junk kinds)
+C_KEEPABLE = _c.field("keepable")
+#: the item ids usable in a use window: the heal, look-at-top and remove-trap kinds
+C_USABLE = _c.field("usable")
+C_ITEM_EXTRA = _c.field("item_extra", 12)            #: draws a cursed item adds
 C_WHITE_RED_KNIVES = _c.field("white_red_knives")
 C_WHITE_RED_GREENS = _c.field("white_red_greens")
 C_WALKIE_WITHOUT_DRAW = _c.field("walkie_without_draw")

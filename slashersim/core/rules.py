@@ -49,6 +49,16 @@ ESCAPE_MASK = (1 << N_ESCAPES) - 1
 ITEM_NAMES = ("map", "car_key", "gasoline", "bolt_cutters", "baseball_bat", "first_aid_small",
               "first_aid_large", "flashlight", "backpack", "lucky_charm", "walkie_talkie",
               "cursed_object", "killer") + tuple(f"junk_{i + 1}" for i in range(N_JUNK))
+#: what an item card does, its kind (docs/cards.md, "Item kinds"): an escape item; heal its
+#: holder (or the partner) by its ``heal``; look at the top 3 cards and order them (the
+#: Flashlight); keep one more drawn card (the Backpack); remove a set-off trap (the Lucky
+#: Charm); take a card from the discard pile (the Walkie-talkie); leave the game when drawn and
+#: add its ``extra_draws`` (the Cursed Object); or junk, never kept
+ITEM_KINDS = ("escape", "heal", "look_at_top", "keep_one_more", "remove_trap",
+              "take_from_discard", "cursed", "junk")
+(KIND_ESCAPE, KIND_HEAL, KIND_LOOK, KIND_KEEP_MORE, KIND_REMOVE_TRAP, KIND_FETCH, KIND_CURSED,
+ KIND_JUNK) = range(len(ITEM_KINDS))
+N_ITEM_KINDS = len(ITEM_KINDS)
 #: the 12 item cards of the retail game (Killer and Junk excluded)
 STANDARD_ITEMS = tuple(range(CURSED_OBJECT + 1))
 #: their names, by item id: the keys of the item statistics (used and kept counts)

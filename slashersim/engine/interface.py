@@ -31,6 +31,8 @@ import numpy as np
 from ..core.layout import (
     C_CURSED_KEEP,
     C_KEEP_OPTIONAL,
+    C_KEEPABLE,
+    C_KIND_ITEMS,
     C_OBSERVE,
     POLICY,
     S_CURSED_DRAWN,
@@ -125,9 +127,22 @@ def observed(arg):
 
 
 @njit(cache=True, inline='always')
-def keepable(card):
-    """Whether a drawn or discarded card may be kept (not Junk, the Killer or Cursed Object)."""
-    return card < 11
+def keepable(st, card):
+    """Whether a drawn or discarded card (an id >= 0) may be kept: an item card whose kind is
+    kept (not the cursed or junk kind; ``C_KEEPABLE``), never the Killer or a Junk card."""
+    return (st[C_KEEPABLE] >> card) & 1 == 1
+
+
+@njit(cache=True, inline='always')
+def of_kind(st, item, kind):
+    """Whether item ``item`` is of kind ``kind`` (``rules.KIND_*``, from the cards in play)."""
+    return (st[C_KIND_ITEMS + kind] >> item) & 1 == 1
+
+
+@njit(cache=True, inline='always')
+def kind_items(st, kind):
+    """The bitmask of the item ids of kind ``kind`` (``rules.KIND_*``)."""
+    return st[C_KIND_ITEMS + kind]
 
 
 @njit(cache=True, inline='always')

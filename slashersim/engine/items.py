@@ -9,10 +9,10 @@ from ..core.layout import (
     C_AREA_EXTRA_DRAW,
     C_AREA_GIFTS,
     C_AREA_KILLER_ALL,
-    C_CURSED_EXTRA,
     C_DRAW_ORDER,
     C_ESCAPES_NEEDED,
     C_GIFTS,
+    C_ITEM_EXTRA,
     C_ITEM_HEAL,
     C_ITEM_TIMING,
     C_JUNK,
@@ -21,6 +21,7 @@ from ..core.layout import (
     C_NO_YELLOW_DRAW,
     C_RED_GREENS,
     C_RED_KNIVES,
+    C_USABLE,
     C_USED_ITEMS,
     C_WALKIE_WITHOUT_DRAW,
     C_WHITE_RED_GREENS,
@@ -69,42 +70,42 @@ from ..core.layout import (
 )
 from ..core.rules import (
     AID_EITHER,
-    BACKPACK,
     COLOUR_GREEN,
     COLOUR_YELLOW,
-    CURSED_OBJECT,
     DRAW_LAST_TRICK_WINNER,
-    ESCAPE_MASK,
-    FIRST_AID_LARGE,
-    FIRST_AID_SMALL,
-    FLASHLIGHT,
     GIFTS_NONE,
     GREEN,
     ITEM_TIMING_ANY_TIME,
     JUNK,
     KILLER,
     KILLER_RESHUFFLE_AT_ONCE,
+    KIND_CURSED,
+    KIND_ESCAPE,
+    KIND_FETCH,
+    KIND_KEEP_MORE,
+    KIND_LOOK,
+    KIND_REMOVE_TRAP,
     LOSS_HEALTH,
-    LUCKY_CHARM,
     NO_YELLOW_DRAW_MAY,
     RED,
     RUNNING,
     SUIT_MASK,
     USED_TO_DISCARD,
-    WALKIE_TALKIE,
     WHITE,
     WIN,
     YELLOW,
 )
 from . import interface
-from .bits import popcount
+from .bits import lowest_bit, popcount
 from .interface import (
     FLASHLIGHT_ORDERS,
     N_FLASHLIGHT_ORDERS,
     ask,
     keepable,
+    kind_items,
     may_keep_none,
     observe,
+    of_kind,
 )
 from .positions import SNAP_DRAW, SNAP_ITEMS
 from .predicates import draw_count, greens_left, white_colour  # noqa: F401
@@ -112,9 +113,6 @@ from .rng import ITEMS, shuffle_slice
 
 #: most items one phase may use or trade before the engine stops asking (guards bad policies)
 _MAX_ACTIONS = 32
-#: items a player may use before drawing (and at the start of the item phase)
-USABLE_BEFORE_DRAW = (1 << FIRST_AID_SMALL) | (1 << FIRST_AID_LARGE) | (1 << LUCKY_CHARM) | \
-    (1 << FLASHLIGHT)
 
 
 # --- step 1-4: colours, Lakeside, nullify, draw count --------------------------------------
@@ -225,7 +223,7 @@ def dispose_used_item(st, item):
 @njit(cache=True, inline='always')
 def team_escapes(st):
     """Number of different escape items the two players hold."""
-    return popcount((st[S_HELD] | st[S_HELD + 1]) & ESCAPE_MASK)
+    return popcount((st[S_HELD] | st[S_HELD + 1]) & kind_items(st, KIND_ESCAPE))
 
 
 # --- items --------------------------------------------------------------------------------
@@ -273,14 +271,13 @@ def reorder_top(st, answer):
 
 @njit(cache=True)
 def use_item(st, player, answer, flashlight_answer):
-    """Use ``player``'s held item ``answer`` (First Aid, Lucky Charm or Flashlight); False if
-    it can't.
+    """Use ``player``'s held item ``answer`` (of the heal, remove-trap or look-at-top kind:
+    First Aid, Lucky Charm or Flashlight as printed); False if it can't.
 
-    First Aid heals its holder (its card's ``heal``: +1 / +2 printed, never above the maximum),
-    or the partner when the
-    answer carries ``interface.ON_PARTNER`` and ``C_AID_TARGET`` allows it; a Lucky Charm removes a
-    set-off trap; the Flashlight reorders the seen top cards by ``flashlight_answer`` (see
-    :func:`reorder_top`).
+    A heal item heals its holder (its card's ``heal``: +1 / +2 printed, never above the
+    maximum), or the partner when the answer carries ``interface.ON_PARTNER`` and
+    ``C_AID_TARGET`` allows it; a remove-trap item removes a set-off trap; a look-at-top item
+    reorders the seen top cards by ``flashlight_answer`` (see :func:`reorder_top`).
     """
     item = answer % interface.ON_PARTNER
     target = player if answer < interface.ON_PARTNER else 1 - player
@@ -288,14 +285,15 @@ def use_item(st, player, answer, flashlight_answer):
           and (st[S_HELD + player] >> item) & 1 == 1)
     aid = ok and st[C_ITEM_HEAL + item] > 0
     if target == player:
-        ok = ok and (aid or item == FLASHLIGHT or (item == LUCKY_CHARM and st[S_TRAPS] > 0))
+        ok = ok and (aid or of_kind(st, item, KIND_LOOK)
+                     or (of_kind(st, item, KIND_REMOVE_TRAP) and st[S_TRAPS] > 0))
     else:
         ok = ok and aid and st[C_AID_TARGET] == AID_EITHER
     if ok:
         if aid:
             st[S_HEALTH + target] = min(st[C_MAX_HEALTH], st[S_HEALTH + target] +
                                         st[C_ITEM_HEAL + item])
-        elif item == LUCKY_CHARM:
+        elif of_kind(st, item, KIND_REMOVE_TRAP):
             st[S_TRAPS] -= 1
             st[S_CHARMS_ROUND] += 1
         else:
@@ -311,23 +309,25 @@ def use_items(policy, decision, player, st, params, arg):
     PLAY_START or AFTER_TRICK, whose ``arg`` is the trick just played; 0 for the others)
     until it says -1.
 
-    The policy is asked only while the player holds an item usable now; for a Flashlight it is
-    then shown the top cards and asked for their order (decision PEEK_ORDER). What it saw
+    The policy is asked only while the player holds an item usable now (``C_USABLE``); for a
+    look-at-top item (the Flashlight) it is then shown the top cards and asked for their order
+    (decision PEEK_ORDER). What it saw
     stays marked in ``S_DECK_SEEN``; ``S_PEEK`` is cleared after the use.
     """
     for _ in range(_MAX_ACTIONS):
-        if not st[S_HELD + player] & USABLE_BEFORE_DRAW:
+        if not st[S_HELD + player] & st[C_USABLE]:
             break
         item = ask(policy, decision, player, arg, st, params)
         if item < 0:
             break
         answer = 0
-        if item == FLASHLIGHT and (st[S_HELD + player] >> FLASHLIGHT) & 1:
+        look = 0 <= item < 12 and of_kind(st, item, KIND_LOOK)
+        if look and (st[S_HELD + player] >> item) & 1:
             k = peek_top(st, player)
             if k > 0:
                 answer = ask(policy, interface.PEEK_ORDER, player, k, st, params)
         ok = use_item(st, player, item, answer)
-        if item == FLASHLIGHT:
+        if look:
             st[S_PEEK_N] = 0
             for i in range(3):
                 st[S_PEEK + i] = -1
@@ -356,7 +356,7 @@ def play_window(policy, decision, arg, st, params):
     first = st[S_ROUND_LEADER]
     for i in range(2):
         p = first ^ i
-        if st[S_HELD + p] & USABLE_BEFORE_DRAW:
+        if st[S_HELD + p] & st[C_USABLE]:
             use_items(policy, decision, p, st, params, arg)
 
 
@@ -389,17 +389,18 @@ def fire_pit_gifts(policy, st, params, window):
 def draw_one(st):
     """Draw the top card of the (non-empty) item deck: the draws it adds, or -1 on the Killer.
 
-    The Killer and the other cards go to the drawn cards ``st[S_DRAWN:]``; the Cursed Object
-    leaves the game instead and adds ``C_CURSED_EXTRA`` mandatory draws.
+    The Killer and the other cards go to the drawn cards ``st[S_DRAWN:]``; an item of the
+    cursed kind (the Cursed Object) leaves the game instead and adds its ``C_ITEM_EXTRA``
+    mandatory draws.
     """
     st[S_DECK_N] -= 1
     card = st[S_DECK + st[S_DECK_N]]
     st[S_DECK_SEEN + st[S_DECK_N]] = 0
-    if card == CURSED_OBJECT:
+    if of_kind(st, card, KIND_CURSED):
         st[S_CURSED_DRAWN] = 1
-        st[S_OUT] |= 1 << CURSED_OBJECT
-        st[S_USED + CURSED_OBJECT] += 1
-        return st[C_CURSED_EXTRA]
+        st[S_OUT] |= 1 << card
+        st[S_USED + card] += 1
+        return st[C_ITEM_EXTRA + card]
     st[S_DRAWN + st[S_DRAWN_N]] = card
     st[S_DRAWN_N] += 1
     return -1 if card == KILLER else 0
@@ -409,8 +410,8 @@ def draw_one(st):
 def draw_cards(st, count):
     """Draw ``count`` cards one at a time (:func:`draw_one`); True if the Killer came up.
 
-    Stops at once on the Killer or an empty deck. The Cursed Object counts as a draw, leaves
-    the game and adds ``C_CURSED_EXTRA`` mandatory draws.
+    Stops at once on the Killer or an empty deck. A cursed item counts as a draw, leaves
+    the game and adds its ``C_ITEM_EXTRA`` mandatory draws.
     """
     pending = count
     while pending > 0 and st[S_DECK_N] > 0:
@@ -523,14 +524,15 @@ def resolve_killer(st, player):
 def first_keepable(st):
     """Index of the first drawn card that may be kept, or -1."""
     for i in range(st[S_DRAWN_N]):
-        if keepable(st[S_DRAWN + i]):
+        if keepable(st, st[S_DRAWN + i]):
             return i
     return -1
 
 
 @njit(inline='always')
 def keep_items(policy, player, st, params):
-    """Keep 1 drawn card (2 with a Backpack, or from the discard with a Walkie-talkie).
+    """Keep 1 drawn card (2 with a keep-one-more item, the Backpack; or one from the discard
+    pile with a take-from-discard item, the Walkie-talkie).
 
     Keeping is optional or mandatory (:func:`interface.may_keep_none`): where mandatory, the first
     pick must be a keepable drawn card when there is one (an illegal answer becomes the first
@@ -540,38 +542,42 @@ def keep_items(policy, player, st, params):
     held_before = st[S_HELD + player]
     n_keepable = 0
     for i in range(n):
-        if keepable(st[S_DRAWN + i]):
+        if keepable(st, st[S_DRAWN + i]):
             n_keepable += 1
     st[S_PICK] = -1
     st[S_PICK + 1] = -1
     st[S_PICKS] = 1
     optional = may_keep_none(st)
-    if (held_before >> BACKPACK) & 1 and n_keepable >= 2:
+    bags = held_before & kind_items(st, KIND_KEEP_MORE)
+    if bags and n_keepable >= 2:
         if ask(policy, interface.USE_BACKPACK, player, n_keepable, st, params) == 1:
-            st[S_HELD + player] &= ~(1 << BACKPACK)
-            dispose_used_item(st, BACKPACK)
+            bag = lowest_bit(bags)
+            st[S_HELD + player] &= ~(1 << bag)
+            dispose_used_item(st, bag)
             st[S_PICKS] = 2
     for k in range(min(st[S_PICKS], n_keepable)):
         i = ask(policy, interface.KEEP, player, k, st, params)
         if i < 0 and (k > 0 or optional):
             break
-        if i < 0 or i >= n or not keepable(st[S_DRAWN + i]) or st[S_PICK] == i:
+        if i < 0 or i >= n or not keepable(st, st[S_DRAWN + i]) or st[S_PICK] == i:
             st[S_VIOLATIONS] |= V_POLICY
             if k > 0 or optional:
                 break
             i = first_keepable(st)
         st[S_PICK + k] = i
     from_discard = -1
-    if (held_before >> WALKIE_TALKIE) & 1 and st[S_DISCARD_N] > 0 and \
+    radios = held_before & kind_items(st, KIND_FETCH)
+    if radios and st[S_DISCARD_N] > 0 and \
             (n > 0 or st[C_WALKIE_WITHOUT_DRAW]):
         d = ask(policy, interface.TAKE_DISCARD, player, 0, st, params)
         if d >= 0:
-            if d >= st[S_DISCARD_N] or not keepable(st[S_DISCARD + d]):
+            if d >= st[S_DISCARD_N] or not keepable(st, st[S_DISCARD + d]):
                 st[S_VIOLATIONS] |= V_POLICY
             else:
-                st[S_HELD + player] &= ~(1 << WALKIE_TALKIE)
+                radio = lowest_bit(radios)
+                st[S_HELD + player] &= ~(1 << radio)
                 from_discard = take_from_discard(st, d)
-                dispose_used_item(st, WALKIE_TALKIE)
+                dispose_used_item(st, radio)
     if from_discard >= 0:
         st[S_HELD + player] |= 1 << from_discard
         st[S_KEPT + player] += 1
@@ -600,7 +606,7 @@ def begin_turn(policy, player, st, params):
     to draw, or -1 when the player declines its draw."""
     st[S_TURN] = player
     sort_won_cards(st, player)
-    if st[S_HELD + player] & USABLE_BEFORE_DRAW:
+    if st[S_HELD + player] & st[C_USABLE]:
         use_items(policy, interface.BEFORE_DRAW, player, st, params, np.int64(0))
     return open_draw(policy, player, st, params)
 
@@ -635,7 +641,7 @@ def item_phase_start(policy, st, params):
     first = item_first_player(st)
     for i in range(2):
         p = first ^ i
-        if st[S_HELD + p] & USABLE_BEFORE_DRAW:
+        if st[S_HELD + p] & st[C_USABLE]:
             use_items(policy, interface.PHASE_START, p, st, params, np.int64(0))
 
 

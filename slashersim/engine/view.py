@@ -23,6 +23,7 @@ from ..core.layout import (
     C_AREA_DECK,
     C_ARROWS,
     C_ITEM_HEAL,
+    C_USABLE,
     DECK_CAPACITY,
     MEMORY_SIZE,
     S_AREA_DECK,
@@ -61,19 +62,13 @@ from ..core.layout import (
 from ..core.rules import (
     AID_EITHER,
     AREA_DECK_LEVELS,
-    FIRST_AID_LARGE,
-    FIRST_AID_SMALL,
-    FLASHLIGHT,
-    LUCKY_CHARM,
+    KIND_LOOK,
     N_AREAS,
 )
 from . import interface
 from .bits import lowest_bit
-from .interface import N_FLASHLIGHT_ORDERS, keepable
+from .interface import N_FLASHLIGHT_ORDERS, keepable, of_kind
 from .rng import POLICY
-
-#: items usable in a window before a draw (and at the other use windows)
-USABLE = (1 << FIRST_AID_SMALL) | (1 << FIRST_AID_LARGE) | (1 << LUCKY_CHARM) | (1 << FLASHLIGHT)
 
 
 @njit(cache=True)
@@ -124,8 +119,8 @@ def write_view(st, player, out):
 def legal_answers(decision, player, arg, st, out):
     """Write the answers the engine accepts at ``decision`` (``engine.interface``) into ``out``;
     their number. Card play: the legal cards of ``arg``; item-use windows: -1 (done) and each
-    held usable item (a First Aid kit also ``+ ON_PARTNER`` when ``first_aid_target = either``,
-    a Lucky Charm only with a trap set off); Flashlight: every order of the ``arg`` seen cards,
+    held usable item (a heal item also ``+ ON_PARTNER`` when ``first_aid_target = either``,
+    a remove-trap item only with a trap set off); Flashlight: every order of the ``arg`` seen cards,
     on top or (``+ 6``) at the bottom; Cabins' extra card and the Backpack: 0 (no) or 1; keep:
     each keepable drawn card not picked yet, and -1 unless the first keep is mandatory;
     Walkie-talkie: -1 or a keepable card of the discard pile; gift: -1 or a held item."""
@@ -139,12 +134,12 @@ def legal_answers(decision, player, arg, st, out):
             decision == interface.PLAY_START or decision == interface.AFTER_TRICK:
         out[0] = -1
         n = 1
-        held = st[S_HELD + player] & USABLE
+        held = st[S_HELD + player] & st[C_USABLE]
         for item in range(12):
             if not (held >> item) & 1:
                 continue
             aid = st[C_ITEM_HEAL + item] > 0
-            if aid or item == FLASHLIGHT or st[S_TRAPS] > 0:
+            if aid or of_kind(st, item, KIND_LOOK) or st[S_TRAPS] > 0:
                 out[n] = item
                 n += 1
             if aid and st[C_AID_TARGET] == AID_EITHER:
@@ -165,14 +160,14 @@ def legal_answers(decision, player, arg, st, out):
             out[0] = -1
             n = 1
         for i in range(st[S_DRAWN_N]):
-            if keepable(st[S_DRAWN + i]) and not (arg > 0 and st[S_PICK] == i):
+            if keepable(st, st[S_DRAWN + i]) and not (arg > 0 and st[S_PICK] == i):
                 out[n] = i
                 n += 1
     elif decision == interface.TAKE_DISCARD:
         out[0] = -1
         n = 1
         for i in range(st[S_DISCARD_N]):
-            if keepable(st[S_DISCARD + i]):
+            if keepable(st, st[S_DISCARD + i]):
                 out[n] = i
                 n += 1
     elif decision == interface.TRADE:

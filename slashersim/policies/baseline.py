@@ -9,6 +9,8 @@ from numba import njit
 import numpy as np
 
 from ..core.layout import (
+    C_ITEM_HEAL,
+    C_ITEM_KIND,
     S_DISCARD,
     S_DISCARD_N,
     S_DRAWN,
@@ -19,24 +21,25 @@ from ..core.layout import (
     S_TRAPS,
 )
 from ..core.rules import (
-    BACKPACK,
-    FIRST_AID_LARGE,
-    FIRST_AID_SMALL,
-    FLASHLIGHT,
-    LUCKY_CHARM,
-    N_ESCAPES,
-    WALKIE_TALKIE,
+    KIND_ESCAPE,
+    KIND_FETCH,
+    KIND_HEAL,
+    KIND_KEEP_MORE,
+    KIND_LOOK,
+    KIND_REMOVE_TRAP,
+    N_ITEM_KINDS,
 )
 from ..engine import interface
-from ..engine.bits import nth_bit, popcount
-from ..engine.interface import keepable
+from ..engine.bits import lowest_bit, nth_bit, popcount
+from ..engine.interface import keepable, kind_items, of_kind
 from ..engine.rng import POLICY, rand_below
 
-#: keep priority of normal items (higher first); escape items come before all of them
-KEEP_PRIORITY = np.zeros(13, dtype=np.int64)
-for _rank, _item in enumerate((FLASHLIGHT, BACKPACK, WALKIE_TALKIE, LUCKY_CHARM,
-                               FIRST_AID_SMALL, FIRST_AID_LARGE)):
-    KEEP_PRIORITY[_item] = _rank + 1
+#: keep priority of an item by its kind (higher first; a heal item: that of a small kit, one
+#: more for a large one, which heals 2 or more); escape items come before all of them
+KIND_PRIORITY = np.zeros(N_ITEM_KINDS, dtype=np.int64)
+for _rank, _kind in enumerate((KIND_LOOK, KIND_KEEP_MORE, KIND_FETCH, KIND_REMOVE_TRAP,
+                               KIND_HEAL)):
+    KIND_PRIORITY[_kind] = _rank + 1
 #: First Aid Large is used while health is at most this, then Small while at most the next
 LARGE_AID_BELOW = 5
 SMALL_AID_BELOW = 6
@@ -50,21 +53,41 @@ def random_legal_card(legal, st):
 
 @njit(cache=True, inline='always')
 def lucky_charm_now(st, player):
-    """Use a held Lucky Charm while any trap is set off."""
-    if (st[S_HELD + player] >> LUCKY_CHARM) & 1 and st[S_TRAPS] > 0:
-        return LUCKY_CHARM
+    """Use a held remove-trap item (the Lucky Charm) while any trap is set off."""
+    charms = st[S_HELD + player] & kind_items(st, KIND_REMOVE_TRAP)
+    if charms and st[S_TRAPS] > 0:
+        return lowest_bit(charms)
     return -1
 
 
 @njit(cache=True, inline='always')
+def aid_kits(st, held):
+    """``(large, small)``: the first heal item of ``held`` that heals 2 or more (First Aid
+    Large as printed) and the first that heals 1 (Small); -1 where there is none."""
+    large = -1
+    small = -1
+    kits = held & kind_items(st, KIND_HEAL)
+    while kits:
+        item = lowest_bit(kits)
+        kits &= kits - 1
+        if st[C_ITEM_HEAL + item] >= 2:
+            if large < 0:
+                large = item
+        elif small < 0:
+            small = item
+    return large, small
+
+
+@njit(cache=True, inline='always')
 def first_aid_below(st, player, large_below, small_below):
-    """First Aid Large while health <= ``large_below``, then Small while <= ``small_below``."""
-    held = st[S_HELD + player]
+    """A large heal item (:func:`aid_kits`) while health <= ``large_below``, then a small one
+    while <= ``small_below``."""
+    large, small = aid_kits(st, st[S_HELD + player])
     health = st[S_HEALTH + player]
-    if (held >> FIRST_AID_LARGE) & 1 and health <= large_below:
-        return FIRST_AID_LARGE
-    if (held >> FIRST_AID_SMALL) & 1 and health <= small_below:
-        return FIRST_AID_SMALL
+    if large >= 0 and health <= large_below:
+        return large
+    if small >= 0 and health <= small_below:
+        return small
     return -1
 
 
@@ -78,13 +101,14 @@ def first_aid_now(st, player):
 def keep_score(st, card, index):
     """How much the baseline wants a drawn card: missing escape items first (earliest first),
     then the item priority; 0 for a card it never keeps."""
-    if not keepable(card):
+    if not keepable(st, card):
         return 0
-    if card < N_ESCAPES:
+    if of_kind(st, card, KIND_ESCAPE):
         if ((st[S_HELD] | st[S_HELD + 1]) >> card) & 1:
             return 0
         return 1000 - index
-    return KEEP_PRIORITY[card]
+    kind = st[C_ITEM_KIND + card]
+    return KIND_PRIORITY[kind] + (kind == KIND_HEAL and st[C_ITEM_HEAL + card] >= 2)
 
 
 @njit(cache=True)
@@ -107,12 +131,12 @@ def walkie_talkie_pick(st):
     """If no pick is an escape item, the earliest missing escape item in the discard pile."""
     for k in range(2):
         i = st[S_PICK + k]
-        if i >= 0 and st[S_DRAWN + i] < N_ESCAPES:
+        if i >= 0 and of_kind(st, st[S_DRAWN + i], KIND_ESCAPE):
             return -1
     team = st[S_HELD] | st[S_HELD + 1]
     for d in range(st[S_DISCARD_N]):
         card = st[S_DISCARD + d]
-        if card < N_ESCAPES and not (team >> card) & 1:
+        if of_kind(st, card, KIND_ESCAPE) and not (team >> card) & 1:
             return d
     return -1
 

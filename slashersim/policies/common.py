@@ -18,6 +18,8 @@ from ..core.layout import (
     C_AREA_PARITY,
     C_AREA_SAFE,
     C_AREA_SWEEP,
+    C_ITEM_HEAL,
+    C_ITEM_KIND,
     C_RED_KNIVES,
     C_WHITE_RED_KNIVES,
     S_AREA,
@@ -42,28 +44,27 @@ from ..core.layout import (
 )
 from ..core.rules import (
     ALL_CARDS,
-    BACKPACK,
     COLOUR_GREEN,
     COLOUR_YELLOW,
-    ESCAPE_MASK,
-    FIRST_AID_LARGE,
-    FIRST_AID_SMALL,
-    FLASHLIGHT,
     GREEN,
+    KIND_ESCAPE,
+    KIND_FETCH,
+    KIND_HEAL,
+    KIND_KEEP_MORE,
+    KIND_LOOK,
+    KIND_REMOVE_TRAP,
     LOSS_HEALTH,
     LOSS_TRAPS,
-    LUCKY_CHARM,
-    N_ESCAPES,
+    N_ITEM_KINDS,
     RED,
     SUIT_MASK,
     TRICKS_PER_ROUND,
-    WALKIE_TALKIE,
     WHITE,
     WIN,
     YELLOW,
 )
 from ..engine.bits import lowest_bit, popcount
-from ..engine.interface import borrowing, keepable
+from ..engine.interface import borrowing, keepable, kind_items
 from ..engine.playout import team_escapes
 from ..engine.predicates import (
     area_breached_by_tricks_won,
@@ -73,7 +74,7 @@ from ..engine.predicates import (
     white_colour,
 )
 from ..engine.rng import AREAS, DEAL, ITEMS, POLICY, next_u32
-from .baseline import first_aid_below
+from .baseline import aid_kits, first_aid_below
 from .params import HEURISTIC, index_of
 
 #: indices of the heuristic's parameters read here or by more than one policy
@@ -448,32 +449,31 @@ def settled_card(st, player, legal, params):
 
 
 # --- the item phase --------------------------------------------------------------------------
+#: how much the team wants a kept item of each kind (a heal item that heals 2 or more: 7; an
+#: escape item the team lacks: 100, :func:`item_value`)
+KIND_VALUE = np.zeros(N_ITEM_KINDS)
+for _kind, _value in ((KIND_LOOK, 9.0), (KIND_FETCH, 8.0), (KIND_KEEP_MORE, 6.0),
+                      (KIND_HEAL, 5.0), (KIND_REMOVE_TRAP, 4.0)):
+    KIND_VALUE[_kind] = _value
+
+
 @njit(cache=True, inline='always')
 def missing_escapes(st):
     """Bitmask of the escape items the team still lacks."""
-    return ESCAPE_MASK & ~(st[S_HELD] | st[S_HELD + 1])
+    return kind_items(st, KIND_ESCAPE) & ~(st[S_HELD] | st[S_HELD + 1])
 
 
 @njit(cache=True, inline='always')
 def item_value(st, player, card):
     """How much the team wants ``player`` to keep ``card`` (an escape item it lacks = 100)."""
-    if not keepable(card):
+    if not keepable(st, card):
         return 0.0
-    if card < N_ESCAPES:
+    kind = st[C_ITEM_KIND + card]
+    if kind == KIND_ESCAPE:
         return 100.0 if (missing_escapes(st) >> card) & 1 else 0.0
-    if card == FLASHLIGHT:
-        return 9.0
-    if card == WALKIE_TALKIE:
-        return 8.0
-    if card == FIRST_AID_LARGE:
+    if kind == KIND_HEAL and st[C_ITEM_HEAL + card] >= 2:
         return 7.0
-    if card == BACKPACK:
-        return 6.0
-    if card == FIRST_AID_SMALL:
-        return 5.0
-    if card == LUCKY_CHARM:
-        return 4.0
-    return 0.0
+    return KIND_VALUE[kind]
 
 
 @njit(cache=True, inline='always')
@@ -484,13 +484,11 @@ def first_aid_now(st, player, params):
 
 @njit(cache=True)
 def fire_pit_gift(st, player):
-    """Fire pit: a First Aid kit (Large first) to a partner with strictly less health."""
+    """Fire pit: a heal item (a large one first, :func:`aid_kits`) to a partner with strictly
+    less health."""
     if st[S_HEALTH + player] > st[S_HEALTH + 1 - player]:
-        held = st[S_HELD + player]
-        if (held >> FIRST_AID_LARGE) & 1:
-            return FIRST_AID_LARGE
-        if (held >> FIRST_AID_SMALL) & 1:
-            return FIRST_AID_SMALL
+        large, small = aid_kits(st, st[S_HELD + player])
+        return large if large >= 0 else small
     return -1
 
 

@@ -19,21 +19,22 @@ from numba import njit
 import numpy as np
 
 from ..core.layout import S_DECK_N, S_DRAWS, S_HELD, S_PEEK
-from ..core.rules import ESCAPE_MASK, FLASHLIGHT, KILLER
+from ..core.rules import KILLER, KIND_ESCAPE, KIND_LOOK
 from ..engine import interface
-from ..engine.interface import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS
+from ..engine.bits import lowest_bit
+from ..engine.interface import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, kind_items
 from . import baseline as B
 from .common import fire_pit_gift
 
 
 @njit(cache=True)
 def flashlight_now(st, player):
-    """After the baseline's First Aid: the Flashlight, when the draw count n >= 1 and the deck
-    is not empty."""
+    """After the baseline's First Aid: a look-at-top item (the Flashlight), when the draw
+    count n >= 1 and the deck is not empty."""
     item = B.first_aid_now(st, player)
-    if item < 0 and (st[S_HELD + player] >> FLASHLIGHT) & 1 and st[S_DRAWS + player] >= 1 \
-            and st[S_DECK_N] > 0:
-        item = FLASHLIGHT
+    lights = st[S_HELD + player] & kind_items(st, KIND_LOOK)
+    if item < 0 and lights and st[S_DRAWS + player] >= 1 and st[S_DECK_N] > 0:
+        item = lowest_bit(lights)
     return item
 
 
@@ -42,7 +43,7 @@ def flashlight_order(st, k):
     """The answer for ``k`` seen cards (``interface.PEEK_ORDER``): with the Killer among them, all
     to the bottom in the order seen; otherwise on top, the escape items the team lacks first,
     then the rest, each group in the order seen."""
-    lacking = ESCAPE_MASK & ~(st[S_HELD] | st[S_HELD + 1])
+    lacking = kind_items(st, KIND_ESCAPE) & ~(st[S_HELD] | st[S_HELD + 1])
     wanted = np.empty(3, dtype=np.int64)
     n = 0
     for i in range(k):

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..core.layout import (
     C_AID_TARGET,
-    C_CURSED_EXTRA,
+    C_ITEM_EXTRA,
     C_ITEM_HEAL,
     C_ITEM_IN,
     S_AREA,
@@ -49,21 +49,20 @@ from ..core.layout import (
 from ..core.rules import (
     AID_EITHER,
     ALL_CARDS,
-    CURSED_OBJECT,
-    FIRST_AID_LARGE,
-    FIRST_AID_SMALL,
-    FLASHLIGHT,
     KILLER,
+    KIND_CURSED,
+    KIND_ESCAPE,
+    KIND_HEAL,
+    KIND_LOOK,
     MAX_HEALTH,
-    N_ESCAPES,
     SUIT_MASK,
     TRICKS_PER_ROUND,
 )
 from ..engine import interface
 from ..engine.bits import lowest_bit, popcount
-from ..engine.interface import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS
+from ..engine.interface import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, kind_items, of_kind
 from ..engine.predicates import white_colour
-from .baseline import lucky_charm_now
+from .baseline import aid_kits, lucky_charm_now
 from .common import (
     AID_LARGE_BELOW,
     AID_SMALL_BELOW,
@@ -253,12 +252,14 @@ def killer_chance_per_draw(st):
 # --- item-phase decisions ---------------------------------------------------------------------
 @njit(cache=True, inline='always')
 def flashlight_now(st, player, params):
-    """Use the Flashlight before a draw when the Killer may be among the cards drawn."""
-    if not (st[S_HELD + player] >> FLASHLIGHT) & 1 or st[S_DRAWS + player] <= 0:
+    """Use a look-at-top item (the Flashlight) before a draw when the Killer may be among the
+    cards drawn."""
+    lights = st[S_HELD + player] & kind_items(st, KIND_LOOK)
+    if not lights or st[S_DRAWS + player] <= 0:
         return -1
     risk = killer_chance_per_draw(st) * st[S_DRAWS + player]
     if risk > params[FLASHLIGHT_RISK] and st[S_DECK_N] >= 2:
-        return FLASHLIGHT
+        return lowest_bit(lights)
     return -1
 
 
@@ -279,8 +280,8 @@ def colour_aid(st, player, params):
     later = healed(st, player, first_aid_now(st, player, params))
     best = -1
     best_cost = effects_cost_at(st, won_effects_coloured(st, player, now), later, params)
-    for kit in (FIRST_AID_LARGE, FIRST_AID_SMALL):
-        if (st[S_HELD + player] >> kit) & 1:
+    for kit in aid_kits(st, st[S_HELD + player]):
+        if kit >= 0:
             health = healed(st, player, kit)
             colour = white_colour(st, health, area)
             cost = effects_cost_at(st, won_effects_coloured(st, player, colour), health, params)
@@ -310,13 +311,13 @@ def phase_start_item(st, player, params):
     partner = 1 - player
     if item < 0 and st[C_AID_TARGET] == AID_EITHER and \
             st[S_HEALTH + partner] < st[S_HEALTH + player] and \
-            not st[S_HELD + partner] & ((1 << FIRST_AID_LARGE) | (1 << FIRST_AID_SMALL)):
+            not st[S_HELD + partner] & kind_items(st, KIND_HEAL):
         health = st[S_HEALTH + partner]
-        held = st[S_HELD + player]
-        if (held >> FIRST_AID_LARGE) & 1 and health <= params[AID_LARGE_BELOW]:
-            item = FIRST_AID_LARGE + interface.ON_PARTNER
-        elif (held >> FIRST_AID_SMALL) & 1 and health <= params[AID_SMALL_BELOW]:
-            item = FIRST_AID_SMALL + interface.ON_PARTNER
+        large, small = aid_kits(st, st[S_HELD + player])
+        if large >= 0 and health <= params[AID_LARGE_BELOW]:
+            item = large + interface.ON_PARTNER
+        elif small >= 0 and health <= params[AID_SMALL_BELOW]:
+            item = small + interface.ON_PARTNER
     return item
 
 
@@ -374,9 +375,9 @@ def flashlight_order(st, player, k, params):
                         pending = 0
                         gain = 0.0
                         continue
-                    if card == CURSED_OBJECT:
-                        pending += st[C_CURSED_EXTRA]
-                    elif card < N_ESCAPES and (missing >> card) & 1:
+                    if of_kind(st, card, KIND_CURSED):
+                        pending += st[C_ITEM_EXTRA + card]
+                    elif (missing >> card) & 1:
                         gain = 100.0
                 score += gain
             if score > best_score:
@@ -391,7 +392,7 @@ def one_more_card(st, player, params):
     yellow) if the chance of a missing escape item outweighs the Killer's."""
     for i in range(st[S_DRAWN_N]):
         c = st[S_DRAWN + i]
-        if c < N_ESCAPES and (missing_escapes(st) >> c) & 1:
+        if (missing_escapes(st) >> c) & 1:
             return 0
     n = st[S_DECK_N]
     if n <= 0:
@@ -422,7 +423,8 @@ def use_backpack(st, player, params):
     """Use the Backpack when the second-best drawn card is worth keeping too."""
     first, _ = ranked_pick(st, player, np.int64(-1))
     second, value = ranked_pick(st, player, first)
-    if st[S_DRAWN + first] < N_ESCAPES and second >= 0 and st[S_DRAWN + second] < N_ESCAPES:
+    if second >= 0 and of_kind(st, st[S_DRAWN + first], KIND_ESCAPE) and \
+            of_kind(st, st[S_DRAWN + second], KIND_ESCAPE):
         return 1
     return 1 if value >= params[BACKPACK_MIN] else 0
 
@@ -443,12 +445,12 @@ def walkie_talkie_pick(st, player):
     """Take a missing escape item from the discard pile when no pick is one."""
     for k in range(2):
         i = st[S_PICK + k]
-        if i >= 0 and st[S_DRAWN + i] < N_ESCAPES:
+        if i >= 0 and of_kind(st, st[S_DRAWN + i], KIND_ESCAPE):
             return -1
     missing = missing_escapes(st)
     for d in range(st[S_DISCARD_N]):
         card = st[S_DISCARD + d]
-        if card < N_ESCAPES and (missing >> card) & 1:
+        if (missing >> card) & 1:
             return d
     return -1
 

@@ -15,11 +15,11 @@ is among one's next draws; the others are the heuristic's.
 from numba import njit
 import numpy as np
 
-from ..core.layout import C_CURSED_EXTRA, CFG_SIZE, S_DECK, S_DECK_N, S_DRAWS, S_HAND, S_HELD, S_LED
-from ..core.rules import CURSED_OBJECT, FLASHLIGHT, KILLER
+from ..core.layout import C_ITEM_EXTRA, CFG_SIZE, S_DECK, S_DECK_N, S_DRAWS, S_HAND, S_HELD, S_LED
+from ..core.rules import KILLER, KIND_CURSED, KIND_LOOK
 from ..engine import interface
 from ..engine.bits import lowest_bit
-from ..engine.interface import keepable
+from ..engine.interface import keepable, kind_items, of_kind
 from ..engine.playout import finish_round, legal_cards, play_given_card
 from . import heuristic as H
 from .common import fresh_streams, item_value, round_end_cost
@@ -101,8 +101,8 @@ def killer_in_next_draws(st, player):
             return False
         if card == KILLER:
             return True
-        if card == CURSED_OBJECT:
-            pending += st[C_CURSED_EXTRA]
+        if of_kind(st, card, KIND_CURSED):
+            pending += st[C_ITEM_EXTRA + card]
         pending -= 1
         depth += 1
     return False
@@ -110,11 +110,12 @@ def killer_in_next_draws(st, player):
 
 @njit(cache=True)
 def before_draw_item(st, player, params):
-    """Lucky Charm and First Aid as the heuristic (:func:`.heuristic.charm_or_aid`); the
-    Flashlight only against the Killer."""
+    """Lucky Charm and First Aid as the heuristic (:func:`.heuristic.charm_or_aid`); a
+    look-at-top item (the Flashlight) only against the Killer."""
     item = H.charm_or_aid(st, player, params)
-    if item < 0 and (st[S_HELD + player] >> FLASHLIGHT) & 1 and killer_in_next_draws(st, player):
-        item = FLASHLIGHT
+    lights = st[S_HELD + player] & kind_items(st, KIND_LOOK)
+    if item < 0 and lights and killer_in_next_draws(st, player):
+        item = lowest_bit(lights)
     return item
 
 
@@ -123,7 +124,7 @@ def one_more_card(st, player):
     """The heuristic's :func:`.heuristic.one_more_card` with the deck seen: draw when the top
     card is worth keeping."""
     card = top_card(st, 0)
-    return 1 if card >= 0 and keepable(card) and item_value(st, player, card) > 0 else 0
+    return 1 if card >= 0 and keepable(st, card) and item_value(st, player, card) > 0 else 0
 
 
 @njit(cache=True)

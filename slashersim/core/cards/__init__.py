@@ -20,6 +20,12 @@ breaks never):
   items may be given in the item phase). A number may also be the name of the rule parameter
   that sets it (``greens_removed = "lakeside_removal"``), which is how the printed cards keep
   their [choice] points as parameters.
+
+An item card's keys: ``title``, ``source``, ``rule``; ``kind``, what it does (one of
+``rules.ITEM_KINDS``: an escape item, a heal, ...); ``heal`` (a heal item's health healed) and
+``extra_draws`` (a cursed item's draws added). A new item takes a printed one's place in the
+item deck (``replaces``) and states its kind. The engine and the players read an item only
+through its kind (``core.layout.C_KIND_ITEMS``, ``C_ITEM_KIND``, ``C_KEEPABLE``, ``C_USABLE``).
 """
 from __future__ import annotations
 
@@ -50,10 +56,13 @@ AREA_KEYS = {"replaces": "", "title": "", "level": 2, "source": "", "rule": "",
              "breaks_on_trick": "false",
              "breaks_on_tricks_won": "false", "white_shift": 0, "greens_removed": 0,
              "draw_reduction": 0, "extra_draw": False, "killer": "damage", "gifts": False}
-#: the keys of an item card (a key left out keeps the printed value); ``heal`` only on the First
-#: Aid cards, ``extra_draws`` only on the Cursed Object
-ITEM_KEYS = {"title": "", "source": "", "rule": "", "heal": 0, "extra_draws": 0}
-_ITEM_ONLY = {"heal": ("first_aid_small", "first_aid_large"), "extra_draws": ("cursed_object",)}
+#: the keys of an item card (a key left out keeps the printed value): its ``kind`` (one of
+#: ``rules.ITEM_KINDS``), ``heal`` only on a card of the heal kind, ``extra_draws`` only on one
+#: of the cursed kind
+ITEM_KEYS = {"replaces": "", "title": "", "source": "", "rule": "", "kind": "junk", "heal": 0,
+             "extra_draws": 0}
+#: the keys that belong to one item kind only
+_KIND_ONLY = {"heal": "heal", "extra_draws": "cursed"}
 #: the items a card file may name: the twelve item cards
 ITEM_CARDS = rules.ITEM_NAMES[:rules.CURSED_OBJECT + 1]
 #: the rule parameters a card's number may name
@@ -79,6 +88,8 @@ class CardSet:
     changed: tuple = ()
     #: the card in each printed area's place (its own name, or a new card's)
     names: tuple = rules.AREA_NAMES
+    #: the card in each printed item's place
+    item_names: tuple = rules.ITEM_NAMES[:rules.CURSED_OBJECT + 1]
 
     @property
     def titles(self):
@@ -120,9 +131,6 @@ def _check_keys(name, card, text, where, keys=AREA_KEYS, kind="area"):
         if key not in keys:
             raise CardError(f"{at}: {kind} {name!r} has no key {key!r}"
                             + did_you_mean(key, keys))
-        if name not in _ITEM_ONLY.get(key, (name,)):
-            raise CardError(f"{at}: {key} is a key of {' and '.join(_ITEM_ONLY[key])} only "
-                            f"(another item's effect cannot change yet)")
         neutral = keys[key]
         if key.startswith("breaks_"):
             if not isinstance(value, str):
@@ -133,6 +141,11 @@ def _check_keys(name, card, text, where, keys=AREA_KEYS, kind="area"):
             if value not in _KILLER:
                 raise CardError(f"{at}: killer of {name!r} is {value!r}"
                                 + did_you_mean(value, _KILLER))
+        elif key == "kind" and kind == "item":
+            if value not in rules.ITEM_KINDS:
+                raise CardError(f"{at}: kind of {name!r} is {value!r}"
+                                + did_you_mean(value, rules.ITEM_KINDS) + "; the kinds are "
+                                + ", ".join(rules.ITEM_KINDS))
         elif isinstance(neutral, bool):
             if not isinstance(value, bool):
                 raise CardError(f"{at}: {key} of {name!r} must be true or false, got {value!r}")
@@ -150,20 +163,48 @@ def _check_keys(name, card, text, where, keys=AREA_KEYS, kind="area"):
             raise CardError(f"{at}: {key} of {name!r} must be text, got {value!r}")
 
 
-def _parse_items(text, data, where):
+def _parse_items(text, data, where, printed):
+    """The item cards of a file: each a printed item changed by its keys, or a new item that
+    takes a printed one's place (``replaces``); ``printed`` is ``None`` for the package's own
+    file."""
     items = data.get("item", {})
     if not isinstance(items, dict):
         raise CardError(f"{where}: 'item' must be a table of cards ([item.NAME])")
+    taken = {}
     for name, card in items.items():
         at = f"{where}, line {_line_of(text, name)}"
-        if name not in ITEM_CARDS:
-            raise CardError(f"{at}: {name!r} is not an item card of the game"
-                            + did_you_mean(name, ITEM_CARDS) + " (new items are not supported "
-                            "yet)")
         if not isinstance(card, dict):
             raise CardError(f"{at}: item {name!r} must be a table of keys")
         _check_keys(name, card, text, where, ITEM_KEYS, "item")
+        if printed is not None:
+            _check_new(name, card, at, printed, ITEM_CARDS, "item", items, taken)
     return items
+
+
+def _check_new(name, card, at, printed, names, kind, cards, taken):
+    """Refuse a card of a file that is neither a printed card changed by its keys nor a new
+    card named as such that takes the place of a printed card no other card of the file
+    takes or changes (``replaces``)."""
+    if name in printed and "replaces" in card:
+        raise CardError(f"{at}: {name!r} is a printed {kind}: change it by its keys, or give "
+                        f"your new card a name of its own")
+    if name in printed:
+        return
+    if not _valid_name(name):
+        raise CardError(f"{at}: a new {kind}'s name must be lower-case letters, digits and _, "
+                        f"got {name!r}")
+    slot = card.get("replaces")
+    if slot is None:
+        raise CardError(f"{at}: {name!r} is not an {kind} of the game" + did_you_mean(name, names)
+                        + f"; a new {kind} card takes a printed one's place: replaces = "
+                          "\"NAME\"")
+    if slot not in printed:
+        raise CardError(f"{at}: {name!r} replaces {slot!r}, which is not a printed {kind}"
+                        + did_you_mean(slot, names))
+    if slot in taken or slot in cards:
+        how = f"replaces with {taken[slot]!r}" if slot in taken else "changes"
+        raise CardError(f"{at}: {name!r} replaces {slot!r}, which the file already {how}")
+    taken[slot] = name
 
 
 def _parse(text, data, where, printed):
@@ -180,28 +221,8 @@ def _parse(text, data, where, printed):
         if not isinstance(card, dict):
             raise CardError(f"{at}: area {name!r} must be a table of keys")
         _check_keys(name, card, text, where)
-        if printed is None:
-            continue
-        if name in printed and "replaces" in card:
-            raise CardError(f"{at}: {name!r} is a printed area: change it by its keys, or give "
-                            f"your new card a name of its own")
-        if name not in printed:
-            if not _valid_name(name):
-                raise CardError(f"{at}: a new area's name must be lower-case letters, digits and "
-                                f"_, got {name!r}")
-            slot = card.get("replaces")
-            if slot is None:
-                raise CardError(f"{at}: {name!r} is not an area of the game"
-                                + did_you_mean(name, rules.AREA_NAMES)
-                                + "; a new area card takes a printed one's place: replaces = "
-                                  "\"NAME\"")
-            if slot not in printed:
-                raise CardError(f"{at}: {name!r} replaces {slot!r}, which is not a printed area"
-                                + did_you_mean(slot, rules.AREA_NAMES))
-            if slot in taken or slot in areas:
-                how = f"replaces with {taken[slot]!r}" if slot in taken else "changes"
-                raise CardError(f"{at}: {name!r} replaces {slot!r}, which the file already {how}")
-            taken[slot] = name
+        if printed is not None:
+            _check_new(name, card, at, printed, rules.AREA_NAMES, "area", areas, taken)
     return areas
 
 
@@ -214,9 +235,12 @@ def printed():
     """The printed cards (``printed.toml``)."""
     text, data = _read(PRINTED_FILE)
     areas = _parse(text, data, PRINTED_FILE.name, None)
-    items = _parse_items(text, data, PRINTED_FILE.name)
+    items = _parse_items(text, data, PRINTED_FILE.name, None)
     full = {name: {**AREA_KEYS, **areas[name]} for name in rules.AREA_NAMES}
-    return CardSet(full, {name: {**ITEM_KEYS, **items[name]} for name in ITEM_CARDS})
+    items = {name: {**ITEM_KEYS, **items[name]} for name in ITEM_CARDS}
+    for name, card in items.items():
+        _check_kind(name, card, PRINTED_FILE.name)
+    return CardSet(full, items)
 
 
 @functools.lru_cache(maxsize=32)
@@ -224,14 +248,15 @@ def _load(path, sha256):
     text, data = _read(path)
     base = printed()
     changes = _parse(text, data, str(path), base.areas)
-    item_changes = _parse_items(text, data, str(path))
-    items = {name: {**card, **item_changes.get(name, {})} for name, card in base.items.items()}
+    item_changes = _parse_items(text, data, str(path), base.items)
+    items = {name: _changed_item(card, item_changes.get(name, {}))
+             for name, card in base.items.items()}
     areas = {name: {**card, **changes.get(name, {})} for name, card in base.areas.items()}
-    names = list(rules.AREA_NAMES)
+    names, item_names = list(rules.AREA_NAMES), list(ITEM_CARDS)
     changed = [f"{name}.{key}" for name, keys in changes.items() if name in base.areas
                for key in keys if keys[key] != base.areas[name][key]]
-    changed += [f"{name}.{key}" for name, keys in item_changes.items() for key in keys
-                if keys[key] != base.items[name][key]]
+    changed += [f"{name}.{key}" for name, keys in item_changes.items() if name in base.items
+                for key in keys if keys[key] != base.items[name][key]]
     for name, card in changes.items():
         if name not in base.areas:
             slot = card["replaces"]
@@ -239,7 +264,41 @@ def _load(path, sha256):
             areas[slot] = new
             names[rules.AREA_NAMES.index(slot)] = name
             changed.append(f"{name} in place of {slot}")
-    return CardSet(areas, items, str(path), sha256, tuple(changed), tuple(names))
+    for name, card in item_changes.items():
+        if name not in base.items:
+            if "kind" not in card:
+                raise CardError(f"{path}, line {_line_of(text, name)}: the new item {name!r} "
+                                f"states its kind: kind = one of {', '.join(rules.ITEM_KINDS)}")
+            slot = card["replaces"]
+            items[slot] = {**ITEM_KEYS, **card}
+            item_names[ITEM_CARDS.index(slot)] = name
+            changed.append(f"{name} in place of {slot}")
+    for slot, name in zip(ITEM_CARDS, item_names):
+        _check_kind(name, items[slot], f"{path}, line {_line_of(text, name)}"
+                    if name in item_changes else str(path))
+    return CardSet(areas, items, str(path), sha256, tuple(changed), tuple(names),
+                   tuple(item_names))
+
+
+def _changed_item(card, changes):
+    """A printed item with ``changes``: given another kind, it loses the numbers of its old
+    kind that the changes do not set (a First Aid Kit made an escape item heals no more)."""
+    out = {**card, **changes}
+    for key, kind in _KIND_ONLY.items():
+        if out["kind"] != kind and key not in changes:
+            out[key] = ITEM_KEYS[key]
+    return out
+
+
+def _check_kind(name, card, at):
+    """Refuse an item whose numbers do not belong to its kind: ``heal`` (1.. on a heal item
+    only) and ``extra_draws`` (on a cursed item only)."""
+    for key, kind in _KIND_ONLY.items():
+        if card[key] != ITEM_KEYS[key] and card["kind"] != kind:
+            raise CardError(f"{at}: {key} is a key of a {kind} item, and {name!r} is of kind "
+                            f"{card['kind']!r}")
+    if card["kind"] == "heal" and card["heal"] == ITEM_KEYS["heal"]:
+        raise CardError(f"{at}: {name!r} is a heal item: give it heal = N (1..{rules.MAX_HEALTH})")
 
 
 def load(cards=None):
@@ -304,8 +363,9 @@ def _tables(cards, knobs):
     facts = _tricks_won_facts(tricks_break)
     out["item_heal"] = np.array([_number(cards.items[name]["heal"], knobs)
                                  for name in ITEM_CARDS], dtype=np.int64)
-    out["cursed_extra"] = np.array([_number(cards.items["cursed_object"]["extra_draws"], knobs)],
-                                   dtype=np.int64)
+    out["item_extra"] = np.array([_number(cards.items[name]["extra_draws"], knobs)
+                                  for name in ITEM_CARDS], dtype=np.int64)
+    out.update(_kind_masks(cards))
     full = (1 << rules.N_NUMBER_CARDS) - 1
     out["has_tricks_won_rule"] = np.array([int(tricks_break[a].any()) for a in range(n)],
                                           dtype=np.int64)
@@ -316,6 +376,25 @@ def _tables(cards, knobs):
     for array in tables.values():
         array.flags.writeable = False
     return tables
+
+
+def _kind_masks(cards):
+    """The item ids of each kind (``kind_items``; the Junk cards are of the junk kind), each
+    item's kind (``item_kind``), and the ids a player may keep (``keepable``) and use in a use
+    window (``usable``)."""
+    kinds = np.zeros(rules.N_ITEM_KINDS, dtype=np.int64)
+    for item, name in enumerate(ITEM_CARDS):
+        kinds[rules.ITEM_KINDS.index(cards.items[name]["kind"])] |= 1 << item
+    for j in range(rules.N_JUNK):
+        kinds[rules.KIND_JUNK] |= 1 << (rules.JUNK + j)
+    every = (1 << len(ITEM_CARDS)) - 1
+    keepable = every & ~kinds[rules.KIND_CURSED] & ~kinds[rules.KIND_JUNK]
+    usable = kinds[rules.KIND_HEAL] | kinds[rules.KIND_LOOK] | kinds[rules.KIND_REMOVE_TRAP]
+    item_kind = np.array([rules.ITEM_KINDS.index(cards.items[name]["kind"])
+                          for name in ITEM_CARDS], dtype=np.int64)
+    return {"kind_items": kinds, "item_kind": item_kind,
+            "keepable": np.array([keepable], dtype=np.int64),
+            "usable": np.array([usable], dtype=np.int64)}
 
 
 def _tricks_won_facts(tricks_break):

@@ -36,10 +36,10 @@ from ...core.rules import (
     COLOUR_GREEN,
     COLOUR_YELLOW,
     DRAW_LAST_TRICK_WINNER,
-    ESCAPE_MASK,
     GREEN,
     KILLER,
     KILLER_RESHUFFLE_AT_ONCE,
+    KIND_ESCAPE,
     RED,
     SUIT_MASK,
     WHITE,
@@ -139,7 +139,8 @@ def item_prepare(st, player, tab, it):
     n = st[S_DECK_N]
     me = 1 << player
     held = st[S_HELD] | st[S_HELD + 1]
-    missing = ESCAPE_MASK & ~held
+    escapes = interface.kind_items(st, KIND_ESCAPE)
+    missing = escapes & ~held
     free = 0
     zone = 0
     fixed = 0
@@ -175,7 +176,7 @@ def item_prepare(st, player, tab, it):
             if num > 0 else 0.0
     it[IT_N] = n
     it[IT_Z] = popcount(zone)
-    it[IT_NEED] = st[C_ESCAPES_NEEDED] - popcount(held & ESCAPE_MASK)
+    it[IT_NEED] = st[C_ESCAPES_NEEDED] - popcount(held & escapes)
     it[IT_AT_ONCE] = st[C_KILLER_RESHUFFLE] == KILLER_RESHUFFLE_AT_ONCE
     it[IT_FREE] = free
     it[IT_FIXED] = fixed
