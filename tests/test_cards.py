@@ -192,25 +192,12 @@ def test_nothing_in_a_card_file_runs_as_python(tmp_path):
 
 
 # --- a new card in a printed one's place ---------------------------------------------------------
-def _copy_of(area, name):
-    """A card file holding ``area``'s printed card under the new ``name``, in its place."""
-    import tomllib
-    printed = tomllib.loads(C.PRINTED_FILE.read_text())["area"][area]
-    lines = [f"[area.{name}]", f'replaces = "{area}"']
-    for key, value in printed.items():
-        lines.append(f"{key} = {value!r}".replace("True", "true").replace("False", "false")
-                     .replace("'", '"') if not isinstance(value, str)
-                     else f"{key} = {value!r}".replace("'", '"') if "'" not in value
-                     else f"{key} = \"{value}\"")
-    return "\n".join(lines) + "\n"
-
-
 @pytest.mark.parametrize("area", rules.AREA_NAMES)
 def test_a_printed_card_copied_under_a_new_name_plays_as_the_original(tmp_path, area):
     """Every printed area, written anew under a name of its own in the original's place: the
     same games as the printed game (the tables are the card's, not its name's), and answers
     that name the new card."""
-    path = write(tmp_path, _copy_of(area, "my_" + area))
+    path = write(tmp_path, C.copy_text("area", area, "my_" + area))
     knobs = {"hideaway": True} if area == "hideaway" else {}
     mine = simulate(GameConfig(cards=path, **knobs), "heuristic", games=300, seed=4,
                     keep_records=True)
@@ -383,3 +370,16 @@ def test_the_players_judge_items_by_their_kinds(tmp_path, policy):
     summary = mine.summary()
     assert summary["invariant_violations"] == 0          # a refused answer counts as one too
     assert summary["item_stats"] != theirs.summary()["item_stats"]
+
+
+@pytest.mark.parametrize("kind,names", [("area", rules.AREA_NAMES), ("item", C.ITEM_CARDS)])
+def test_every_printed_card_copied_under_a_new_name_gives_the_same_rules(tmp_path, kind, names):
+    """A copy (:func:`cards.copy_text`) is read only through its hooks: the configuration's
+    whole rule array is the printed one's, for every area and every item."""
+    printed = GameConfig().to_array()
+    for name in names:
+        path = write(tmp_path, C.copy_text(kind, name, "copy_of_" + name), f"{name}.toml")
+        assert (GameConfig(cards=path).to_array() == printed).all(), name
+        assert f"copy_of_{name} in place of {name}" in C.load(path).changed
+    with pytest.raises(C.CardError, match="'mop' is not a printed item; did you mean 'map'"):
+        C.copy_text("item", "mop", "x")

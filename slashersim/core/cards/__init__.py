@@ -320,6 +320,21 @@ def load(cards=None):
     return _load(str(path), hashlib.sha256(content).hexdigest())
 
 
+def copy_text(kind, printed_name, name):
+    """The text of a card file that writes the printed card ``printed_name`` (``kind``:
+    ``"area"`` or ``"item"``) anew, as a card of its own called ``name`` in its place: the
+    start of a designer's own card, and the check that a card plays by its hooks alone."""
+    import tomli_w
+    cards = printed().areas if kind == "area" else printed().items
+    if printed_name not in cards:
+        raise CardError(f"{printed_name!r} is not a printed {kind}"
+                        + did_you_mean(printed_name, tuple(cards)))
+    neutral = AREA_KEYS if kind == "area" else ITEM_KEYS
+    keys = {k: v for k, v in cards[printed_name].items() if k != "replaces" and v != neutral[k]
+            or k == "kind"}
+    return tomli_w.dumps({kind: {name: {"replaces": printed_name, **keys}}})
+
+
 def _number(value, knobs):
     return int(knobs[value]) if isinstance(value, str) else int(value)
 
