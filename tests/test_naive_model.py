@@ -90,7 +90,7 @@ def _close_mean(a, b, z=4.5):
 
 @pytest.mark.parametrize("case", EXERCISER_CASES, ids=_id)
 def test_engine_exerciser_matches_naive_model(case):
-    n_naive, n_fast = 12_000, 100_000
+    n_naive, n_fast = 6_000, 100_000
     ref = naive.simulate(case, games=n_naive, seed=2, policy="exerciser")
     fast = simulate(GameConfig(**case), policy="exerciser", games=n_fast, seed=2,
                     keep_records=True)
