@@ -64,7 +64,8 @@ def main(argv=None):
     command = " ".join(["python", "experiments/cards_check.py", *(argv or sys.argv[1:])])
     text = f"""# The players read a card through its hooks; the ladder under a designer's cards
 
-Made by `{command}`: seed {args.seed}, {args.games:,} games per run, rulebook defaults.
+Made by `{command}`: seed {args.seed}, {args.games:,} games per run, rulebook defaults;
+players: the expert (the copies), novice, casual and expert (the ladder).
 
 ## A printed card copied under a new name plays as the original
 
