@@ -154,10 +154,25 @@ def case_hygiene(policy):
     change of the settings' tables may move)."""
     from slashersim.analysis.hygiene import POINT_HEADER, decision_points
     from slashersim.core.config import GameConfig
-    from slashersim.core.layout import CFG_SIZE
     points = decision_points(policy, GameConfig(health=6), 30, seed=3, capacity=300)
-    return digest(np.concatenate([points[:, :POINT_HEADER], points[:, POINT_HEADER + CFG_SIZE:]],
-                                 axis=1))
+    return digest(np.concatenate([points[:, :POINT_HEADER],
+                                  printed_state(points[:, POINT_HEADER:])], axis=1))
+
+
+#: the state fields sized by the areas a card set may hold: the printed game uses the first
+#: seven of their slots
+AREA_FIELDS = ("area_deck", "arrow", "traps_area", "rounds_area")
+
+
+def printed_state(states):
+    """The columns of ``states`` (rows of a game state) after the rule settings, each field's
+    slots in layout order with an area field cut to the printed game's seven areas: the part
+    of the state the printed game fills, whatever room the layout leaves for more cards."""
+    from slashersim.core import layout as L
+    from slashersim.core import rules
+    cols = [states[:, off:off + (min(n, rules.N_AREAS) if name in AREA_FIELDS else n)]
+            for name, off, n in L.STATE_FIELDS]
+    return np.concatenate(cols, axis=1)
 
 
 def case_sweep(tmp):

@@ -192,6 +192,8 @@ S_CABINS_EXTRA = _s.field("cabins_extra")            #: Cabins' extra cards draw
 S_GIFTS = _s.field("gifts")                          #: items given in the Fire pit
 S_CURSED_DRAWN = _s.field("cursed_drawn")            #: 1 once this draw held the Cursed Object
 STATE_SIZE = _s.size
+#: the fields of the state after the rule settings: ``(name, offset, slots)``, in order
+STATE_FIELDS = tuple(_s.names)
 #: bit of ``S_DECK_SEEN``: the slot is in the top group of the rulebook's first item deck
 SLOT_TOP_GROUP = 4
 
