@@ -83,8 +83,14 @@ def normalise_config(config):
         raise ValueError(f"unknown edition {cfg['edition']!r}")
     if cfg["hideaway"] is None:
         cfg["hideaway"] = cfg["edition"] == "instructions"
-    cfg["changed"], cfg["changed_items"] = read_cards(cfg["cards"]) if cfg["cards"] else ({}, {})
+    cfg["changed"], cfg["changed_items"], cfg["added"] = \
+        read_cards(cfg["cards"]) if cfg["cards"] else ({}, {}, {})
     return cfg
+
+
+def all_areas(cfg):
+    """The printed areas, then the cards the card file adds beside them."""
+    return AREAS + tuple(cfg["added"])
 
 
 # --------------------------------------------------------------------------
@@ -92,21 +98,24 @@ def normalise_config(config):
 # --------------------------------------------------------------------------
 
 def read_cards(path):
-    """``({area: {key: value}}, {item: {key: value}})`` of a card file (docs/cards.md); the
-    expressions become functions of an environment dict, built here from Python's parse tree
-    alone."""
+    """``({area: {key: value}}, {item: {key: value}}, {added area: level})`` of a card file
+    (docs/cards.md); the expressions become functions of an environment dict, built here from
+    Python's parse tree alone."""
     import ast
     import tomllib
     with open(path, "rb") as f:
         data = tomllib.load(f)
-    changed = {}
+    changed, added = {}, {}
     for area, keys in data.get("area", {}).items():
         if "replaces" in keys:           # a new card in a printed one's place starts blank
             area = keys["replaces"]
             keys = {**NEW_CARD, **keys}
+        elif keys.get("added"):          # so does one beside them, in Lv.2 unless it says
+            added[area] = keys.get("level", 2)
+            keys = {**NEW_CARD, **keys}
         changed[area] = {k: (_compile(ast.parse(v, mode="eval").body)
                              if k.startswith("breaks_") else v) for k, v in keys.items()}
-    return changed, data.get("item", {})
+    return changed, data.get("item", {}), added
 
 
 def item_number(game, item, key, printed):
@@ -209,8 +218,8 @@ class Game:
         self.discard = []
         self.junk_aside = 0 if self.rulebook else JUNK_COUNT
         self.killer_drawn_this_round = False
-        self.traps_by_area = {a: 0 for a in AREAS}
-        self.rounds_by_area = {a: 0 for a in AREAS}
+        self.traps_by_area = {a: 0 for a in all_areas(cfg)}
+        self.rounds_by_area = {a: 0 for a in all_areas(cfg)}
         self.deck, self.killer_start = build_item_deck(cfg, rng)
         self.area_deck, self.arrows, self.area_cycle = build_areas(cfg, rng)
         self.last_trick_winner = 0
@@ -248,7 +257,7 @@ def build_item_deck(cfg, rng):
 
 def area_pool(cfg):
     """Area cards in play for this config (``removed_areas`` and Hideaway left out)."""
-    return [a for a in AREAS if (a != "hideaway" or cfg["hideaway"])
+    return [a for a in all_areas(cfg) if (a != "hideaway" or cfg["hideaway"])
             and a not in cfg["removed_areas"]]
 
 
@@ -256,8 +265,11 @@ def build_areas(cfg, rng):
     """Return (rulebook area deck, rulebook arrows, instructions 4-card cycle)."""
     if cfg["edition"] == "rulebook":
         pool = area_pool(cfg)
-        lv1 = [a for a in LV1_AREAS if a in pool]
-        lv2 = [a for a in LV2_AREAS if a in pool] + (["hideaway"] if cfg["hideaway"] else [])
+        added = cfg["added"]
+        lv1 = [a for a in LV1_AREAS if a in pool] \
+            + [a for a in added if added[a] == 1 and a in pool]
+        lv2 = [a for a in LV2_AREAS if a in pool] + (["hideaway"] if cfg["hideaway"] else []) \
+            + [a for a in added if added[a] == 2 and a in pool]
         rng.shuffle(lv1)
         rng.shuffle(lv2)
         arrows = {a: rng.randrange(2) for a in area_pool(cfg)}
@@ -767,9 +779,9 @@ def simulate(config, games, seed, policy="baseline"):
         key = "wins" if r["outcome"] == "win" else r["outcome"]
         totals[key] += 1
         total_rounds += r["rounds"]
-        for a in AREAS:
-            traps_by_area[a] += r["traps_by_area"][a]
-            rounds_by_area[a] += r["rounds_by_area"][a]
+        for a in r["traps_by_area"]:
+            traps_by_area[a] = traps_by_area.get(a, 0) + r["traps_by_area"][a]
+            rounds_by_area[a] = rounds_by_area.get(a, 0) + r["rounds_by_area"][a]
         k = r["killer_start"]
         ks_games[k] = ks_games.get(k, 0) + 1
         ks_wins[k] = ks_wins.get(k, 0) + (r["outcome"] == "win")

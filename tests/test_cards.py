@@ -1,6 +1,7 @@
 """The area cards as data: the printed card file states each printed rule (checked against the
 rules page, exhaustively), a card file changes a card by name and every answer then says so,
 and everything outside the card language is refused with one line naming the file and line."""
+from pathlib import Path
 import shutil
 import subprocess
 import sys
@@ -223,7 +224,12 @@ def test_a_new_card_starts_blank_where_its_file_is_silent(tmp_path):
 
 @pytest.mark.parametrize("text,message", [
     ('[area.bog]\nrule = "x"\n', "; a new area card takes a printed one's place: "
-                                 "replaces = \"NAME\""),
+                                 "replaces = \"NAME\" or is added beside them: added = true"),
+    ('[area.bog]\nadded = true\nreplaces = "cabins"\n',
+     "'bog' is either added beside the printed areas or replaces one, not both"),
+    ('[area.cabins]\nadded = true\n', "'cabins' is a printed area, already in the game"),
+    ("".join(f'[area.a{i}]\nadded = true\n' for i in range(6)),
+     "'a5' would be area card 13; a card set holds at most 12"),
     ('[area.bog]\nreplaces = "cabin"\n', "'bog' replaces 'cabin', which is not a printed area; "
                                          "did you mean 'cabins'?"),
     ('[area.bog]\nreplaces = "cabins"\n[area.fen]\nreplaces = "cabins"\n',
@@ -383,3 +389,67 @@ def test_every_printed_card_copied_under_a_new_name_gives_the_same_rules(tmp_pat
         assert f"copy_of_{name} in place of {name}" in C.load(path).changed
     with pytest.raises(C.CardError, match="'mop' is not a printed item; did you mean 'map'"):
         C.copy_text("item", "mop", "x")
+
+
+# --- an area card added beside the printed seven ------------------------------------------------
+BONFIRE = str(Path(__file__).resolve().parents[1] / "examples" / "bonfire.toml")
+
+
+def test_an_added_card_is_an_area_of_its_own():
+    """Its hooks fill the tables' eighth row, the area deck holds it in its card's level group,
+    and the configuration names it like a printed area."""
+    cards = C.load(BONFIRE)
+    assert cards.slots == (*rules.AREA_NAMES, "bonfire") and cards.titles[-1] == "Bonfire"
+    assert cards.changed == ("bonfire added",)
+    t = cards.tables(KNOBS)
+    five, four = rules.card_id(rules.GREEN, 5), rules.card_id(rules.GREEN, 4)
+    assert not (int(t["safe"][7, rules.RED, four]) >> five) & 1     # the 5 wins: broken
+    assert (int(t["safe"][7, rules.RED, five]) >> four) & 1 == 0     # led 5 wins too
+    three = rules.card_id(rules.GREEN, 3)
+    assert (int(t["safe"][7, rules.RED, three]) >> four) & 1          # a 4 wins: kept
+    assert t["draw_reduction"][7] == 1 and t["has_trick_rule"][7] == 1
+    cfg = GameConfig(cards=BONFIRE).to_array()
+    assert cfg[L.C_N_AREAS] == 8 and cfg[L.C_AREA_IN + 7] == 1 and cfg[L.C_AREA_LEVEL + 7] == 2
+    assert GameConfig(cards=BONFIRE, removed_areas=("bonfire",)).to_array()[L.C_AREA_IN + 7] == 0
+    assert GameConfig(cards=BONFIRE, arrows=(0,) * 8).arrows == (0,) * 8
+    with pytest.raises(ConfigError, match="arrows must list 8 players"):
+        GameConfig(cards=BONFIRE, arrows=(0,) * 7)
+    with pytest.raises(ConfigError, match="bonfire"):
+        GameConfig(removed_areas=("bonfire",))
+
+
+def test_an_added_card_is_played_and_answers_name_it():
+    r = simulate(GameConfig(cards=BONFIRE), "heuristic", games=400, seed=3, keep_records=True)
+    s = r.summary()
+    assert s["rounds_by_area"]["bonfire"] > 0 and s["traps_by_area"]["bonfire"] > 0
+    assert r.records["rounds_bonfire"].sum() == s["rounds_by_area"]["bonfire"]
+    text = format_summary(s)
+    assert "bonfire added" in text.splitlines()[0]
+    assert "\n  Bonfire " in text
+
+
+def test_an_added_card_left_out_of_the_deck_changes_no_game():
+    """Its arrow is drawn after the printed deck is built, so the printed games are played."""
+    mine = simulate(GameConfig(cards=BONFIRE, removed_areas=("bonfire",)), "heuristic",
+                    games=300, seed=6, keep_records=True)
+    theirs = simulate(GameConfig(), "heuristic", games=300, seed=6, keep_records=True)
+    assert (mine.records["rounds_bonfire"] == 0).all()
+    assert mine.records.drop(columns=["traps_bonfire", "rounds_bonfire"]).equals(theirs.records)
+
+
+def test_an_added_card_can_lead_the_deck_and_the_cycle():
+    first = GameConfig(cards=BONFIRE, area_deck="cycle", areas_used=8, first_area="bonfire")
+    r = simulate(first, "baseline", games=200, seed=1, keep_records=True)
+    assert (r.records["first_area"] == 7).all()
+    assert r.summary()["rounds_by_area"]["bonfire"] >= 200
+
+
+def test_a_sweep_over_an_added_card_counts_it_in_every_row():
+    import slashersim
+    from slashersim.runner.tables import knob_columns, load_table
+    df = slashersim.sweep({"sweep": {"games": 300, "seed": 1, "policies": ["novice"]},
+                           "axes": {"cards": ["printed", BONFIRE]}})
+    assert df["rounds_bonfire"].iloc[0] == 0 < df["rounds_bonfire"].iloc[1]
+    assert "rounds_bonfire" not in knob_columns(df)
+    loaded = load_table(df)
+    assert loaded["trap_rate_bonfire"].isna().iloc[0] and loaded["trap_rate_bonfire"].iloc[1] > 0

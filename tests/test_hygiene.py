@@ -480,7 +480,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 @pytest.mark.parametrize("policy", [p for p in FAIR if p != "search"])
-@pytest.mark.parametrize("card", ["bog.toml", "cabins_eight.toml", "energy_bar.toml"])
+@pytest.mark.parametrize("card", ["bog.toml", "bonfire.toml", "energy_bar.toml"])
 def test_fair_policies_are_fair_under_the_how_tos_cards(policy, card):
     """A card file changes what the players read (the hooks, an item's kind), never what they
     may see; the area decks hold the changed card and few others, so its rounds are many."""

@@ -17,10 +17,12 @@ from slashersim.runner import simulate
 
 DATA = Path(__file__).parent / "data"
 #: card files, read by the engine through slashersim.core.cards and by the model through its own
-#: interpreter: the how-to's changed Cabins and new Bog, and a file that changes every hook
+#: interpreter: the how-to's changed Cabins, new Bog and added Bonfire, and a file that changes
+#: every hook
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 HOWTO_CARD = str(EXAMPLES / "cabins_eight.toml")
 NEW_CARD = str(EXAMPLES / "bog.toml")
+ADDED_CARD = str(EXAMPLES / "bonfire.toml")
 MIXED_CARDS = str(DATA / "cards_mixed.toml")
 CASES = [
     {"edition": "rulebook"},
@@ -30,6 +32,7 @@ CASES = [
     {"edition": "rulebook", "escapes_needed": 2, "traps": 2},
     {"edition": "rulebook", "cards": HOWTO_CARD},
     {"edition": "rulebook", "cards": NEW_CARD},
+    {"edition": "rulebook", "cards": ADDED_CARD},
     {"edition": "instructions", "cards": MIXED_CARDS},
 ]
 

@@ -156,7 +156,7 @@ def _redraw_killer_start(st, out, rng):
 
 
 def _redraw_areas(st, out, rng):
-    pool = int(sum(st[L.C_AREA_IN:L.C_AREA_IN + rules.N_AREAS]))
+    pool = int(sum(st[L.C_AREA_IN:L.C_AREA_IN + st[L.C_N_AREAS]]))
     pos = int(st[L.S_AREA_POS])
     used = int(st[L.S_AREA_N])
     levels = st[L.C_AREA_DECK] == rules.AREA_DECK_LEVELS
@@ -170,7 +170,7 @@ def _redraw_areas(st, out, rng):
     for group in groups:
         for i, a in zip(group, rng.permutation([deck[i] for i in group]) if group else []):
             out[L.S_AREA_DECK + i] = a
-    for a in range(rules.N_AREAS):
+    for a in range(st[L.C_N_AREAS]):
         if st[L.S_ROUNDS_AREA + a] == 0 and st[L.C_ARROWS + a] < 0:
             out[L.S_ARROW + a] = int(rng.integers(2))
 

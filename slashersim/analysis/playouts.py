@@ -114,7 +114,7 @@ def snapshot_position(rec, i):
     if st[L.C_AREA_DECK] == rules.AREA_DECK_LEVELS and first_pass:
         known[K.P_ARROWS] = sum(1 << int(a) for a in st[L.S_AREA_DECK:L.S_AREA_DECK + pos])
     else:
-        known[K.P_ARROWS] = (1 << rules.N_AREAS) - 1
+        known[K.P_ARROWS] = (1 << int(st[L.C_N_AREAS])) - 1
     known[K.P_LEADER] = 1
     if i == 0:
         known[K.P_AREA_FIXED] = 0
@@ -159,7 +159,8 @@ def timeline(rec, games=4000, seed=0, threads=None, step=None):
     play-outs end (:func:`timeline_playouts` of them in all).
     """
     events = record_events(rec)
-    titles = dict(zip(rules.AREA_NAMES, load_cards(rec.config.cards).titles))
+    cards = load_cards(rec.config.cards)
+    titles = dict(zip(cards.slots, cards.titles))
     last = len(rec.snaps) - 1
     prob = {}
     places = {0} | {e["before"] for e in events} | {e["after"] for e in events}

@@ -60,13 +60,13 @@ def card_from_name(text):
     return rules.card_id(rules.SUIT_NAMES.index(parts[0]), int(parts[1]))
 
 
-def _area(text, pool, what):
-    if text not in rules.AREA_NAMES:
-        _err(f"unknown area {text!r} in {what}; expected one of: {', '.join(rules.AREA_NAMES)}")
+def _area(text, pool, what, names):
+    if text not in names:
+        _err(f"unknown area {text!r} in {what}; expected one of: {', '.join(names)}")
     if text not in pool:
         _err(f"area {text!r} in {what} is not in this game's area deck "
              f"({', '.join(pool)})")
-    return rules.AREA_NAMES.index(text)
+    return names.index(text)
 
 
 def load_position(path):
@@ -254,7 +254,8 @@ def _items(data, v, cfg, st, known, killer_draws, rnd=2):
 
 def _areas(data, v, cfg, st, known, rnd, dealt):
     """The area deck, the known places in it, the arrows and the leader."""
-    pool = [a for a in rules.AREA_NAMES if cfg[L.C_AREA_IN + rules.AREA_NAMES.index(a)]]
+    names = C.load(v["cards"]).slots
+    pool = [a for a in names if cfg[L.C_AREA_IN + names.index(a)]]
     levels = v["area_deck"] == "levels"
     n = len(pool)
     cycle = n if levels else min(n, v["areas_used"])
@@ -267,9 +268,9 @@ def _areas(data, v, cfg, st, known, rnd, dealt):
         if len(seen) != rnd - 1:
             _err(f"areas_seen must list the areas of rounds 1..{rnd - 1}, got {len(seen)}")
         for i, a in enumerate(seen, start=1):
-            rounds[i] = _area(a, pool, f"areas_seen (round {i})")
+            rounds[i] = _area(a, pool, f"areas_seen (round {i})", names)
     if dealt:
-        rounds[rnd] = _area(data["area"], pool, "area")
+        rounds[rnd] = _area(data["area"], pool, "area", names)
         st[L.S_AREA] = rounds[rnd]
     fixed = {}
     start = played - pos + 1         # the first round of the current pass through the deck
@@ -281,22 +282,22 @@ def _areas(data, v, cfg, st, known, rnd, dealt):
         else:
             place = (r - 1) % cycle
         if place in fixed and fixed[place][1] != a:
-            _err(f"round {r}'s area {rules.AREA_NAMES[a]} contradicts round {fixed[place][0]}'s "
-                 f"{rules.AREA_NAMES[fixed[place][1]]}: the instructions deck cycles through "
+            _err(f"round {r}'s area {names[a]} contradicts round {fixed[place][0]}'s "
+                 f"{names[fixed[place][1]]}: the instructions deck cycles through "
                  f"the same {cycle} areas")
         for q, (r2, a2) in fixed.items():
             if a2 == a and q != place:
-                _err(f"area {rules.AREA_NAMES[a]} comes up twice in one pass through the area "
+                _err(f"area {names[a]} comes up twice in one pass through the area "
                      f"deck (rounds {r2} and {r})")
         fixed[place] = (r, a)
-    level_of = {a: int(cfg[L.C_AREA_LEVEL + a]) for a in range(rules.N_AREAS)}
-    ids = [rules.AREA_NAMES.index(a) for a in pool]
+    level_of = {a: int(cfg[L.C_AREA_LEVEL + a]) for a in range(len(names))}
+    ids = [names.index(a) for a in pool]
     first_pass = levels and played <= cycle
     n1 = sum(1 for a in ids if level_of[a] == 1)
     deck = [None] * n
     for q, (r, a) in fixed.items():
         if first_pass and (level_of[a] == 1) != (q < n1):
-            _err(f"round {r}'s area {rules.AREA_NAMES[a]} is a Lv.{level_of[a]} card, but the "
+            _err(f"round {r}'s area {names[a]} is a Lv.{level_of[a]} card, but the "
                  f"first pass through the area deck turns up the {n1} Lv.1 cards first")
         deck[q] = a
     left = [a for a in ids if a not in deck]
@@ -316,7 +317,7 @@ def _areas(data, v, cfg, st, known, rnd, dealt):
         _err("arrows must be an object: area name -> player 0 or 1")
     mask = 0
     for name, p in arrows.items():
-        a = _area(name, pool, "arrows")
+        a = _area(name, pool, "arrows", names)
         st[L.S_ARROW + a] = _int(f"the arrow of {name}", p, 0, 1)
         mask |= 1 << a
     leader = data.get("leader")
@@ -329,7 +330,7 @@ def _areas(data, v, cfg, st, known, rnd, dealt):
                      "arrows (and the area) instead of leader")
             a = rounds[rnd]
             if (mask >> a) & 1 and st[L.S_ARROW + a] != leader:
-                _err(f"leader {leader} contradicts the arrow of {rules.AREA_NAMES[a]} "
+                _err(f"leader {leader} contradicts the arrow of {names[a]} "
                      f"(player {st[L.S_ARROW + a]})")
             st[L.S_ARROW + a] = leader
             mask |= 1 << a

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..core import layout as L
 from ..core import rules
+from ..core.cards import load as load_cards
 from ..core.config import GameConfig
 from ..core.errors import ConfigError
 from ..core.files import read_json
@@ -86,6 +87,7 @@ def record_events(rec):
     the choices between two random events (keeping, trades, clean-up) count in the next."""
     events = []
     prev = 0
+    areas = load_cards(rec.config.cards).slots
     info = rec.info
     n = len(info)
     for i in range(n - 1):
@@ -94,7 +96,7 @@ def record_events(rec):
         if kind == K.SNAP_START:
             events.append({"event": "deal", "round": rnd + 1, "before": prev,
                            "after": _hands_only(i + 1),
-                           "area": rules.AREA_NAMES[int(b[L.S_AREA])],
+                           "area": areas[int(b[L.S_AREA])],
                            "leader": int(b[L.S_ROUND_LEADER]),
                            "hands": [_cards(b[L.S_HAND + p]) for p in range(2)]})
             events.append({"event": "trump", "round": rnd + 1, "before": _hands_only(i + 1),

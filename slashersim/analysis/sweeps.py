@@ -36,12 +36,15 @@ from ..policies import (
 )
 from ..runner.backends import Unit
 from ..runner.backends.local import LocalBackend
+from ..runner.result import area_names
 from ..runner.tables import (  # noqa: F401
     FORMAT,
     ITEM_COLUMNS,
     TABLE_COLUMNS,
     WINNABLE_COLUMNS,
+    added_area_columns,
     derive_rates,
+    fill_added_areas,
     row_from_counts,
     write_table,
 )
@@ -435,7 +438,7 @@ def _run_locked(spec, out, grid, backend, progress, csv, step, provenance):
     solved = {i: _cell_winnable(spec, ckpt, i, config, solved_one)
               for i, (_, config) in enumerate(grid)} if spec.winnable else {}
     rows = []
-    for i, knobs, _, policy in units:
+    for i, knobs, config, policy in units:
         chunks = plan[i, policy]
         missing = sum(c is None for c in chunks)
         if missing:
@@ -443,10 +446,11 @@ def _run_locked(spec, out, grid, backend, progress, csv, step, provenance):
         total = np.zeros_like(chunks[0])
         for c in chunks:
             total += c
-        rows.append({**row_from_counts(knobs, spec.base, policy, total, cell=i),
+        rows.append({**row_from_counts(knobs, spec.base, policy, total, cell=i,
+                                       areas=area_names(config)),
                      **solved.get(i, {})})
-    df = derive_rates(pd.DataFrame(rows))
-    df = df[[*spec.axes, *spec.base, *TABLE_COLUMNS,
+    df = derive_rates(fill_added_areas(pd.DataFrame(rows)))
+    df = df[[*spec.axes, *spec.base, *TABLE_COLUMNS, *added_area_columns(df.columns),
              *(WINNABLE_COLUMNS if spec.winnable else ())]]
     write_table(df, out, provenance)
     if csv:

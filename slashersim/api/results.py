@@ -22,7 +22,13 @@ from ..present.text import (
     format_variants,
 )
 from ..runner import SimulationResult
-from ..runner.tables import TABLE_COLUMNS, TRAP_RATE_COLUMNS, derive_rates, row_from_counts
+from ..runner.tables import (
+    TABLE_COLUMNS,
+    TRAP_RATE_COLUMNS,
+    added_area_columns,
+    derive_rates,
+    row_from_counts,
+)
 
 
 def _ci(value: Sequence[float] | None) -> tuple[float, float]:
@@ -71,11 +77,15 @@ class Simulation(SimulationResult):
         ``trap_rate_<area>`` (NaN where never played). Rows of several runs concatenate with
         :func:`pandas.concat` and pool with :func:`slashersim.runner.tables.pool_counts`."""
         knobs = _knob_columns(self.config)
-        row = row_from_counts(knobs, {}, policy_label(self.policy), self.counts)
+        row = row_from_counts(knobs, {}, policy_label(self.policy), self.counts,
+                              areas=self.areas)
         row["seed"] = self.seed
         df = derive_rates(pd.DataFrame([row]))
+        added = added_area_columns(df.columns)
         columns = [*knobs, "policy", "seed", *(c for c in TABLE_COLUMNS if c not in
-                                                 ("policy", "cell")), *TRAP_RATE_COLUMNS]
+                                                 ("policy", "cell")), *added,
+                   *TRAP_RATE_COLUMNS, *(f"trap_rate_{c[len('traps_'):]}" for c in added
+                                         if c.startswith("traps_"))]
         return df[columns]
 
     def __repr__(self) -> str:

@@ -180,6 +180,8 @@ class GameConfig:
         for key, value in rules.EDITION_DEFAULTS[edition].items():
             if out[key] is None:
                 out[key] = value
+        out["cards"] = self.check_cards(out["cards"])
+        slots = C.load(out["cards"]).slots
         _int_range("health", out["health"], 1, rules.MAX_HEALTH)
         _bool("hideaway", out["hideaway"])
         _bool("cursed_object", out["cursed_object"])
@@ -193,7 +195,7 @@ class GameConfig:
                 _int_range(name, v, 0 if name == "red_knives" else 1, 10)
         for name in ("lv1_areas", "removed_areas"):
             for area in out[name]:
-                _choice("area", area, rules.AREA_NAMES)
+                _choice("area", area, slots)
         if "hideaway" in out["removed_areas"]:
             raise ConfigError("removed_areas may not name 'hideaway'; use hideaway = false")
         _choice("area_deck", out["area_deck"], tuple(_AREA_DECKS))
@@ -208,7 +210,7 @@ class GameConfig:
                               f"got {out['white_colours']!r}")
         for c in out["white_colours"]:
             _choice("white colour", c, tuple(_COLOURS))
-        _int_range("areas_used", out["areas_used"], 1, rules.N_AREAS)
+        _int_range("areas_used", out["areas_used"], 1, len(slots))
         _int_range("first_leader", out["first_leader"], 0, 1)
         _int_range("cursed_extra_draws", out["cursed_extra_draws"], 0, 12)
         _int_range("lakeside_removal", out["lakeside_removal"], 0, 20)
@@ -223,11 +225,9 @@ class GameConfig:
         _choice("draw_order", out["draw_order"], tuple(_DRAW_ORDERS))
         _choice("fire_pit_gifts", out["fire_pit_gifts"], tuple(_GIFTS))
         _choice("first_aid_target", out["first_aid_target"], tuple(_AID_TARGETS))
-        out["arrows"] = self.check_arrows(out["arrows"])
+        out["arrows"] = self.check_arrows(out["arrows"], slots)
         _bool("check_invariants", out["check_invariants"])
-        pool = [a for a in rules.AREA_NAMES
-                if a not in out["removed_areas"] and (a != "hideaway" or out["hideaway"])]
-        if not pool:
+        if not self.pool(out):
             raise ConfigError("no area left in the area deck")
         if out["killer_position"] is not None:
             _int_range("killer_position", out["killer_position"], 1, self.killer_slots(out))
@@ -239,7 +239,6 @@ class GameConfig:
             self.check_first_yellows(out["first_yellows"])
             if out["first_trump"] is not None:
                 raise ConfigError("first_yellows and first_trump cannot both be set")
-        out["cards"] = self.check_cards(out["cards"])
         escapes = sum(card["kind"] == "escape" for card in C.load(out["cards"]).items.values())
         if out["escapes_needed"] > escapes:
             raise ConfigError(f"escapes_needed {out['escapes_needed']} is more than the {escapes} "
@@ -276,19 +275,20 @@ class GameConfig:
             raise ConfigError("first_yellows (0, 0) leaves 5 yellows for the 4-card trump deck")
 
     @staticmethod
-    def check_arrows(value):
+    def check_arrows(value, slots=rules.AREA_NAMES):
         """``arrows``: ``"random"`` (drawn per game: docs/rules.md, "The area deck"), a player 0
-        or 1 for every area card, or a list of 7 players, one per area in ``rules.AREA_NAMES``
-        order."""
+        or 1 for every area card, or a list of players, one per area of the cards in play
+        (``slots``: the printed seven in ``rules.AREA_NAMES`` order, then any added)."""
+        n = len(slots)
         if isinstance(value, str):
             if value != "random":
-                raise ConfigError(f"arrows must be 'random', 0, 1 or a list of 7 players "
+                raise ConfigError(f"arrows must be 'random', 0, 1 or a list of {n} players "
                                   f"(0 or 1), got {value!r}")
             return value
         if isinstance(value, tuple):
-            if len(value) != rules.N_AREAS:
-                raise ConfigError(f"arrows must list 7 players (0 or 1), one per area "
-                                  f"({', '.join(rules.AREA_NAMES)}), got {value!r}")
+            if len(value) != n:
+                raise ConfigError(f"arrows must list {n} players (0 or 1), one per area "
+                                  f"({', '.join(slots)}), got {value!r}")
             return tuple(_int_range("arrow", v, 0, 1) for v in value)
         return _int_range("arrows", value, 0, 1)
 
@@ -301,15 +301,29 @@ class GameConfig:
         return n + 1
 
     @staticmethod
-    def first_area_choices(values):
+    def pool(values):
+        """The areas of the area deck (resolved ``values``): every area of the cards in play
+        but the removed ones, and the Hideaway only with ``hideaway``."""
+        removed = values["removed_areas"] + (() if values["hideaway"] else ("hideaway",))
+        return tuple(a for a in C.load(values["cards"]).slots if a not in removed)
+
+    @staticmethod
+    def lv1(values):
+        """The areas of the rulebook's Lv.1 group (resolved ``values``): ``lv1_areas``, and any
+        card added beside the printed ones whose card says ``level = 1``."""
+        cards = C.load(values["cards"])
+        added = [a for a in cards.slots[rules.N_AREAS:] if cards.areas[a]["level"] == 1]
+        return (*values["lv1_areas"], *added)
+
+    @classmethod
+    def first_area_choices(cls, values):
         """Areas that can be the first area card: the Lv.1 group of the pool under the
         rulebook's levelled deck, any area of the pool otherwise."""
-        pool = [a for a in rules.AREA_NAMES
-                if a not in values["removed_areas"] and (a != "hideaway" or values["hideaway"])]
+        pool = cls.pool(values)
         if values["area_deck"] == "levels":
-            top = [a for a in pool if a in values["lv1_areas"]]
+            top = [a for a in pool if a in cls.lv1(values)]
             return tuple(top or pool)
-        return tuple(pool)
+        return pool
 
     @property
     def killer_positions(self):
@@ -347,8 +361,8 @@ class GameConfig:
         cfg[L.C_WHITE_RED_GREENS] = v["white_red_greens"]
         cfg[L.C_WALKIE_WITHOUT_DRAW] = v["walkie_talkie_without_draw"]
         cfg[L.C_KILLER_POSITION] = v["killer_position"] or 0
-        cfg[L.C_FIRST_AREA] = 0 if v["first_area"] is None else \
-            rules.AREA_NAMES.index(v["first_area"]) + 1
+        slots = C.load(v["cards"]).slots
+        cfg[L.C_FIRST_AREA] = 0 if v["first_area"] is None else slots.index(v["first_area"]) + 1
         cfg[L.C_FIRST_TRUMP] = 0 if v["first_trump"] is None else \
             rules.SUIT_NAMES.index(v["first_trump"]) + 1
         for p, y in enumerate(v["first_yellows"] or (None, None)):
@@ -362,13 +376,13 @@ class GameConfig:
         cfg[L.C_GIFTS] = _GIFTS[v["fire_pit_gifts"]]
         cfg[L.C_AID_TARGET] = _AID_TARGETS[v["first_aid_target"]]
         arrows = v["arrows"]
-        for a in range(rules.N_AREAS):
+        cfg[L.C_N_AREAS] = len(slots)
+        pool, lv1 = self.pool(v), self.lv1(v)
+        for a, name in enumerate(slots):
             cfg[L.C_ARROWS + a] = -1 if arrows == "random" else \
                 (arrows[a] if isinstance(arrows, tuple) else arrows)
-        for a, name in enumerate(rules.AREA_NAMES):
-            in_pool = name not in v["removed_areas"] and (name != "hideaway" or v["hideaway"])
-            cfg[L.C_AREA_IN + a] = in_pool
-            cfg[L.C_AREA_LEVEL + a] = 1 if name in v["lv1_areas"] else 2
+            cfg[L.C_AREA_IN + a] = name in pool
+            cfg[L.C_AREA_LEVEL + a] = 1 if name in lv1 else 2
         cfg[L.C_RED_KNIVES:L.C_RED_KNIVES + 5] = v["red_knives"]
         cfg[L.C_RED_GREENS:L.C_RED_GREENS + 5] = v["red_greens"]
         cfg[L.C_WHITE_COLOUR] = rules.COLOUR_RED

@@ -9,6 +9,8 @@ Plain offsets keep the kernels allocation-free and let numba pass everything as 
 """
 import numpy as np
 
+from .rules import MAX_AREAS
+
 
 class _Layout:
     """Hands out consecutive offsets; ``field(n)`` reserves ``n`` slots."""
@@ -68,34 +70,38 @@ C_NO_YELLOW_DRAW = _c.field("no_yellow_draw")
 C_DRAW_ORDER = _c.field("draw_order")                #: rules.DRAW_*
 C_GIFTS = _c.field("gifts")                          #: rules.GIFTS_*
 C_AID_TARGET = _c.field("aid_target")                #: rules.AID_*
-C_ARROWS = _c.field("arrows", 7)                     #: fixed arrow player per area, or -1 random
-C_AREA_IN = _c.field("area_in", 7)                   #: 1 if the area is in the pool
-C_AREA_LEVEL = _c.field("area_level", 7)             #: rulebook group, 1 (top) or 2
+#: fixed arrow player per area, or -1 random
+C_ARROWS = _c.field("arrows", MAX_AREAS)
+#: area cards in the card set (area ids 0 ..; the printed seven first)
+C_N_AREAS = _c.field("n_areas")
+C_AREA_IN = _c.field("area_in", MAX_AREAS)           #: 1 if the area is in the pool
+C_AREA_LEVEL = _c.field("area_level", MAX_AREAS)     #: rulebook group, 1 (top) or 2
 C_RED_KNIVES = _c.field("red_knives", 5)
 C_RED_GREENS = _c.field("red_greens", 5)
 C_WHITE_COLOUR = _c.field("white_colour", 8)         #: colour of a white at health h
 C_ITEM_IN = _c.field("item_in", 12)                  #: 1 if the item card is in the game
 # the area cards' hooks, one table per hook (slashersim.core.cards builds them from the card file)
 #: ``[(area * 4 + trump) * 20 + lead]``: bitmask of the follow cards whose trick keeps the rule
-C_AREA_SAFE = _c.field("area_safe", 7 * 4 * 20)
+C_AREA_SAFE = _c.field("area_safe", MAX_AREAS * 4 * 20)
 #: ``[area * 9 + t0]``: bitmask over ``t1`` of the tricks won (t0, t1) that break the rule
-C_AREA_TRICKS_BREAK = _c.field("area_tricks_break", 7 * 9)
-C_AREA_WHITE_SHIFT = _c.field("area_white_shift", 7)  #: whites' colour steps up (+) or down
-C_AREA_GREENS_REMOVED = _c.field("area_greens_removed", 7)
-C_AREA_DRAW_REDUCTION = _c.field("area_draw_reduction", 7)
-C_AREA_EXTRA_DRAW = _c.field("area_extra_draw", 7)    #: 1: one more card may be drawn
-C_AREA_KILLER_ALL = _c.field("area_killer_all", 7)    #: 1: the Killer takes all health
-C_AREA_GIFTS = _c.field("area_gifts", 7)              #: 1: items may be given
+C_AREA_TRICKS_BREAK = _c.field("area_tricks_break", MAX_AREAS * 9)
+C_AREA_WHITE_SHIFT = _c.field("area_white_shift", MAX_AREAS)  #: whites' colour steps up (+) or down
+C_AREA_GREENS_REMOVED = _c.field("area_greens_removed", MAX_AREAS)
+C_AREA_DRAW_REDUCTION = _c.field("area_draw_reduction", MAX_AREAS)
+C_AREA_EXTRA_DRAW = _c.field("area_extra_draw", MAX_AREAS)  #: 1: one more card may be drawn
+C_AREA_KILLER_ALL = _c.field("area_killer_all", MAX_AREAS)  #: 1: the Killer takes all health
+C_AREA_GIFTS = _c.field("area_gifts", MAX_AREAS)     #: 1: items may be given
 # what the players read of the cards (derived from the tables above)
 #: ``[(area * 4 + trump) * 20 + card]``: how many of the 38 (lead, follow) pairs with ``card``
 #: keep the trick rule
-C_AREA_FLEX = _c.field("area_flex", 7 * 4 * 20)
-C_AREA_HAS_TRICK_RULE = _c.field("area_has_trick_rule", 7)  #: 1: a single trick can break it
+C_AREA_FLEX = _c.field("area_flex", MAX_AREAS * 4 * 20)
+#: 1: a single trick can break it
+C_AREA_HAS_TRICK_RULE = _c.field("area_has_trick_rule", MAX_AREAS)
 #: 1: the tricks won can break it
-C_AREA_HAS_TRICKS_WON_RULE = _c.field("area_has_tricks_won_rule", 7)
+C_AREA_HAS_TRICKS_WON_RULE = _c.field("area_has_tricks_won_rule", MAX_AREAS)
 #: 0: each player must end the round with an even trick count, 1: odd, -1: no such rule
-C_AREA_PARITY = _c.field("area_parity", 7)
-C_AREA_SWEEP = _c.field("area_sweep", 7)              #: 1: one player must win every trick
+C_AREA_PARITY = _c.field("area_parity", MAX_AREAS)
+C_AREA_SWEEP = _c.field("area_sweep", MAX_AREAS)     #: 1: one player must win every trick
 #: health each First Aid card heals, by item id (0 for the other items)
 C_ITEM_HEAL = _c.field("item_heal", 12)
 #: 1: a recorded game, whose positions the engine shows the recorder (``interface.observe``)
@@ -160,8 +166,8 @@ S_PICKS = _s.field("picks")                          #: picks allowed this turn 
 S_KILLER_DRAWN = _s.field("killer_drawn")            #: 1 if the Killer came up this round
 S_AREA_N = _s.field("area_n")
 S_AREA_POS = _s.field("area_pos")
-S_AREA_DECK = _s.field("area_deck", 7)
-S_ARROW = _s.field("arrow", 7)                       #: player each area card points to
+S_AREA_DECK = _s.field("area_deck", MAX_AREAS)
+S_ARROW = _s.field("arrow", MAX_AREAS)               #: player each area card points to
 S_WHITE_COLOUR = _s.field("white_colour", 2)         #: colour of whites this item phase
 S_GREENS = _s.field("greens", 2)                     #: greens left after Lakeside
 S_YELLOWS = _s.field("yellows", 2)
@@ -180,8 +186,8 @@ S_DAMAGE = _s.field("damage", 2)
 S_KEPT = _s.field("kept", 2)
 S_KILLER_START = _s.field("killer_start")
 S_KILLER_DRAWS = _s.field("killer_draws")
-S_TRAPS_AREA = _s.field("traps_area", 7)
-S_ROUNDS_AREA = _s.field("rounds_area", 7)
+S_TRAPS_AREA = _s.field("traps_area", MAX_AREAS)
+S_ROUNDS_AREA = _s.field("rounds_area", MAX_AREAS)
 S_VIOLATIONS = _s.field("violations")
 S_FIRST_AREA = _s.field("first_area")
 S_FIRST_TRUMP = _s.field("first_trump")
@@ -224,8 +230,8 @@ R_TRAPS = _r.field("traps")
 R_HEALTH = _r.field("health", 2)
 R_KILLER_DRAWS = _r.field("killer_draws")
 R_VIOLATIONS = _r.field("violations")
-R_TRAPS_AREA = _r.field("traps_area", 7)
-R_ROUNDS_AREA = _r.field("rounds_area", 7)
+R_TRAPS_AREA = _r.field("traps_area", MAX_AREAS)
+R_ROUNDS_AREA = _r.field("rounds_area", MAX_AREAS)
 R_FIRST_AREA = _r.field("first_area")
 R_FIRST_TRUMP = _r.field("first_trump")
 R_FIRST_YELLOWS = _r.field("first_yellows", 2)
@@ -247,8 +253,8 @@ K_DAMAGE = _k.field("damage")
 K_KEPT = _k.field("kept")
 K_KILLER_DRAWS = _k.field("killer_draws")
 K_VIOLATIONS = _k.field("violations")                #: games with any violation
-K_TRAPS_AREA = _k.field("traps_area", 7)
-K_ROUNDS_AREA = _k.field("rounds_area", 7)
+K_TRAPS_AREA = _k.field("traps_area", MAX_AREAS)
+K_ROUNDS_AREA = _k.field("rounds_area", MAX_AREAS)
 K_KILLER_GAMES = _k.field("killer_games", MAX_KILLER_START + 1)
 K_KILLER_WINS = _k.field("killer_wins", MAX_KILLER_START + 1)
 K_USED = _k.field("used", 12)                        #: items used, by item id
@@ -256,9 +262,9 @@ K_KEPT_ITEM = _k.field("kept_item", 12)              #: items kept, by item id
 K_CABINS_EXTRA = _k.field("cabins_extra_draws")
 K_GIFTS = _k.field("gifts")
 #: games lost by health, by the area of the round the Killer took the last health in
-K_LOSS_HEALTH_AREA = _k.field("loss_health_area", 7)
+K_LOSS_HEALTH_AREA = _k.field("loss_health_area", MAX_AREAS)
 #: games lost by traps, by the area of the round the last trap was set off in
-K_LOSS_TRAPS_AREA = _k.field("loss_traps_area", 7)
+K_LOSS_TRAPS_AREA = _k.field("loss_traps_area", MAX_AREAS)
 #: rounds told apart in :data:`K_LOSS_HEALTH_ROUND`; later rounds count in the last
 MAX_LOSS_ROUND = 12
 #: games lost by health in round r, r = 1..MAX_LOSS_ROUND (the last: that round or later)

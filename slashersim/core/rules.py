@@ -33,7 +33,10 @@ def card_name(card):
 
 # --- areas (docs/rules.md, "The cards", "The areas and their traps") ----------------------
 TENT_SITE, LODGE, LAKESIDE, HIDEAWAY, CABINS, WOODLAND, FIRE_PIT = range(7)
+#: the printed game's area cards
 N_AREAS = 7
+#: the most area cards a card set may hold: the printed seven and new ones beside them
+MAX_AREAS = 12
 AREA_NAMES = ("tent_site", "lodge", "lakeside", "hideaway", "cabins", "woodland", "fire_pit")
 
 # --- item cards (docs/rules.md, "The cards", "The items") ---------------------------------

@@ -18,6 +18,7 @@ from ..core.layout import (
     C_JUNK,
     C_KILLER_POSITION,
     C_LEADER,
+    C_N_AREAS,
     C_START_HEALTH,
     C_TOP_GROUP,
     S_AREA,
@@ -68,38 +69,49 @@ from .rng import AREAS, DEAL, ITEMS, rand_below, shuffle_slice, splitmix64
 
 @njit(cache=True)
 def setup_area_deck(st):
-    """Build the area deck (docs/rules.md, "The area deck"): arrows for all seven cards, then
-    the deck of the pool.
+    """Build the area deck (docs/rules.md, "The area deck"): arrows for the seven printed
+    cards, the deck of the pool, then arrows for any card added beside them.
 
     Rulebook: each level group shuffled, Lv.1 on top; instructions: the pool shuffled and the
     first ``C_AREAS_USED`` kept, cycling. Arrows are drawn for every area id so that removing an
     area does not change the others' arrows, and drawn even where ``C_ARROWS`` fixes them, so
-    that fixing them leaves the rest of the game's randomness unchanged.
+    that fixing them leaves the rest of the game's randomness unchanged. A card added beside
+    the printed seven gets its arrow last, and only while it is in the deck, so that a card
+    added and left out of the deck changes no game.
     """
     for a in range(N_AREAS):
-        st[S_ARROW + a] = rand_below(st, AREAS, 2)
-        if st[C_ARROWS + a] >= 0:
-            st[S_ARROW + a] = st[C_ARROWS + a]
+        draw_arrow(st, a)
     n = np.int64(0)
     if st[C_AREA_DECK] == AREA_DECK_LEVELS:
         for level in (1, 2):
             start = n
-            for a in range(N_AREAS):
+            for a in range(st[C_N_AREAS]):
                 if st[C_AREA_IN + a] and st[C_AREA_LEVEL + a] == level:
                     st[S_AREA_DECK + n] = a
                     n += 1
             shuffle_slice(st, S_AREA_DECK + start, S_AREA_DECK + n, AREAS)
     else:
-        for a in range(N_AREAS):
+        for a in range(st[C_N_AREAS]):
             if st[C_AREA_IN + a]:
                 st[S_AREA_DECK + n] = a
                 n += 1
         shuffle_slice(st, S_AREA_DECK, S_AREA_DECK + n, AREAS)
+    for a in range(N_AREAS, st[C_N_AREAS]):
+        if st[C_AREA_IN + a]:
+            draw_arrow(st, a)
     force_first_area(st, n)
     if st[C_AREA_DECK] != AREA_DECK_LEVELS:
         n = min(n, st[C_AREAS_USED])
     st[S_AREA_N] = n
     st[S_AREA_POS] = 0
+
+
+@njit(cache=True, inline='always')
+def draw_arrow(st, a):
+    """The player area ``a``'s arrow points to: drawn, then ``C_ARROWS`` where it fixes it."""
+    st[S_ARROW + a] = rand_below(st, AREAS, 2)
+    if st[C_ARROWS + a] >= 0:
+        st[S_ARROW + a] = st[C_ARROWS + a]
 
 
 @njit(cache=True)

@@ -99,6 +99,7 @@ from ..core.rules import (
     KILLER_RESHUFFLE_AT_CLEANUP,
     LOSS_HEALTH,
     LOSS_TRAPS,
+    MAX_AREAS,
     RUNNING,
     TIMEOUT,
     WIN,
@@ -248,7 +249,7 @@ def write_record(st, rec):
         rec[R_KEPT + p] = st[S_KEPT + p]
         rec[R_HEALTH + p] = st[S_HEALTH + p]
         rec[R_FIRST_YELLOWS + p] = st[S_FIRST_YELLOWS + p]
-    for a in range(7):
+    for a in range(MAX_AREAS):
         rec[R_TRAPS_AREA + a] = st[S_TRAPS_AREA + a]
         rec[R_ROUNDS_AREA + a] = st[S_ROUNDS_AREA + a]
     for i in range(12):
@@ -329,7 +330,7 @@ def aggregate(records, counts):
         counts[K_KILLER_DRAWS] += r[R_KILLER_DRAWS]
         if r[R_VIOLATIONS]:
             counts[K_VIOLATIONS] += 1
-        for a in range(7):
+        for a in range(MAX_AREAS):
             counts[K_TRAPS_AREA + a] += r[R_TRAPS_AREA + a]
             counts[K_ROUNDS_AREA + a] += r[R_ROUNDS_AREA + a]
         for j in range(12):

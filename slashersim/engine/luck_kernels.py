@@ -20,6 +20,7 @@ from ..core.layout import (
     C_ARROWS,
     C_CHECK,
     C_LEADER,
+    C_N_AREAS,
     CFG_SIZE,
     S_AREA,
     S_AREA_DECK,
@@ -123,7 +124,7 @@ def resample_area_deck(st, pos):
     n = st[S_AREA_N]
     if st[C_AREA_DECK] != AREA_DECK_LEVELS:
         n = 0
-        for a in range(N_AREAS):
+        for a in range(st[C_N_AREAS]):
             n += st[C_AREA_IN + a]
     free = ((1 << n) - 1) & ~pos[P_AREA_FIXED]
     if st[C_AREA_DECK] == AREA_DECK_LEVELS and st[S_ROUND] == st[S_AREA_POS]:
@@ -135,8 +136,8 @@ def resample_area_deck(st, pos):
             shuffle_places(st, S_AREA_DECK, group, AREAS)
     else:
         shuffle_places(st, S_AREA_DECK, free, AREAS)
-    for a in range(N_AREAS):
-        if not (pos[P_ARROWS] >> a) & 1:
+    for a in range(st[C_N_AREAS]):
+        if not (pos[P_ARROWS] >> a) & 1 and (a < N_AREAS or st[C_AREA_IN + a]):
             st[S_ARROW + a] = rand_below(st, AREAS, 2)
             if st[C_ARROWS + a] >= 0:
                 st[S_ARROW + a] = st[C_ARROWS + a]

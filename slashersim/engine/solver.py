@@ -35,6 +35,7 @@ from numba.typed import Dict
 import numpy as np
 
 from ..core.layout import (
+    C_N_AREAS,
     S_AREA,
     S_AREA_DECK,
     S_AREA_N,
@@ -128,7 +129,7 @@ def _key_words(st, out):
     for i in range(st[S_DISCARD_N]):
         out[n] = st[S_DISCARD + i]
         n += 1
-    for i in range(7):
+    for i in range(st[C_N_AREAS]):
         out[n] = st[S_AREA_DECK + i]
         out[n + 1] = st[S_ARROW + i]
         n += 2

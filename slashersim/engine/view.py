@@ -23,6 +23,7 @@ from ..core.layout import (
     C_AREA_DECK,
     C_ARROWS,
     C_ITEM_HEAL,
+    C_N_AREAS,
     C_USABLE,
     DECK_CAPACITY,
     MEMORY_SIZE,
@@ -63,7 +64,6 @@ from ..core.rules import (
     AID_EITHER,
     AREA_DECK_LEVELS,
     KIND_LOOK,
-    N_AREAS,
 )
 from . import interface
 from .bits import lowest_bit
@@ -108,9 +108,9 @@ def write_view(st, player, out):
     used = st[S_AREA_N]
     levels = st[C_AREA_DECK] == AREA_DECK_LEVELS
     first = pos if st[S_ROUND] == pos or levels else used
-    for i in range(first, N_AREAS):
+    for i in range(first, st[C_N_AREAS]):
         out[S_AREA_DECK + i] = -1
-    for a in range(N_AREAS):
+    for a in range(st[C_N_AREAS]):
         if st[S_ROUNDS_AREA + a] == 0 and st[C_ARROWS + a] < 0:
             out[S_ARROW + a] = -1
 

@@ -112,8 +112,10 @@ class Observation:
 
     @property
     def area(self) -> str:
-        """This round's area (``rules.AREA_NAMES``)."""
-        return rules.AREA_NAMES[self.state[L.S_AREA]]
+        """This round's area: its name in ``rules.AREA_NAMES``, or for the k-th card a card
+        file added beside the printed seven, ``added_k`` (the card file lists them in order)."""
+        a = int(self.state[L.S_AREA])
+        return rules.AREA_NAMES[a] if a < rules.N_AREAS else f"added_{a - rules.N_AREAS + 1}"
 
     @property
     def trump(self) -> str:

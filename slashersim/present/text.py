@@ -7,7 +7,6 @@ command line's output and the page's tables use the same words and figures.
 """
 import json
 
-from ..core import rules
 from ..core.cards import load as load_cards
 from ..core.config import GameConfig
 from ..policies import skill_of
@@ -58,10 +57,11 @@ def config_line(c):
 
 
 def area_names(c):
-    """Each printed area's name in answers, as its card is titled (``Tent site``): the card
-    in its place under the configuration ``c`` (a ``describe()`` dict), the printed card's
-    unless a card file replaced it (JSON keeps the printed names as keys)."""
-    return dict(zip(rules.AREA_NAMES, load_cards(c.get("cards")).titles))
+    """Each area's name in answers, as its card is titled (``Tent site``): the card in its
+    place under the configuration ``c`` (a ``describe()`` dict), the printed card's unless a
+    card file replaced it (JSON keeps the printed names as keys), then any card added."""
+    cards = load_cards(c.get("cards"))
+    return dict(zip(cards.slots, cards.titles))
 
 
 def cards_line(path):
@@ -267,8 +267,8 @@ def format_ci(ci, signed=False):
 
 def played_areas(result):
     """The areas some compared policy played a round in, in area order."""
-    return [a for a in rules.AREA_NAMES
-            if any(row["rounds_by_area"][a] for row in result["policies"])]
+    areas = dict.fromkeys(a for row in result["policies"] for a in row["rounds_by_area"])
+    return [a for a in areas if any(row["rounds_by_area"].get(a) for row in result["policies"])]
 
 
 def format_comparison(r, config_line):

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..core import cards as C
 from ..core import layout as L
 from ..core import rules
 from ..core.config import GameConfig
@@ -18,12 +19,19 @@ from ..core.stats import wilson_interval
 AREAS = tuple(rules.AREA_NAMES)
 
 
-def count_fields(counts):
+def area_names(config):
+    """The areas of ``config``'s cards, by area id, as answers name them: the printed seven,
+    then any card added beside them."""
+    return C.load(config.cards).slots
+
+
+def count_fields(counts, areas=AREAS):
     """The named integer totals of a run's ``counts`` (``core.layout.K_*``): ``games``,
     ``wins``, ``loss_health``, ``loss_traps``, ``timeout``, ``invariant_violations``,
     ``rounds``, ``damage``, ``traps_<area>``, ``rounds_<area>``, ``rounds_hist`` (games that
     ended in round 0, 1, ..., trailing zeros cut), ``used_<item>``, ``kept_<item>``,
-    ``killer_draws``, ``cabins_extra_draws`` and ``gifts``: the count columns of a sweep table."""
+    ``killer_draws``, ``cabins_extra_draws`` and ``gifts``: the count columns of a sweep table.
+    ``areas`` names the areas by id (:func:`area_names`)."""
     c = [int(x) for x in counts]
     out = {"games": c[L.K_GAMES]}
     for name in rules.OUTCOME_NAMES[1:]:
@@ -31,7 +39,7 @@ def count_fields(counts):
     out["invariant_violations"] = c[L.K_VIOLATIONS]
     out["rounds"] = c[L.K_ROUNDS]
     out["damage"] = c[L.K_DAMAGE]
-    for a, area in enumerate(AREAS):
+    for a, area in enumerate(areas):
         out[f"traps_{area}"] = c[L.K_TRAPS_AREA + a]
         out[f"rounds_{area}"] = c[L.K_ROUNDS_AREA + a]
     hist = c[L.K_ROUNDS_HIST:]
@@ -47,7 +55,7 @@ def count_fields(counts):
     return out
 
 
-def loss_fields(counts):
+def loss_fields(counts, areas=AREAS):
     """Why the games of ``counts`` were lost, as counts: ``health_by_area`` and
     ``traps_by_area`` (area -> games lost in a round played there), ``health_by_round``
     (``"1"``, ``"2"``, ... -> games in which the Killer took a last health in that round; the
@@ -56,10 +64,10 @@ def loss_fields(counts):
     c = [int(x) for x in counts]
     last = L.MAX_LOSS_ROUND
     return {
-        "health_by_area": {a: c[L.K_LOSS_HEALTH_AREA + i] for i, a in enumerate(AREAS)},
+        "health_by_area": {a: c[L.K_LOSS_HEALTH_AREA + i] for i, a in enumerate(areas)},
         "health_by_round": {(f"{r}+" if r == last else str(r)): c[L.K_LOSS_HEALTH_ROUND + r]
                             for r in range(1, last + 1)},
-        "traps_by_area": {a: c[L.K_LOSS_TRAPS_AREA + i] for i, a in enumerate(AREAS)},
+        "traps_by_area": {a: c[L.K_LOSS_TRAPS_AREA + i] for i, a in enumerate(areas)},
         "timeout": c[L.K_OUTCOMES + rules.TIMEOUT],
     }
 
@@ -79,7 +87,12 @@ class SimulationResult:
     @property
     def fields(self):
         """The named totals of :func:`count_fields`."""
-        return count_fields(self.counts)
+        return count_fields(self.counts, self.areas)
+
+    @property
+    def areas(self):
+        """The areas of the run's cards, by area id (:func:`area_names`)."""
+        return area_names(self.config)
 
     @property
     def games(self):
@@ -104,18 +117,18 @@ class SimulationResult:
         """Area name -> traps set off there per round played there (None if never played)."""
         f = self.fields
         return {a: f[f"traps_{a}"] / f[f"rounds_{a}"] if f[f"rounds_{a}"] else None
-                for a in AREAS}
+                for a in self.areas}
 
     def rounds_by_area(self):
         """Area name -> rounds played there, all games."""
         f = self.fields
-        return {a: f[f"rounds_{a}"] for a in AREAS}
+        return {a: f[f"rounds_{a}"] for a in self.areas}
 
     def traps_by_area(self):
         """Area name -> traps set off there, all games (the counts behind
         :meth:`trap_rate_by_area`)."""
         f = self.fields
-        return {a: f[f"traps_{a}"] for a in AREAS}
+        return {a: f[f"traps_{a}"] for a in self.areas}
 
     def outcome_counts(self):
         """Games per outcome: ``win``, ``loss_health``, ``loss_traps``, ``timeout``."""
@@ -178,7 +191,7 @@ class SimulationResult:
             "rounds_hist": f["rounds_hist"],
             "win_rate_by_killer_start": self.win_rate_by_killer_start(),
             "item_stats": self.item_stats(),
-            "losses": loss_fields(self.counts),
+            "losses": loss_fields(self.counts, self.areas),
             "invariant_violations": f["invariant_violations"],
             "config": self.config.describe(),
             "policy": self.policy,
@@ -188,9 +201,10 @@ class SimulationResult:
         }
 
 
-def records_frame(records, first_game=None):
+def records_frame(records, first_game=None, areas=AREAS):
     """Per-game records ``ndarray(int32, (n, RECORD_SIZE))`` as a tidy DataFrame; with
-    ``first_game``, a leading ``game`` column numbers them from it."""
+    ``first_game``, a leading ``game`` column numbers them from it; ``areas`` names the areas
+    by id (:func:`area_names`)."""
     cols = {} if first_game is None else {
         "game": np.arange(first_game, first_game + len(records))}
     for name, off, n in L.RECORD_FIELDS:
@@ -198,7 +212,7 @@ def records_frame(records, first_game=None):
             cols[name] = records[:, off]
         elif name in ("traps_area", "rounds_area"):
             stem = name.split("_")[0]
-            for a, area in enumerate(AREAS):
+            for a, area in enumerate(areas):
                 cols[f"{stem}_{area}"] = records[:, off + a]
         elif name in ("used", "kept_item"):
             stem = name.split("_")[0]

@@ -72,8 +72,35 @@ WINNABLE_COLUMNS = ("solved", "winnable", "unwinnable", "undecided", "winnable_s
                     "winnable_ci_low", "winnable_ci_high")
 #: columns every table must have to be analysed
 REQUIRED_COLUMNS = ("policy", "games", *OUTCOME_COLUMNS)
-#: columns that are results, not knobs; every other column is a knob
+#: columns that are results, not knobs; every other column is a knob (but the columns of an
+#: area added by a card file: :func:`added_area_columns`)
 RESULT_COLUMNS = frozenset((*TABLE_COLUMNS, *TRAP_RATE_COLUMNS, *WINNABLE_COLUMNS))
+#: the stems of an area's columns
+_AREA_STEMS = ("traps_", "rounds_", "trap_rate_")
+
+
+def table_areas(columns):
+    """The areas a table counts: the printed seven, then each area a card file added beside
+    them (a ``traps_<area>`` column with its ``rounds_<area>``), in column order."""
+    added = [c[len("traps_"):] for c in columns if c.startswith("traps_")
+             and c[len("traps_"):] not in AREAS and f"rounds_{c[len('traps_'):]}" in columns]
+    return (*AREAS, *added)
+
+
+def added_area_columns(columns):
+    """The count columns of the areas added beside the printed seven: ``traps_<area>``, then
+    ``rounds_<area>``."""
+    added = table_areas(columns)[len(AREAS):]
+    return [f"traps_{a}" for a in added] + [f"rounds_{a}" for a in added]
+
+
+def count_columns(columns):
+    """The integer count columns among ``columns`` (pooling adds them)."""
+    return [c for c in (*COUNT_COLUMNS, *added_area_columns(columns)) if c in columns]
+
+
+def _is_result(column):
+    return column in RESULT_COLUMNS or column.startswith(_AREA_STEMS)
 
 
 class TableError(ConfigError):
@@ -82,11 +109,20 @@ class TableError(ConfigError):
 
 # --- rows from counts ----------------------------------------------------------------------------
 
-def row_from_counts(knobs, base, policy, counts, cell=0):
+def row_from_counts(knobs, base, policy, counts, cell=0, areas=AREAS):
     """One table row from a cell's summed integer ``counts`` (laid out by
     ``core.layout.K_*``): the knobs, ``policy``, ``cell`` and the count columns of
-    :func:`slashersim.runner.result.count_fields`."""
-    return {**knobs, **base, "policy": policy, "cell": int(cell), **count_fields(counts)}
+    :func:`slashersim.runner.result.count_fields` (``areas``: the cell's areas by id)."""
+    return {**knobs, **base, "policy": policy, "cell": int(cell),
+            **count_fields(counts, areas)}
+
+
+def fill_added_areas(df):
+    """Give every row of ``df`` the counts of the areas some row's card file added: 0 where
+    a row's cards hold no such area (no round was played there), in place; ``df``."""
+    for col in added_area_columns(df.columns):
+        df[col] = df[col].fillna(0).astype(np.int64)
+    return df
 
 
 def derive_rates(df):
@@ -99,7 +135,7 @@ def derive_rates(df):
     df["win_ci_low"], df["win_ci_high"] = wilson_arrays(wins, games)
     if "rounds" in df.columns:
         df["mean_rounds"] = rates(df["rounds"].to_numpy(dtype=np.int64), games)
-    for area in AREAS:
+    for area in table_areas(df.columns):
         if f"traps_{area}" in df.columns and f"rounds_{area}" in df.columns:
             df[f"trap_rate_{area}"] = rates(df[f"traps_{area}"].to_numpy(dtype=np.int64),
                                             df[f"rounds_{area}"].to_numpy(dtype=np.int64))
@@ -294,7 +330,7 @@ def check_table(df):
                              f"{', '.join(REQUIRED_COLUMNS)})")
     if len(df) == 0:
         raise TableError("the table has no rows")
-    for col in [c for c in COUNT_COLUMNS if c in df.columns]:
+    for col in count_columns(df.columns):
         if not pd.api.types.is_numeric_dtype(df[col]):
             raise TableError(f"column {col!r} must be numeric, got {df[col].dtype}")
         values = df[col].to_numpy(dtype=np.float64)
@@ -362,7 +398,7 @@ def load_table(table):
     if "rounds_hist" in df.columns:
         df["rounds_hist"] = pd.Series([parse_hist(v, i) for i, v in
                                        enumerate(df["rounds_hist"])], dtype=object)
-    for col in [c for c in COUNT_COLUMNS if c in df.columns]:
+    for col in count_columns(df.columns):
         df[col] = df[col].astype(np.int64)
     derive_rates(df)
     df.attrs = {"slashersim": prov, "format": fmt}
@@ -373,7 +409,7 @@ def load_table(table):
 
 def knob_columns(df):
     """The knob columns of the table, in table order: every column that is not a result."""
-    return [c for c in df.columns if c not in RESULT_COLUMNS]
+    return [c for c in df.columns if not _is_result(c)]
 
 
 def varying_knobs(df):
@@ -396,7 +432,7 @@ def pool_counts(df, by):
     for col in by:
         if col not in df.columns:
             raise TableError(f"the table has no column {col!r}")
-    counts = [c for c in COUNT_COLUMNS if c in df.columns]
+    counts = count_columns(df.columns)
     work = df.assign(_one=1)
     if by:
         groups = work.groupby(by, sort=False, dropna=False)

@@ -648,8 +648,8 @@ class Explorer:
                 low, high = wilson_interval(n, r.games)
                 outcome_rows.append((label, tag, n / r.games, low, high,
                                      f"{tag} {label}: {n / r.games:.4f}"))
-        played = [area for area in rules.AREA_NAMES
-                  if any(r.rounds_by_area()[area] for _, r in runs)]
+        played = [area for area in dict.fromkeys(x for _, r in runs for x in r.areas)
+                  if any(r.rounds_by_area().get(area) for _, r in runs)]
         titles = area_names(a.config.describe())
         for area in played:
             for tag, r in runs:

@@ -14,6 +14,7 @@ from typing import Any
 from ..core import rules
 from ..core.config import GameConfig
 from ..policies import SKILLS
+from ..runner.result import area_names
 from ..runner.tables import load_table
 
 #: the package's data (``slashersim/data/``, package data of the wheel), found with
@@ -116,12 +117,12 @@ class Grid:
         axes = tuple((prov.get("spec") or {}).get("axes", {}))
         self.tables.append(GridTable(_shown_path(path), int(seed),
                                      dict(prov.get("games_by_policy") or {}), axes))
-        areas = rules.AREA_NAMES
         for row in df.to_dict("records"):
             config = configs.get(row["cell"])
             if config is None:
                 continue
             g = int(row["games"])
+            areas = area_names(config)
             answer = GridAnswer(
                 games=g, seed=int(seed), wins=int(row["wins"]), win_rate=float(row["win_rate"]),
                 win_ci=(float(row["win_ci_low"]), float(row["win_ci_high"])),

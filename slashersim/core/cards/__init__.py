@@ -10,6 +10,9 @@ and :meth:`CardSet.tables` turns the cards into the tables the engine reads thro
 An area card's keys (a key left out keeps the printed card's value, or for a card's rule,
 breaks never):
 
+- ``replaces`` (a new card in a printed card's place) or ``added = true`` (a new card beside
+  the printed ones, in the deck's ``level`` group; at most ``rules.MAX_AREAS`` areas in all);
+
 - ``title``, ``level`` (1 or 2: the rulebook's area-deck group), ``source`` (the text it comes
   from), ``rule`` (the card's words);
 - ``breaks_on_trick``: an expression over one trick; ``breaks_on_tricks_won``: over the tricks
@@ -52,7 +55,7 @@ PRINTED_FILE = Path(__file__).with_name("printed.toml")
 #: the name a configuration gives the printed cards
 PRINTED = "printed"
 #: the keys of an area card, with the printed game's neutral value
-AREA_KEYS = {"replaces": "", "title": "", "level": 2, "source": "", "rule": "",
+AREA_KEYS = {"replaces": "", "added": False, "title": "", "level": 2, "source": "", "rule": "",
              "breaks_on_trick": "false",
              "breaks_on_tricks_won": "false", "white_shift": 0, "greens_removed": 0,
              "draw_reduction": 0, "extra_draw": False, "killer": "damage", "gifts": False}
@@ -76,27 +79,34 @@ __all__ = ["CardError", "CardSet", "load", "PRINTED", "AREA_KEYS", "ITEM_KEYS"]
 
 @dataclass(frozen=True, eq=False)
 class CardSet:
-    """The cards in force: ``areas`` (each printed area's place -> the keys of the card in
-    it), ``items`` (item -> keys), the file that changed them (``None``: the printed cards),
-    its content's SHA-256, what it changed (``changed``, as answers list it) and the card in
-    each printed area's place (``names``)."""
+    """The cards in force: ``areas`` (each area's place, by area id: the printed seven, then
+    any added beside them -> the keys of the card in it), ``items`` (item -> keys), the file
+    that changed them (``None``: the printed cards), its content's SHA-256, what it changed
+    (``changed``, as answers list it) and the card in each area's place (``names``)."""
 
     areas: dict = field(repr=False)
     items: dict = field(repr=False, default_factory=dict)
     file: str | None = None
     sha256: str | None = None
     changed: tuple = ()
-    #: the card in each printed area's place (its own name, or a new card's)
+    #: the card in each area's place (its own name, or a new card's)
     names: tuple = rules.AREA_NAMES
     #: the card in each printed item's place
     item_names: tuple = rules.ITEM_NAMES[:rules.CURSED_OBJECT + 1]
 
     @property
+    def slots(self):
+        """The name of each area's place, by area id, as configurations and answers name the
+        areas: the printed seven (a card in a printed place answers to that place's name),
+        then the cards added beside them."""
+        return tuple(self.areas)
+
+    @property
     def titles(self):
-        """The title of the card in each printed area's place, as answers show it (a new card
-        without a title: its name)."""
+        """The title of the card in each area's place, as answers show it (a new card without
+        a title: its name)."""
         return tuple(self.areas[slot]["title"] or name
-                     for slot, name in zip(rules.AREA_NAMES, self.names))
+                     for slot, name in zip(self.slots, self.names))
 
     @property
     def label(self):
@@ -185,6 +195,9 @@ def _check_new(name, card, at, printed, names, kind, cards, taken):
     """Refuse a card of a file that is neither a printed card changed by its keys nor a new
     card named as such that takes the place of a printed card no other card of the file
     takes or changes (``replaces``)."""
+    if name in printed and "added" in card:
+        raise CardError(f"{at}: {name!r} is a printed {kind}, already in the game: change it "
+                        f"by its keys, or give your new card a name of its own")
     if name in printed and "replaces" in card:
         raise CardError(f"{at}: {name!r} is a printed {kind}: change it by its keys, or give "
                         f"your new card a name of its own")
@@ -194,10 +207,16 @@ def _check_new(name, card, at, printed, names, kind, cards, taken):
         raise CardError(f"{at}: a new {kind}'s name must be lower-case letters, digits and _, "
                         f"got {name!r}")
     slot = card.get("replaces")
+    if kind == "area" and card.get("added"):
+        if slot is not None:
+            raise CardError(f"{at}: {name!r} is either added beside the printed areas or "
+                            f"replaces one, not both")
+        return
     if slot is None:
+        beside = " or is added beside them: added = true" if kind == "area" else ""
         raise CardError(f"{at}: {name!r} is not an {kind} of the game" + did_you_mean(name, names)
                         + f"; a new {kind} card takes a printed one's place: replaces = "
-                          "\"NAME\"")
+                          f"\"NAME\"{beside}")
     if slot not in printed:
         raise CardError(f"{at}: {name!r} replaces {slot!r}, which is not a printed {kind}"
                         + did_you_mean(slot, names))
@@ -258,7 +277,15 @@ def _load(path, sha256):
     changed += [f"{name}.{key}" for name, keys in item_changes.items() if name in base.items
                 for key in keys if keys[key] != base.items[name][key]]
     for name, card in changes.items():
-        if name not in base.areas:
+        if name not in base.areas and card.get("added"):
+            if len(areas) == rules.MAX_AREAS:
+                raise CardError(f"{path}, line {_line_of(text, name)}: {name!r} would be area "
+                                f"card {len(areas) + 1}; a card set holds at most "
+                                f"{rules.MAX_AREAS}")
+            areas[name] = {**AREA_KEYS, **card}
+            names.append(name)
+            changed.append(f"{name} added")
+        elif name not in base.areas:
             slot = card["replaces"]
             new = {**AREA_KEYS, "level": base.areas[slot]["level"], **card}
             areas[slot] = new
@@ -330,8 +357,8 @@ def copy_text(kind, printed_name, name):
         raise CardError(f"{printed_name!r} is not a printed {kind}"
                         + did_you_mean(printed_name, tuple(cards)))
     neutral = AREA_KEYS if kind == "area" else ITEM_KEYS
-    keys = {k: v for k, v in cards[printed_name].items() if k != "replaces" and v != neutral[k]
-            or k == "kind"}
+    keys = {k: v for k, v in cards[printed_name].items()
+            if k not in ("replaces", "added") and v != neutral[k] or k == "kind"}
     return tomli_w.dumps({kind: {name: {"replaces": printed_name, **keys}}})
 
 
@@ -342,14 +369,13 @@ def _number(value, knobs):
 @functools.lru_cache(maxsize=64)
 def _tables(cards, knobs):
     knobs = dict(knobs)
-    n = rules.N_AREAS
+    n = len(cards.areas)
     safe = np.zeros((n, rules.N_SUITS, rules.N_NUMBER_CARDS), dtype=np.int64)
     tricks_break = np.zeros((n, rules.TRICKS_PER_ROUND + 1), dtype=np.int64)
     out = {key: np.zeros(n, dtype=np.int64) for key in
            ("white_shift", "greens_removed", "draw_reduction", "extra_draw", "killer_all",
             "gifts")}
-    for a, name in enumerate(rules.AREA_NAMES):
-        card = cards.areas[name]
+    for a, card in enumerate(cards.areas.values()):
         where = cards.file or PRINTED_FILE.name
         on_trick = Expression(card["breaks_on_trick"], TRICK_NAMES, where)
         on_won = Expression(card["breaks_on_tricks_won"], TRICKS_WON_NAMES, where)

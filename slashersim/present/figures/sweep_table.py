@@ -33,6 +33,7 @@ from ...runner.tables import (
     load_table,
     pool_counts,
     pool_rounds_hist,
+    table_areas,
     varying_knobs,
 )
 from .style import MAX_INCHES, MAX_LEGEND, STYLE, new_figure
@@ -478,14 +479,15 @@ def trap_rate_by_area(df):
     if len(policies) > MAX_LEGEND:
         raise FigureUnavailable(f"{len(policies)} players are more than {MAX_LEGEND} bars per "
                                 f"area; draw it for fewer players")
-    if not (df[[f"rounds_{a}" for a in AREAS]].to_numpy().sum() > 0):
+    all_areas = table_areas(df.columns)
+    if not (df[[f"rounds_{a}" for a in all_areas]].to_numpy().sum() > 0):
         raise FigureUnavailable("no area was played")
     with matplotlib.rc_context(STYLE):
         fig, axes = _grid(len(editions), min(len(editions), 2), panel_w=6.2, panel_h=3.4)
         for ax, ed in zip(axes, editions):
             sub = df if ed is None else df[df["edition"] == ed]
             pooled = pool_counts(sub, ["policy"]).set_index("policy")
-            areas = [a for a in AREAS if pooled[f"rounds_{a}"].sum() > 0]
+            areas = [a for a in all_areas if pooled[f"rounds_{a}"].sum() > 0]
             played = {a: cells_played(sub, a) for a in areas}
             width = 0.8 / len(policies)
             pos = np.arange(len(areas))
