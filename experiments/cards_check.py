@@ -21,7 +21,8 @@ from slashersim.core import rules
 from slashersim.core.stats import mean_interval
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ("bog.toml", "bonfire.toml", "cabins_eight.toml", "energy_bar.toml")
+EXAMPLES = ("bog.toml", "bonfire.toml", "cabins_eight.toml", "energy_bar.toml",
+            "whistle.toml")
 SKILLS = ("novice", "casual", "expert")
 
 

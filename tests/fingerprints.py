@@ -159,18 +159,18 @@ def case_hygiene(policy):
                                   printed_state(points[:, POINT_HEADER:])], axis=1))
 
 
-#: the state fields sized by the areas a card set may hold: the printed game uses the first
-#: seven of their slots
-AREA_FIELDS = ("area_deck", "arrow", "traps_area", "rounds_area")
+#: the state fields sized by the cards a card set may hold, and the slots of them the printed
+#: game uses: seven areas, twelve item cards
+PRINTED_SLOTS = {"area_deck": 7, "arrow": 7, "traps_area": 7, "rounds_area": 7, "used": 12,
+                 "kept_item": 12}
 
 
 def printed_state(states):
     """The columns of ``states`` (rows of a game state) after the rule settings, each field's
-    slots in layout order with an area field cut to the printed game's seven areas: the part
-    of the state the printed game fills, whatever room the layout leaves for more cards."""
+    slots in layout order, a field sized by the cards cut to the printed game's: the part of
+    the state the printed game fills, whatever room the layout leaves for more cards."""
     from slashersim.core import layout as L
-    from slashersim.core import rules
-    cols = [states[:, off:off + (min(n, rules.N_AREAS) if name in AREA_FIELDS else n)]
+    cols = [states[:, off:off + min(n, PRINTED_SLOTS.get(name, n))]
             for name, off, n in L.STATE_FIELDS]
     return np.concatenate(cols, axis=1)
 

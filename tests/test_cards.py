@@ -227,6 +227,12 @@ def test_a_new_card_starts_blank_where_its_file_is_silent(tmp_path):
                                  "replaces = \"NAME\" or is added beside them: added = true"),
     ('[area.bog]\nadded = true\nreplaces = "cabins"\n',
      "'bog' is either added beside the printed areas or replaces one, not both"),
+    ('[item.horn]\nadded = true\nreplaces = "map"\nkind = "junk"\n',
+     "'horn' is either added beside the printed items or replaces one, not both"),
+    ('[item.items]\nadded = true\nkind = "junk"\n', "a new item may not be called 'items'"),
+    ('[item.horn]\nadded = true\n', "the new item 'horn' states its kind"),
+    ("".join(f'[item.i{i}]\nadded = true\nkind = "junk"\n' for i in range(7)),
+     "'i6' would be item card 19; a card set holds at most 18"),
     ('[area.cabins]\nadded = true\n', "'cabins' is a printed area, already in the game"),
     ("".join(f'[area.a{i}]\nadded = true\n' for i in range(6)),
      "'a5' would be area card 13; a card set holds at most 12"),
@@ -453,3 +459,42 @@ def test_a_sweep_over_an_added_card_counts_it_in_every_row():
     assert "rounds_bonfire" not in knob_columns(df)
     loaded = load_table(df)
     assert loaded["trap_rate_bonfire"].isna().iloc[0] and loaded["trap_rate_bonfire"].iloc[1] > 0
+
+
+# --- an item card added beside the printed twelve -----------------------------------------------
+WHISTLE = str(Path(__file__).resolve().parents[1] / "examples" / "whistle.toml")
+
+
+def test_an_added_item_is_an_item_card_of_its_own():
+    """It takes the first id after the Junk, its kind's masks hold it, and the item deck (and
+    the rulebook's top group the Killer joins) is one card larger."""
+    cards = C.load(WHISTLE)
+    assert cards.item_slots[-1] == "whistle" and cards.item_ids[-1] == rules.FIRST_ADDED_ITEM
+    assert cards.changed == ("whistle added",)
+    cfg = GameConfig(cards=WHISTLE).to_array()
+    whistle = 1 << rules.FIRST_ADDED_ITEM
+    assert cfg[L.C_N_ADDED_ITEMS] == 1 and cfg[L.C_ITEM_IN + rules.FIRST_ADDED_ITEM] == 1
+    assert cfg[L.C_KIND_ITEMS + rules.KIND_REMOVE_TRAP] == (1 << rules.LUCKY_CHARM) | whistle
+    assert cfg[L.C_KEEPABLE] & whistle and cfg[L.C_USABLE] & whistle
+    printed = GameConfig().to_array()
+    assert cfg[L.C_TOP_GROUP] == printed[L.C_TOP_GROUP] + 1
+    assert GameConfig(cards=WHISTLE).killer_positions == GameConfig().killer_positions + 1
+
+
+def test_an_added_item_is_drawn_kept_and_used():
+    r = simulate(GameConfig(cards=WHISTLE, check_invariants=True), "heuristic", games=1500,
+                 seed=3, keep_records=True)
+    s = r.summary()
+    assert s["invariant_violations"] == 0
+    assert s["item_stats"]["kept"]["whistle"] > 0 and s["item_stats"]["used"]["whistle"] > 0
+    assert r.records["used_whistle"].sum() == s["item_stats"]["used"]["whistle"]
+    assert "whistle added" in format_summary(s).splitlines()[0]
+
+
+def test_a_sweep_over_an_added_item_counts_it_in_every_row():
+    import slashersim
+    from slashersim.runner.tables import knob_columns
+    df = slashersim.sweep({"sweep": {"games": 300, "seed": 1, "policies": ["novice"]},
+                           "axes": {"cards": ["printed", WHISTLE]}})
+    assert df["kept_whistle"].iloc[0] == 0 < df["kept_whistle"].iloc[1]
+    assert "used_whistle" not in knob_columns(df) and "used_items" not in df.columns

@@ -149,7 +149,7 @@ def _redraw_killer_start(st, out, rng):
     the surer a player that reads it is caught, whoever's Flashlight has moved the Killer."""
     if st[L.S_KILLER_DRAWS] != 0 or st[L.C_KILLER_POSITION] > 0:
         return
-    n0 = int(sum(st[L.C_ITEM_IN:L.C_ITEM_IN + rules.CURSED_OBJECT + 1])) + 1
+    n0 = int(sum(st[L.C_ITEM_IN:L.C_ITEM_IN + rules.MAX_ITEM_IDS])) + 1
     top_group = st[L.C_ITEM_DECK] == rules.ITEM_DECK_KILLER_TOP_HALF
     slots = int(st[L.C_TOP_GROUP]) + 1 if top_group else n0
     out[L.S_KILLER_START] = int(rng.integers(1, slots + 1))

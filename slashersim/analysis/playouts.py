@@ -105,7 +105,7 @@ def snapshot_position(rec, i):
     deck = deck_top_first(st)
     if st[L.C_ITEM_DECK] == rules.ITEM_DECK_KILLER_TOP_HALF and st[L.S_KILLER_DRAWS] == 0 \
             and rules.KILLER in deck:
-        n = int(sum(st[L.C_ITEM_IN:L.C_ITEM_IN + 12]))
+        n = int(sum(st[L.C_ITEM_IN:L.C_ITEM_IN + rules.MAX_ITEM_IDS]))
         known[K.P_KILLER_SPAN] = int(st[L.C_TOP_GROUP]) + 1 - (n + 1 - len(deck))
     pos, n_used = int(st[L.S_AREA_POS]), int(st[L.S_AREA_N])
     first_pass = st[L.S_ROUND] == pos

@@ -139,25 +139,27 @@ def _items(data, v, cfg, st, known, killer_draws, rnd=2):
     for key in deck_facts:
         if key not in DECK_KEYS:
             _err(f"unknown item_deck key {key!r}; expected one of: {', '.join(DECK_KEYS)}")
-    in_game = {i for i in range(rules.CURSED_OBJECT + 1) if cfg[L.C_ITEM_IN + i]}
+    cards = C.load(v["cards"])
+    every = set(cards.item_ids)
+    in_game = {i for i in every if cfg[L.C_ITEM_IN + i]}
     junk_added = min(killer_draws, int(cfg[L.C_JUNK]))
     place = {}
     junk_seen = 0
-    names = {**ITEMS, **{name: i for i, name in enumerate(C.load(v["cards"]).item_names)}}
+    names = {**ITEMS, **dict(zip(cards.item_names, cards.item_ids))}
     kinds = cfg[L.C_KIND_ITEMS:L.C_KIND_ITEMS + rules.N_ITEM_KINDS]
     cursed = int(kinds[rules.KIND_CURSED])
     if v["used_items"] == "out":
         used = sum(int(kinds[k]) for k in USED_KINDS)
-        can_go = {i for i in range(rules.CURSED_OBJECT + 1) if ((cursed | used) >> i) & 1}
+        can_go = {i for i in every if ((cursed | used) >> i) & 1}
         gone_rule = "only the Cursed Object and used items leave the game"
     else:
-        can_go = {i for i in range(rules.CURSED_OBJECT + 1) if (cursed >> i) & 1}
+        can_go = {i for i in every if (cursed >> i) & 1}
         gone_rule = "only the Cursed Object leaves the game (used items go to the discard pile)"
 
     def holdable(item):
         """Items a player can hold: those of a kind that is kept (not the Cursed Object, the
         Killer or Junk)."""
-        return item <= rules.CURSED_OBJECT and (int(cfg[L.C_KEEPABLE]) >> item) & 1 == 1
+        return item in every and (int(cfg[L.C_KEEPABLE]) >> item) & 1 == 1
 
     def put(name, where, allow):
         nonlocal junk_seen
@@ -208,7 +210,7 @@ def _items(data, v, cfg, st, known, killer_draws, rnd=2):
     st[L.S_DISCARD:L.S_DISCARD + len(discard)] = discard
     for n in _list("item_deck.gone", deck_facts.get("gone", [])):
         st[L.S_OUT] |= 1 << put(n, "out of the game", lambda i: i in can_go)
-    for i in set(range(rules.CURSED_OBJECT + 1)) - in_game:
+    for i in every - in_game:
         st[L.S_OUT] |= 1 << i
     top = [put(n, "the known top of the item deck", lambda i: True)
            for n in _list("item_deck.top", deck_facts.get("top", []))]

@@ -58,8 +58,8 @@ def _cards(mask):
     return [rules.card_name(c) for c in range(rules.N_NUMBER_CARDS) if (int(mask) >> c) & 1]
 
 
-def _item_names(mask):
-    return [rules.ITEM_NAMES[i] for i in range(rules.N_ITEM_IDS) if (int(mask) >> i) & 1]
+def _item_names(mask, cards):
+    return [_name(i, cards) for i in range(rules.MAX_ITEM_IDS) if (int(mask) >> i) & 1]
 
 
 def deck_top_first(st):
@@ -67,8 +67,9 @@ def deck_top_first(st):
     return [int(c) for c in st[L.S_DECK:L.S_DECK + n][::-1]]
 
 
-def _name(card):
-    return "junk" if card >= rules.JUNK else rules.ITEM_NAMES[card]
+def _name(card, cards):
+    """An item id's name in the events: the card's place's, ``killer``, or ``junk``."""
+    return "junk" if rules.JUNK <= card < rules.FIRST_ADDED_ITEM else cards.item_name(card)
 
 
 #: a position of a recorded game: ``i`` (the index of its state), or ``(i, "hands")`` for a
@@ -87,7 +88,8 @@ def record_events(rec):
     the choices between two random events (keeping, trades, clean-up) count in the next."""
     events = []
     prev = 0
-    areas = load_cards(rec.config.cards).slots
+    cards = load_cards(rec.config.cards)
+    areas = cards.slots
     info = rec.info
     n = len(info)
     for i in range(n - 1):
@@ -124,14 +126,14 @@ def record_events(rec):
             final = i + 2 >= n or int(info[i + 2, 0]) != K.SNAP_DRAW or \
                 int(info[i + 2, 2]) != t or int(info[i + 2, 1]) != rnd
             ev = {"event": "draw", "round": int(b[L.S_ROUND]), "before": prev, "after": i + 1,
-                  "player": p, "card": _name(card), "draw": number, "last": final,
+                  "player": p, "card": _name(card, cards), "draw": number, "last": final,
                   "killer": card == rules.KILLER, "kept": None, "health": None}
             if final:
                 # the turn's end: the next position after the turn (or the finished game)
                 j = i + 2 if i + 2 < n else n - 1
                 end = rec.snaps[j]
                 start = rec.snaps[_turn_start(info, i + 1)]
-                ev["kept"] = _item_names(end[L.S_HELD + p] & ~start[L.S_HELD + p])
+                ev["kept"] = _item_names(end[L.S_HELD + p] & ~start[L.S_HELD + p], cards)
                 ev["health"] = [int(end[L.S_HEALTH + q]) for q in range(2)]
             events.append(ev)
             prev = i + 1

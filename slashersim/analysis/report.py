@@ -19,7 +19,14 @@ from ..core import rules
 from ..core.stats import unpaired_difference_interval
 from ..present import figures
 from ..present.figures import DPI, FigureUnavailable, format_value, resolved_configs, setting_words
-from ..runner.tables import ITEM_COLUMNS, knob_columns, load_table, pool_counts, varying_knobs
+from ..runner.tables import (
+    ITEM_COLUMNS,
+    knob_columns,
+    load_table,
+    pool_counts,
+    table_items,
+    varying_knobs,
+)
 
 #: how a table made from Python names its command
 _FROM_PYTHON = "slashersim.analysis.sweeps.run_sweep (Python)"
@@ -383,11 +390,14 @@ def _items_table(df):
     (sums of counts over sums of games); empty for a table without item columns."""
     if not all(c in df.columns for c in ITEM_COLUMNS):
         return []
-    pooled = df.groupby("policy", sort=False)[["games", *ITEM_COLUMNS]].sum()
+    items = table_items(df.columns)
+    columns = [*ITEM_COLUMNS, *(f"{s}_{i}" for i in items[len(rules.ITEM_STAT_NAMES):]
+                                for s in ("used", "kept"))]
+    pooled = df.groupby("policy", sort=False)[["games", *columns]].sum()
     policies = list(pooled.index)
     lines = ["| per game | " + " | ".join(f"{_md(p)} used | {_md(p)} kept" for p in policies)
              + " |", "|---|" + "---:|---:|" * len(policies)]
-    for item in rules.ITEM_STAT_NAMES:
+    for item in items:
         cells = []
         for p in policies:
             g = pooled.loc[p, "games"]

@@ -36,15 +36,15 @@ from ..policies import (
 )
 from ..runner.backends import Unit
 from ..runner.backends.local import LocalBackend
-from ..runner.result import area_names
+from ..runner.result import area_names, item_cards
 from ..runner.tables import (  # noqa: F401
     FORMAT,
     ITEM_COLUMNS,
     TABLE_COLUMNS,
     WINNABLE_COLUMNS,
-    added_area_columns,
+    added_columns,
     derive_rates,
-    fill_added_areas,
+    fill_added,
     row_from_counts,
     write_table,
 )
@@ -447,10 +447,10 @@ def _run_locked(spec, out, grid, backend, progress, csv, step, provenance):
         for c in chunks:
             total += c
         rows.append({**row_from_counts(knobs, spec.base, policy, total, cell=i,
-                                       areas=area_names(config)),
+                                       areas=area_names(config), items=item_cards(config)),
                      **solved.get(i, {})})
-    df = derive_rates(fill_added_areas(pd.DataFrame(rows)))
-    df = df[[*spec.axes, *spec.base, *TABLE_COLUMNS, *added_area_columns(df.columns),
+    df = derive_rates(fill_added(pd.DataFrame(rows)))
+    df = df[[*spec.axes, *spec.base, *TABLE_COLUMNS, *added_columns(df.columns),
              *(WINNABLE_COLUMNS if spec.winnable else ())]]
     write_table(df, out, provenance)
     if csv:

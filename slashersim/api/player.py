@@ -38,7 +38,7 @@ from ..policies.python import (
     keep_writes,
     policy_label,
 )
-from ..runner.result import area_names, records_frame
+from ..runner.result import area_names, item_cards, records_frame
 
 __all__ = ["Game", "IllegalAnswer", "Observation", "answerer", "policy_label"]
 
@@ -181,7 +181,8 @@ class Game:
         if not self._over or self._abandoned:
             raise RuntimeError("the game is not over yet" if not self._over else
                                "the game was abandoned")
-        return records_frame(self._records, areas=area_names(self.config)).iloc[0].to_dict()
+        return records_frame(self._records, areas=area_names(self.config),
+                             items=item_cards(self.config)).iloc[0].to_dict()
 
     def winnable(self, seconds: float = 10.0) -> Solution:
         """Could this game have been won? The exact solver's answer for the game from its

@@ -22,10 +22,11 @@ from ..present.text import (
     format_variants,
 )
 from ..runner import SimulationResult
+from ..runner.result import item_cards
 from ..runner.tables import (
     TABLE_COLUMNS,
     TRAP_RATE_COLUMNS,
-    added_area_columns,
+    added_columns,
     derive_rates,
     row_from_counts,
 )
@@ -78,10 +79,10 @@ class Simulation(SimulationResult):
         :func:`pandas.concat` and pool with :func:`slashersim.runner.tables.pool_counts`."""
         knobs = _knob_columns(self.config)
         row = row_from_counts(knobs, {}, policy_label(self.policy), self.counts,
-                              areas=self.areas)
+                              areas=self.areas, items=item_cards(self.config))
         row["seed"] = self.seed
         df = derive_rates(pd.DataFrame([row]))
-        added = added_area_columns(df.columns)
+        added = added_columns(df.columns)
         columns = [*knobs, "policy", "seed", *(c for c in TABLE_COLUMNS if c not in
                                                  ("policy", "cell")), *added,
                    *TRAP_RATE_COLUMNS, *(f"trap_rate_{c[len('traps_'):]}" for c in added

@@ -181,11 +181,13 @@ class GameConfig:
             if out[key] is None:
                 out[key] = value
         out["cards"] = self.check_cards(out["cards"])
-        slots = C.load(out["cards"]).slots
+        cards = C.load(out["cards"])
+        slots = cards.slots
+        escapes = sum(card["kind"] == "escape" for card in cards.items.values())
         _int_range("health", out["health"], 1, rules.MAX_HEALTH)
         _bool("hideaway", out["hideaway"])
         _bool("cursed_object", out["cursed_object"])
-        _int_range("escapes_needed", out["escapes_needed"], 1, rules.N_ESCAPES)
+        _int_range("escapes_needed", out["escapes_needed"], 1, max(rules.N_ESCAPES, escapes))
         _int_range("traps", out["traps"], 1, 4)
         _int_range("max_rounds", out["max_rounds"], 1, 100_000)
         for name in ("red_knives", "red_greens"):
@@ -239,7 +241,6 @@ class GameConfig:
             self.check_first_yellows(out["first_yellows"])
             if out["first_trump"] is not None:
                 raise ConfigError("first_yellows and first_trump cannot both be set")
-        escapes = sum(card["kind"] == "escape" for card in C.load(out["cards"]).items.values())
         if out["escapes_needed"] > escapes:
             raise ConfigError(f"escapes_needed {out['escapes_needed']} is more than the {escapes} "
                               f"escape items of the cards in play; at most {escapes}")
@@ -295,7 +296,7 @@ class GameConfig:
     @staticmethod
     def killer_slots(values):
         """Positions (1 = top) the Killer can start at in the first item deck."""
-        n = len(rules.STANDARD_ITEMS) - (0 if values["cursed_object"] else 1)
+        n = len(C.load(values.get("cards")).items) - (0 if values["cursed_object"] else 1)
         if values["item_deck"] == "killer_top_half":
             return rules.top_group_size(n, values["top_group"]) + 1
         return n + 1
@@ -388,11 +389,13 @@ class GameConfig:
         cfg[L.C_WHITE_COLOUR] = rules.COLOUR_RED
         for h, c in enumerate(v["white_colours"], start=1):
             cfg[L.C_WHITE_COLOUR + h] = _COLOURS[c]
-        for item in rules.STANDARD_ITEMS:
+        item_ids = C.load(v["cards"]).item_ids
+        for item in item_ids:
             cfg[L.C_ITEM_IN + item] = 1
         cfg[L.C_ITEM_IN + rules.CURSED_OBJECT] = v["cursed_object"]
+        cfg[L.C_N_ADDED_ITEMS] = len(item_ids) - len(rules.STANDARD_ITEMS)
         cfg[L.C_TOP_GROUP] = rules.top_group_size(
-            int(cfg[L.C_ITEM_IN:L.C_ITEM_IN + len(rules.STANDARD_ITEMS)].sum()), v["top_group"])
+            int(cfg[L.C_ITEM_IN:L.C_ITEM_IN + rules.MAX_ITEM_IDS].sum()), v["top_group"])
         hooks = C.load(v["cards"]).tables({k: v[k] for k in C.PARAMETERS})
         for offset, table in ((L.C_AREA_SAFE, "safe"), (L.C_AREA_TRICKS_BREAK, "tricks_break"),
                               (L.C_AREA_WHITE_SHIFT, "white_shift"),

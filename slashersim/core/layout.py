@@ -9,7 +9,7 @@ Plain offsets keep the kernels allocation-free and let numba pass everything as 
 """
 import numpy as np
 
-from .rules import MAX_AREAS
+from .rules import MAX_ADDED_ITEMS, MAX_AREAS, MAX_ITEM_IDS, STANDARD_ITEMS
 
 
 class _Layout:
@@ -46,12 +46,12 @@ C_USED_ITEMS = _c.field("used_items")                #: rules.USED_*
 C_JUNK = _c.field("junk")                            #: Junk cards set aside
 #: the item ids of each kind (``rules.KIND_*``, from the cards): escape items, heals, ...
 C_KIND_ITEMS = _c.field("kind_items", 8)
-C_ITEM_KIND = _c.field("item_kind", 12)              #: each item card's kind (rules.KIND_*)
+C_ITEM_KIND = _c.field("item_kind", MAX_ITEM_IDS)    #: each item card's kind (rules.KIND_*)
 #: the item ids a player may keep (every item card but the cursed and junk kinds)
 C_KEEPABLE = _c.field("keepable")
 #: the item ids usable in a use window: the heal, look-at-top and remove-trap kinds
 C_USABLE = _c.field("usable")
-C_ITEM_EXTRA = _c.field("item_extra", 12)            #: draws a cursed item adds
+C_ITEM_EXTRA = _c.field("item_extra", MAX_ITEM_IDS)  #: draws a cursed item adds
 C_WHITE_RED_KNIVES = _c.field("white_red_knives")
 C_WHITE_RED_GREENS = _c.field("white_red_greens")
 C_WALKIE_WITHOUT_DRAW = _c.field("walkie_without_draw")
@@ -79,7 +79,9 @@ C_AREA_LEVEL = _c.field("area_level", MAX_AREAS)     #: rulebook group, 1 (top) 
 C_RED_KNIVES = _c.field("red_knives", 5)
 C_RED_GREENS = _c.field("red_greens", 5)
 C_WHITE_COLOUR = _c.field("white_colour", 8)         #: colour of a white at health h
-C_ITEM_IN = _c.field("item_in", 12)                  #: 1 if the item card is in the game
+#: item cards a card file adds beside the twelve (ids ``rules.FIRST_ADDED_ITEM ..``)
+C_N_ADDED_ITEMS = _c.field("n_added_items")
+C_ITEM_IN = _c.field("item_in", MAX_ITEM_IDS)        #: 1 if the item card is in the game
 # the area cards' hooks, one table per hook (slashersim.core.cards builds them from the card file)
 #: ``[(area * 4 + trump) * 20 + lead]``: bitmask of the follow cards whose trick keeps the rule
 C_AREA_SAFE = _c.field("area_safe", MAX_AREAS * 4 * 20)
@@ -103,7 +105,7 @@ C_AREA_HAS_TRICKS_WON_RULE = _c.field("area_has_tricks_won_rule", MAX_AREAS)
 C_AREA_PARITY = _c.field("area_parity", MAX_AREAS)
 C_AREA_SWEEP = _c.field("area_sweep", MAX_AREAS)     #: 1: one player must win every trick
 #: health each First Aid card heals, by item id (0 for the other items)
-C_ITEM_HEAL = _c.field("item_heal", 12)
+C_ITEM_HEAL = _c.field("item_heal", MAX_ITEM_IDS)
 #: 1: a recorded game, whose positions the engine shows the recorder (``interface.observe``)
 C_OBSERVE = _c.field("observe")
 CFG_SIZE = _c.size
@@ -192,8 +194,8 @@ S_VIOLATIONS = _s.field("violations")
 S_FIRST_AREA = _s.field("first_area")
 S_FIRST_TRUMP = _s.field("first_trump")
 S_FIRST_YELLOWS = _s.field("first_yellows", 2)
-S_USED = _s.field("used", 12)                        #: items used, by item id
-S_KEPT_ITEM = _s.field("kept_item", 12)              #: items kept, by item id
+S_USED = _s.field("used", MAX_ITEM_IDS)              #: items used, by item id
+S_KEPT_ITEM = _s.field("kept_item", MAX_ITEM_IDS)    #: items kept, by item id
 S_CABINS_EXTRA = _s.field("cabins_extra")            #: Cabins' extra cards drawn
 S_GIFTS = _s.field("gifts")                          #: items given in the Fire pit
 S_CURSED_DRAWN = _s.field("cursed_drawn")            #: 1 once this draw held the Cursed Object
@@ -207,8 +209,9 @@ SLOT_TOP_GROUP = 4
 V_CARDS, V_ITEMS, V_HEALTH, V_TRAPS, V_POLICY = 1, 2, 4, 8, 16
 
 # --- the view block: what a Python player is shown, kept after the state -------------------
-#: most legal answers of any decision (a keep or a Walkie-talkie pick from a full pile, or -1)
-MAX_LEGAL = DECK_CAPACITY + 1
+#: most legal answers of any decision (a keep or a Walkie-talkie pick from a full pile, or -1;
+#: a use window with every item card usable, each on either player)
+MAX_LEGAL = max(DECK_CAPACITY + 1, 1 + 2 * (len(STANDARD_ITEMS) + MAX_ADDED_ITEMS))
 #: offsets in the block after the state (:mod:`.view`): the view (a copy of the state, at 0),
 #: then the decision and its legal answers
 V_DECISION = STATE_SIZE
@@ -235,8 +238,8 @@ R_ROUNDS_AREA = _r.field("rounds_area", MAX_AREAS)
 R_FIRST_AREA = _r.field("first_area")
 R_FIRST_TRUMP = _r.field("first_trump")
 R_FIRST_YELLOWS = _r.field("first_yellows", 2)
-R_USED = _r.field("used", 12)
-R_KEPT_ITEM = _r.field("kept_item", 12)
+R_USED = _r.field("used", MAX_ITEM_IDS)
+R_KEPT_ITEM = _r.field("kept_item", MAX_ITEM_IDS)
 R_CABINS_EXTRA = _r.field("cabins_extra_draws")
 R_GIFTS = _r.field("gifts")
 R_LAST_AREA = _r.field("last_area")                  #: the area of the round the game ended in
@@ -257,8 +260,8 @@ K_TRAPS_AREA = _k.field("traps_area", MAX_AREAS)
 K_ROUNDS_AREA = _k.field("rounds_area", MAX_AREAS)
 K_KILLER_GAMES = _k.field("killer_games", MAX_KILLER_START + 1)
 K_KILLER_WINS = _k.field("killer_wins", MAX_KILLER_START + 1)
-K_USED = _k.field("used", 12)                        #: items used, by item id
-K_KEPT_ITEM = _k.field("kept_item", 12)              #: items kept, by item id
+K_USED = _k.field("used", MAX_ITEM_IDS)              #: items used, by item id
+K_KEPT_ITEM = _k.field("kept_item", MAX_ITEM_IDS)    #: items kept, by item id
 K_CABINS_EXTRA = _k.field("cabins_extra_draws")
 K_GIFTS = _k.field("gifts")
 #: games lost by health, by the area of the round the Killer took the last health in

@@ -46,6 +46,12 @@ AREA_NAMES = ("tent_site", "lodge", "lakeside", "hideaway", "cabins", "woodland"
 JUNK = 13
 N_JUNK = 5
 N_ITEM_IDS = JUNK + N_JUNK
+#: the most item cards a card file may add beside the twelve; theirs are the ids
+#: ``FIRST_ADDED_ITEM ..`` after the Junk
+MAX_ADDED_ITEMS = 6
+FIRST_ADDED_ITEM = N_ITEM_IDS
+#: room for every item id: the twelve, the Killer, the Junk and the added items
+MAX_ITEM_IDS = FIRST_ADDED_ITEM + MAX_ADDED_ITEMS
 N_ESCAPES = 5
 #: bitmask (over item ids) of the escape items
 ESCAPE_MASK = (1 << N_ESCAPES) - 1

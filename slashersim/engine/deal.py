@@ -18,6 +18,7 @@ from ..core.layout import (
     C_JUNK,
     C_KILLER_POSITION,
     C_LEADER,
+    C_N_ADDED_ITEMS,
     C_N_AREAS,
     C_START_HEALTH,
     C_TOP_GROUP,
@@ -54,6 +55,7 @@ from ..core.layout import (
 from ..core.rules import (
     AREA_DECK_LEVELS,
     CURSED_OBJECT,
+    FIRST_ADDED_ITEM,
     HAND_SIZE,
     ITEM_DECK_KILLER_TOP_HALF,
     KILLER,
@@ -146,13 +148,15 @@ def setup_item_deck(st):
     """Build the first item deck (docs/rules.md, "The item deck") and record the Killer's
     position (1 = top).
 
-    The items in play are shuffled; the Killer is then inserted at a uniform position among the
-    top ``C_TOP_GROUP + 1`` (rulebook: shuffled into the top group) or all ``n + 1`` (instructions:
-    fully shuffled). ``C_KILLER_POSITION > 0`` forces that position; the random draw is made
-    anyway so that the rest of the game's randomness is unchanged.
+    The items in play (the twelve, then any a card file added) are shuffled; the Killer is
+    then inserted at a uniform position among the top ``C_TOP_GROUP + 1`` (rulebook: shuffled
+    into the top group) or all ``n + 1`` (instructions: fully shuffled). ``C_KILLER_POSITION >
+    0`` forces that position; the random draw is made anyway so that the rest of the game's
+    randomness is unchanged.
     """
     n = 0
-    for item in range(CURSED_OBJECT + 1):
+    for i in range(CURSED_OBJECT + 1 + st[C_N_ADDED_ITEMS]):
+        item = i if i <= CURSED_OBJECT else i - CURSED_OBJECT - 1 + FIRST_ADDED_ITEM
         if st[C_ITEM_IN + item]:
             st[S_PERM + n] = item
             n += 1

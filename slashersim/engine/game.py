@@ -6,9 +6,11 @@ import numpy as np
 from ..core.layout import (
     C_CHECK,
     C_JUNK,
+    C_KEEPABLE,
     C_KILLER_RESHUFFLE,
     C_MAX_HEALTH,
     C_MAX_ROUNDS,
+    C_N_ADDED_ITEMS,
     CFG_SIZE,
     K_CABINS_EXTRA,
     K_DAMAGE,
@@ -94,12 +96,14 @@ from ..core.layout import (
 )
 from ..core.rules import (
     ALL_CARDS,
+    FIRST_ADDED_ITEM,
     JUNK,
     KILLER,
     KILLER_RESHUFFLE_AT_CLEANUP,
     LOSS_HEALTH,
     LOSS_TRAPS,
     MAX_AREAS,
+    MAX_ITEM_IDS,
     RUNNING,
     TIMEOUT,
     WIN,
@@ -166,7 +170,9 @@ def check_invariants(st):
     expected = (1 << 12) - 1 | (1 << KILLER)
     for j in range(st[C_JUNK]):
         expected |= 1 << (JUNK + j)
-    if dup or seen != expected or (st[S_HELD] | st[S_HELD + 1]) & ((1 << KILLER) | (1 << 11)):
+    for j in range(st[C_N_ADDED_ITEMS]):
+        expected |= 1 << (FIRST_ADDED_ITEM + j)
+    if dup or seen != expected or (st[S_HELD] | st[S_HELD + 1]) & ~st[C_KEEPABLE]:
         st[S_VIOLATIONS] |= V_ITEMS
     for p in range(2):
         if st[S_HEALTH + p] < 0 or st[S_HEALTH + p] > st[C_MAX_HEALTH]:
@@ -252,7 +258,7 @@ def write_record(st, rec):
     for a in range(MAX_AREAS):
         rec[R_TRAPS_AREA + a] = st[S_TRAPS_AREA + a]
         rec[R_ROUNDS_AREA + a] = st[S_ROUNDS_AREA + a]
-    for i in range(12):
+    for i in range(MAX_ITEM_IDS):
         rec[R_USED + i] = st[S_USED + i]
         rec[R_KEPT_ITEM + i] = st[S_KEPT_ITEM + i]
     rec[R_CABINS_EXTRA] = st[S_CABINS_EXTRA]
@@ -333,7 +339,7 @@ def aggregate(records, counts):
         for a in range(MAX_AREAS):
             counts[K_TRAPS_AREA + a] += r[R_TRAPS_AREA + a]
             counts[K_ROUNDS_AREA + a] += r[R_ROUNDS_AREA + a]
-        for j in range(12):
+        for j in range(MAX_ITEM_IDS):
             counts[K_USED + j] += r[R_USED + j]
             counts[K_KEPT_ITEM + j] += r[R_KEPT_ITEM + j]
         counts[K_CABINS_EXTRA] += r[R_CABINS_EXTRA]

@@ -86,6 +86,7 @@ from ..core.rules import (
     KIND_LOOK,
     KIND_REMOVE_TRAP,
     LOSS_HEALTH,
+    MAX_ITEM_IDS,
     NO_YELLOW_DRAW_MAY,
     RED,
     RUNNING,
@@ -281,7 +282,7 @@ def use_item(st, player, answer, flashlight_answer):
     """
     item = answer % interface.ON_PARTNER
     target = player if answer < interface.ON_PARTNER else 1 - player
-    ok = (0 <= answer < 2 * interface.ON_PARTNER and item < 12
+    ok = (0 <= answer < 2 * interface.ON_PARTNER and item < MAX_ITEM_IDS
           and (st[S_HELD + player] >> item) & 1 == 1)
     aid = ok and st[C_ITEM_HEAL + item] > 0
     if target == player:
@@ -321,7 +322,7 @@ def use_items(policy, decision, player, st, params, arg):
         if item < 0:
             break
         answer = 0
-        look = 0 <= item < 12 and of_kind(st, item, KIND_LOOK)
+        look = 0 <= item < MAX_ITEM_IDS and of_kind(st, item, KIND_LOOK)
         if look and (st[S_HELD + player] >> item) & 1:
             k = peek_top(st, player)
             if k > 0:
@@ -376,7 +377,7 @@ def fire_pit_gifts(policy, st, params, window):
             item = ask(policy, interface.TRADE, p, window, st, params)
             if item < 0:
                 break
-            if item >= 12 or not (st[S_HELD + p] >> item) & 1:
+            if item >= MAX_ITEM_IDS or not (st[S_HELD + p] >> item) & 1:
                 st[S_VIOLATIONS] |= V_POLICY
                 break
             st[S_HELD + p] &= ~(1 << item)

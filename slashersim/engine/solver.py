@@ -71,7 +71,7 @@ from ..core.layout import (
     S_YELLOWS,
     STATE_SIZE,
 )
-from ..core.rules import KILLER, KIND_ESCAPE, RUNNING, TRICKS_PER_ROUND, WIN
+from ..core.rules import KILLER, KIND_ESCAPE, MAX_ITEM_IDS, RUNNING, TRICKS_PER_ROUND, WIN
 from . import interface
 from . import scripted as script  # as a module attribute, which numba's cache takes
 from .bits import lowest_bit, popcount
@@ -184,7 +184,7 @@ def _deferred_gifts(st):
     if window >= 2:
         return 0
     if st[M_PLAYER] == item_first_player(st) ^ window:
-        return (1 << KILLER) - 1
+        return ((1 << MAX_ITEM_IDS) - 1) & ~(1 << KILLER)
     return interface.kind_items(st, KIND_ESCAPE)
 
 

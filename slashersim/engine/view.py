@@ -64,6 +64,7 @@ from ..core.rules import (
     AID_EITHER,
     AREA_DECK_LEVELS,
     KIND_LOOK,
+    MAX_ITEM_IDS,
 )
 from . import interface
 from .bits import lowest_bit
@@ -135,7 +136,7 @@ def legal_answers(decision, player, arg, st, out):
         out[0] = -1
         n = 1
         held = st[S_HELD + player] & st[C_USABLE]
-        for item in range(12):
+        for item in range(MAX_ITEM_IDS):
             if not (held >> item) & 1:
                 continue
             aid = st[C_ITEM_HEAL + item] > 0
@@ -173,7 +174,7 @@ def legal_answers(decision, player, arg, st, out):
     elif decision == interface.TRADE:
         out[0] = -1
         n = 1
-        for item in range(12):
+        for item in range(MAX_ITEM_IDS):
             if (st[S_HELD + player] >> item) & 1:
                 out[n] = item
                 n += 1

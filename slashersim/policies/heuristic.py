@@ -55,6 +55,7 @@ from ..core.rules import (
     KIND_HEAL,
     KIND_LOOK,
     MAX_HEALTH,
+    MAX_ITEM_IDS,
     SUIT_MASK,
     TRICKS_PER_ROUND,
 )
@@ -233,7 +234,7 @@ def pile_mask(st, at, n):
 def unseen_items(st):
     """Bitmask of the item ids that must be in the deck (everything not seen elsewhere)."""
     every = 1 << KILLER
-    for i in range(12):
+    for i in range(MAX_ITEM_IDS):
         if st[C_ITEM_IN + i]:
             every |= 1 << i
     return every & ~pile_mask(st, S_DISCARD, st[S_DISCARD_N]) \
@@ -266,7 +267,7 @@ def flashlight_now(st, player, params):
 @njit(cache=True, inline='always')
 def healed(st, player, kit):
     """``player``'s health after using First Aid ``kit`` (or -1: none)."""
-    heal = st[C_ITEM_HEAL + kit] if 0 <= kit < 12 else 0
+    heal = st[C_ITEM_HEAL + kit] if 0 <= kit < MAX_ITEM_IDS else 0
     return min(MAX_HEALTH, st[S_HEALTH + player] + heal)
 
 

@@ -44,7 +44,7 @@ def _cards(mask):
 
 
 def _items(mask):
-    return tuple(i for i in range(rules.N_ITEM_IDS) if (mask >> i) & 1)
+    return tuple(i for i in range(rules.MAX_ITEM_IDS) if (mask >> i) & 1)
 
 
 class Observation:

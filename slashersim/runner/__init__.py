@@ -38,7 +38,7 @@ from ..policies.python import (
     policy_label,
     seats,
 )
-from .result import SimulationResult, area_names, count_fields, records_frame
+from .result import SimulationResult, area_names, count_fields, item_cards, records_frame
 
 __all__ = ["CALL_SECONDS", "DEFAULT_CHUNK", "Player", "SimulationResult", "count_fields",
            "drive", "held_interrupt", "next_chunk", "play_side_by_side", "prepare",
@@ -293,8 +293,8 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
         [(config, player)], int(games), int(seed), first_game=int(first_game), threads=threads,
         cap=chunk_size, step=None if progress is None else step,
         on_chunk=keep if keep_records else None, held=held, repeats=int(repeats))
-    records = records_frame(np.concatenate(frames), first_game, area_names(config)) \
-        if keep_records else None
+    records = records_frame(np.concatenate(frames), first_game, area_names(config),
+                            item_cards(config)) if keep_records else None
     return SimulationResult(config, player.label, int(seed), counts, elapsed, records,
                             player.param_dict)
 

@@ -17,6 +17,8 @@ from ..core.config import GameConfig
 from ..core.stats import wilson_interval
 
 AREAS = tuple(rules.AREA_NAMES)
+#: the printed item cards as answers count them: (name, item id)
+ITEMS = tuple(zip(rules.ITEM_STAT_NAMES, rules.STANDARD_ITEMS))
 
 
 def area_names(config):
@@ -25,13 +27,21 @@ def area_names(config):
     return C.load(config.cards).slots
 
 
-def count_fields(counts, areas=AREAS):
+def item_cards(config):
+    """The item cards of ``config``'s cards as answers count them: ``(name, item id)`` for the
+    twelve printed places, then for any item added beside them."""
+    cards = C.load(config.cards)
+    return tuple(zip(cards.item_slots, cards.item_ids))
+
+
+def count_fields(counts, areas=AREAS, items=ITEMS):
     """The named integer totals of a run's ``counts`` (``core.layout.K_*``): ``games``,
     ``wins``, ``loss_health``, ``loss_traps``, ``timeout``, ``invariant_violations``,
     ``rounds``, ``damage``, ``traps_<area>``, ``rounds_<area>``, ``rounds_hist`` (games that
     ended in round 0, 1, ..., trailing zeros cut), ``used_<item>``, ``kept_<item>``,
     ``killer_draws``, ``cabins_extra_draws`` and ``gifts``: the count columns of a sweep table.
-    ``areas`` names the areas by id (:func:`area_names`)."""
+    ``areas`` names the areas by id (:func:`area_names`), ``items`` the item cards
+    (:func:`item_cards`)."""
     c = [int(x) for x in counts]
     out = {"games": c[L.K_GAMES]}
     for name in rules.OUTCOME_NAMES[1:]:
@@ -46,7 +56,7 @@ def count_fields(counts, areas=AREAS):
     while hist and hist[-1] == 0:
         hist.pop()
     out["rounds_hist"] = hist
-    for i, item in enumerate(rules.ITEM_STAT_NAMES):
+    for item, i in items:
         out[f"used_{item}"] = c[L.K_USED + i]
         out[f"kept_{item}"] = c[L.K_KEPT_ITEM + i]
     out["killer_draws"] = c[L.K_KILLER_DRAWS]
@@ -87,7 +97,7 @@ class SimulationResult:
     @property
     def fields(self):
         """The named totals of :func:`count_fields`."""
-        return count_fields(self.counts, self.areas)
+        return count_fields(self.counts, self.areas, item_cards(self.config))
 
     @property
     def areas(self):
@@ -149,8 +159,8 @@ class SimulationResult:
         ``gifts`` (items given in the Fire pit)."""
         f = self.fields
         return {
-            "used": {n: f[f"used_{n}"] for n in rules.ITEM_STAT_NAMES},
-            "kept": {n: f[f"kept_{n}"] for n in rules.ITEM_STAT_NAMES},
+            "used": {n: f[f"used_{n}"] for n, _ in item_cards(self.config)},
+            "kept": {n: f[f"kept_{n}"] for n, _ in item_cards(self.config)},
             "killer_draws": f["killer_draws"],
             "cabins_extra_draws": f["cabins_extra_draws"],
             "gifts": f["gifts"],
@@ -201,10 +211,10 @@ class SimulationResult:
         }
 
 
-def records_frame(records, first_game=None, areas=AREAS):
+def records_frame(records, first_game=None, areas=AREAS, items=ITEMS):
     """Per-game records ``ndarray(int32, (n, RECORD_SIZE))`` as a tidy DataFrame; with
     ``first_game``, a leading ``game`` column numbers them from it; ``areas`` names the areas
-    by id (:func:`area_names`)."""
+    by id (:func:`area_names`) and ``items`` the item cards (:func:`item_cards`)."""
     cols = {} if first_game is None else {
         "game": np.arange(first_game, first_game + len(records))}
     for name, off, n in L.RECORD_FIELDS:
@@ -216,7 +226,7 @@ def records_frame(records, first_game=None, areas=AREAS):
                 cols[f"{stem}_{area}"] = records[:, off + a]
         elif name in ("used", "kept_item"):
             stem = name.split("_")[0]
-            for i, item in enumerate(rules.ITEM_STAT_NAMES):
+            for item, i in items:
                 cols[f"{stem}_{item}"] = records[:, off + i]
         else:
             for p in range(n):

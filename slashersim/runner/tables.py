@@ -43,7 +43,7 @@ import pyarrow.parquet as pq
 from ..core import rules
 from ..core.errors import ConfigError
 from ..core.stats import rates, wilson_arrays
-from .result import count_fields
+from .result import ITEMS, count_fields
 
 #: the table format written by this version; 1 is the format before provenance and counts
 FORMAT = 2
@@ -73,10 +73,10 @@ WINNABLE_COLUMNS = ("solved", "winnable", "unwinnable", "undecided", "winnable_s
 #: columns every table must have to be analysed
 REQUIRED_COLUMNS = ("policy", "games", *OUTCOME_COLUMNS)
 #: columns that are results, not knobs; every other column is a knob (but the columns of an
-#: area added by a card file: :func:`added_area_columns`)
+#: area or item card added by a card file: :func:`added_columns`)
 RESULT_COLUMNS = frozenset((*TABLE_COLUMNS, *TRAP_RATE_COLUMNS, *WINNABLE_COLUMNS))
-#: the stems of an area's columns
-_AREA_STEMS = ("traps_", "rounds_", "trap_rate_")
+#: the stems of an area's and an item card's columns
+_CARD_STEMS = ("traps_", "rounds_", "trap_rate_", "used_", "kept_")
 
 
 def table_areas(columns):
@@ -87,20 +87,32 @@ def table_areas(columns):
     return (*AREAS, *added)
 
 
-def added_area_columns(columns):
-    """The count columns of the areas added beside the printed seven: ``traps_<area>``, then
-    ``rounds_<area>``."""
-    added = table_areas(columns)[len(AREAS):]
-    return [f"traps_{a}" for a in added] + [f"rounds_{a}" for a in added]
+def table_items(columns):
+    """The item cards a table counts: the printed twelve, then each item a card file added
+    beside them (a ``used_<item>`` column with its ``kept_<item>``), in column order."""
+    added = [c[len("used_"):] for c in columns if c.startswith("used_") and c != "used_items"
+             and c[len("used_"):] not in rules.ITEM_STAT_NAMES
+             and f"kept_{c[len('used_'):]}" in columns]
+    return (*rules.ITEM_STAT_NAMES, *added)
+
+
+def added_columns(columns):
+    """The count columns of the cards added beside the printed ones: ``traps_<area>`` and
+    ``rounds_<area>`` of each added area, then ``used_<item>`` and ``kept_<item>`` of each
+    added item."""
+    areas = table_areas(columns)[len(AREAS):]
+    items = table_items(columns)[len(rules.ITEM_STAT_NAMES):]
+    return [f"traps_{a}" for a in areas] + [f"rounds_{a}" for a in areas] \
+        + [f"used_{i}" for i in items] + [f"kept_{i}" for i in items]
 
 
 def count_columns(columns):
     """The integer count columns among ``columns`` (pooling adds them)."""
-    return [c for c in (*COUNT_COLUMNS, *added_area_columns(columns)) if c in columns]
+    return [c for c in (*COUNT_COLUMNS, *added_columns(columns)) if c in columns]
 
 
 def _is_result(column):
-    return column in RESULT_COLUMNS or column.startswith(_AREA_STEMS)
+    return column in RESULT_COLUMNS or column.startswith(_CARD_STEMS) and column != "used_items"
 
 
 class TableError(ConfigError):
@@ -109,18 +121,18 @@ class TableError(ConfigError):
 
 # --- rows from counts ----------------------------------------------------------------------------
 
-def row_from_counts(knobs, base, policy, counts, cell=0, areas=AREAS):
+def row_from_counts(knobs, base, policy, counts, cell=0, areas=AREAS, items=ITEMS):
     """One table row from a cell's summed integer ``counts`` (laid out by
     ``core.layout.K_*``): the knobs, ``policy``, ``cell`` and the count columns of
-    :func:`slashersim.runner.result.count_fields` (``areas``: the cell's areas by id)."""
+    :func:`slashersim.runner.result.count_fields` (``areas``, ``items``: the cell's cards)."""
     return {**knobs, **base, "policy": policy, "cell": int(cell),
-            **count_fields(counts, areas)}
+            **count_fields(counts, areas, items)}
 
 
-def fill_added_areas(df):
-    """Give every row of ``df`` the counts of the areas some row's card file added: 0 where
-    a row's cards hold no such area (no round was played there), in place; ``df``."""
-    for col in added_area_columns(df.columns):
+def fill_added(df):
+    """Give every row of ``df`` the counts of the cards some row's card file added: 0 where a
+    row's cards hold no such card (never played, never drawn), in place; ``df``."""
+    for col in added_columns(df.columns):
         df[col] = df[col].fillna(0).astype(np.int64)
     return df
 

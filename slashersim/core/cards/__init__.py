@@ -27,8 +27,10 @@ breaks never):
 An item card's keys: ``title``, ``source``, ``rule``; ``kind``, what it does (one of
 ``rules.ITEM_KINDS``: an escape item, a heal, ...); ``heal`` (a heal item's health healed) and
 ``extra_draws`` (a cursed item's draws added). A new item takes a printed one's place in the
-item deck (``replaces``) and states its kind. The engine and the players read an item only
-through its kind (``core.layout.C_KIND_ITEMS``, ``C_ITEM_KIND``, ``C_KEEPABLE``, ``C_USABLE``).
+item deck (``replaces``), or joins the deck beside the twelve (``added = true``; at most
+``rules.MAX_ADDED_ITEMS``, with the ids ``rules.FIRST_ADDED_ITEM ..``), and states its kind.
+The engine and the players read an item only through its kind (``core.layout.C_KIND_ITEMS``,
+``C_ITEM_KIND``, ``C_KEEPABLE``, ``C_USABLE``).
 """
 from __future__ import annotations
 
@@ -62,8 +64,8 @@ AREA_KEYS = {"replaces": "", "added": False, "title": "", "level": 2, "source": 
 #: the keys of an item card (a key left out keeps the printed value): its ``kind`` (one of
 #: ``rules.ITEM_KINDS``), ``heal`` only on a card of the heal kind, ``extra_draws`` only on one
 #: of the cursed kind
-ITEM_KEYS = {"replaces": "", "title": "", "source": "", "rule": "", "kind": "junk", "heal": 0,
-             "extra_draws": 0}
+ITEM_KEYS = {"replaces": "", "added": False, "title": "", "source": "", "rule": "",
+             "kind": "junk", "heal": 0, "extra_draws": 0}
 #: the keys that belong to one item kind only
 _KIND_ONLY = {"heal": "heal", "extra_draws": "cursed"}
 #: the items a card file may name: the twelve item cards
@@ -91,8 +93,28 @@ class CardSet:
     changed: tuple = ()
     #: the card in each area's place (its own name, or a new card's)
     names: tuple = rules.AREA_NAMES
-    #: the card in each printed item's place
+    #: the card in each item's place: the twelve printed places, then the items added
     item_names: tuple = rules.ITEM_NAMES[:rules.CURSED_OBJECT + 1]
+
+    @property
+    def item_slots(self):
+        """The name of each item card's place, as answers count the items: the twelve printed
+        places (a new item in one answers to its name), then the items added beside them."""
+        return tuple(self.items)
+
+    @property
+    def item_ids(self):
+        """The item id of each of :attr:`item_slots`: the printed ids, then
+        ``rules.FIRST_ADDED_ITEM ..`` for the added ones."""
+        n = len(ITEM_CARDS)
+        return tuple(range(n)) + tuple(rules.FIRST_ADDED_ITEM + k
+                                        for k in range(len(self.items) - n))
+
+    def item_name(self, item):
+        """The name of item id ``item``: its place's, ``killer`` or ``junk_K``."""
+        if item >= rules.FIRST_ADDED_ITEM:
+            return self.item_slots[len(ITEM_CARDS) + item - rules.FIRST_ADDED_ITEM]
+        return rules.ITEM_NAMES[item]
 
     @property
     def slots(self):
@@ -206,17 +228,19 @@ def _check_new(name, card, at, printed, names, kind, cards, taken):
     if not _valid_name(name):
         raise CardError(f"{at}: a new {kind}'s name must be lower-case letters, digits and _, "
                         f"got {name!r}")
+    if kind == "item" and name == "items":
+        raise CardError(f"{at}: a new item may not be called 'items' (its counts would be "
+                        f"called like the knob used_items)")
     slot = card.get("replaces")
-    if kind == "area" and card.get("added"):
+    if card.get("added"):
         if slot is not None:
-            raise CardError(f"{at}: {name!r} is either added beside the printed areas or "
+            raise CardError(f"{at}: {name!r} is either added beside the printed {kind}s or "
                             f"replaces one, not both")
         return
     if slot is None:
-        beside = " or is added beside them: added = true" if kind == "area" else ""
         raise CardError(f"{at}: {name!r} is not an {kind} of the game" + did_you_mean(name, names)
                         + f"; a new {kind} card takes a printed one's place: replaces = "
-                          f"\"NAME\"{beside}")
+                          f"\"NAME\" or is added beside them: added = true")
     if slot not in printed:
         raise CardError(f"{at}: {name!r} replaces {slot!r}, which is not a printed {kind}"
                         + did_you_mean(slot, names))
@@ -296,11 +320,20 @@ def _load(path, sha256):
             if "kind" not in card:
                 raise CardError(f"{path}, line {_line_of(text, name)}: the new item {name!r} "
                                 f"states its kind: kind = one of {', '.join(rules.ITEM_KINDS)}")
+            if card.get("added"):
+                if len(items) == len(ITEM_CARDS) + rules.MAX_ADDED_ITEMS:
+                    raise CardError(f"{path}, line {_line_of(text, name)}: {name!r} would be "
+                                    f"item card {len(items) + 1}; a card set holds at most "
+                                    f"{len(ITEM_CARDS) + rules.MAX_ADDED_ITEMS}")
+                items[name] = {**ITEM_KEYS, **card}
+                item_names.append(name)
+                changed.append(f"{name} added")
+                continue
             slot = card["replaces"]
             items[slot] = {**ITEM_KEYS, **card}
             item_names[ITEM_CARDS.index(slot)] = name
             changed.append(f"{name} in place of {slot}")
-    for slot, name in zip(ITEM_CARDS, item_names):
+    for slot, name in zip(items, item_names):
         _check_kind(name, items[slot], f"{path}, line {_line_of(text, name)}"
                     if name in item_changes else str(path))
     return CardSet(areas, items, str(path), sha256, tuple(changed), tuple(names),
@@ -402,10 +435,11 @@ def _tables(cards, knobs):
                 flex[a, trump, c] = bin(int(row[c])).count("1") + sum(
                     1 for o in range(rules.N_NUMBER_CARDS) if o != c and (row[o] >> c) & 1)
     facts = _tricks_won_facts(tricks_break)
-    out["item_heal"] = np.array([_number(cards.items[name]["heal"], knobs)
-                                 for name in ITEM_CARDS], dtype=np.int64)
-    out["item_extra"] = np.array([_number(cards.items[name]["extra_draws"], knobs)
-                                  for name in ITEM_CARDS], dtype=np.int64)
+    out["item_heal"] = np.zeros(rules.MAX_ITEM_IDS, dtype=np.int64)
+    out["item_extra"] = np.zeros(rules.MAX_ITEM_IDS, dtype=np.int64)
+    for item, card in zip(cards.item_ids, cards.items.values()):
+        out["item_heal"][item] = _number(card["heal"], knobs)
+        out["item_extra"][item] = _number(card["extra_draws"], knobs)
     out.update(_kind_masks(cards))
     full = (1 << rules.N_NUMBER_CARDS) - 1
     out["has_tricks_won_rule"] = np.array([int(tricks_break[a].any()) for a in range(n)],
@@ -424,15 +458,16 @@ def _kind_masks(cards):
     item's kind (``item_kind``), and the ids a player may keep (``keepable``) and use in a use
     window (``usable``)."""
     kinds = np.zeros(rules.N_ITEM_KINDS, dtype=np.int64)
-    for item, name in enumerate(ITEM_CARDS):
-        kinds[rules.ITEM_KINDS.index(cards.items[name]["kind"])] |= 1 << item
+    item_kind = np.full(rules.MAX_ITEM_IDS, rules.KIND_JUNK, dtype=np.int64)
+    every = 0
+    for item, card in zip(cards.item_ids, cards.items.values()):
+        item_kind[item] = rules.ITEM_KINDS.index(card["kind"])
+        kinds[item_kind[item]] |= 1 << item
+        every |= 1 << item
     for j in range(rules.N_JUNK):
         kinds[rules.KIND_JUNK] |= 1 << (rules.JUNK + j)
-    every = (1 << len(ITEM_CARDS)) - 1
     keepable = every & ~kinds[rules.KIND_CURSED] & ~kinds[rules.KIND_JUNK]
     usable = kinds[rules.KIND_HEAL] | kinds[rules.KIND_LOOK] | kinds[rules.KIND_REMOVE_TRAP]
-    item_kind = np.array([rules.ITEM_KINDS.index(cards.items[name]["kind"])
-                          for name in ITEM_CARDS], dtype=np.int64)
     return {"kind_items": kinds, "item_kind": item_kind,
             "keepable": np.array([keepable], dtype=np.int64),
             "usable": np.array([usable], dtype=np.int64)}
