@@ -19,6 +19,7 @@ from ..core.layout import (
     C_KILLER_RESHUFFLE,
     C_MAX_HEALTH,
     C_NO_YELLOW_DRAW,
+    C_OBSERVE,
     C_RED_GREENS,
     C_RED_KNIVES,
     C_USABLE,
@@ -622,12 +623,27 @@ def end_turn(policy, player, st, params):
     st[S_TURN] = -1
 
 
+@njit(inline='always')
+def draw_all(policy, player, st, params, n):
+    """``player``'s whole draw of ``n`` cards (-1: declined) where no recorder watches: the
+    cards (:func:`draw_cards`), then the extra card of an area whose card gives one. The same
+    cards as :func:`draw_rest` draws one by one for a recorder, in one loop: the item phase's
+    hot path."""
+    if n >= 0 and not draw_cards(st, n):
+        if takes_extra_draw(policy, player, st, params):
+            draw_cards(st, 1)
+
+
 @njit
 def item_turn(policy, player, st, params, turns):
     """One player's part of the item phase (docs/rules.md, "The item phase"), after
-    ``turns`` turns of it: :func:`begin_turn`, :func:`draw_rest`, :func:`end_turn`."""
+    ``turns`` turns of it: :func:`begin_turn`, the draw (card by card for a recorder,
+    :func:`draw_rest`; else :func:`draw_all`), :func:`end_turn`."""
     n = begin_turn(policy, player, st, params)
-    draw_rest(policy, player, st, params, turns, max(n, 0), n < 0)
+    if st[C_OBSERVE]:
+        draw_rest(policy, player, st, params, turns, max(n, 0), n < 0)
+    else:
+        draw_all(policy, player, st, params, n)
     end_turn(policy, player, st, params)
 
 
