@@ -302,13 +302,8 @@ def _load(path, sha256):
                 for key in keys if keys[key] != base.items[name][key]]
     for name, card in changes.items():
         if name not in base.areas and card.get("added"):
-            if len(areas) == rules.MAX_AREAS:
-                raise CardError(f"{path}, line {_line_of(text, name)}: {name!r} would be area "
-                                f"card {len(areas) + 1}; a card set holds at most "
-                                f"{rules.MAX_AREAS}")
-            areas[name] = {**AREA_KEYS, **card}
-            names.append(name)
-            changed.append(f"{name} added")
+            _add_beside(areas, names, changed, name, card, AREA_KEYS, rules.MAX_AREAS,
+                        f"{path}, line {_line_of(text, name)}", "area")
         elif name not in base.areas:
             slot = card["replaces"]
             new = {**AREA_KEYS, "level": base.areas[slot]["level"], **card}
@@ -321,13 +316,9 @@ def _load(path, sha256):
                 raise CardError(f"{path}, line {_line_of(text, name)}: the new item {name!r} "
                                 f"states its kind: kind = one of {', '.join(rules.ITEM_KINDS)}")
             if card.get("added"):
-                if len(items) == len(ITEM_CARDS) + rules.MAX_ADDED_ITEMS:
-                    raise CardError(f"{path}, line {_line_of(text, name)}: {name!r} would be "
-                                    f"item card {len(items) + 1}; a card set holds at most "
-                                    f"{len(ITEM_CARDS) + rules.MAX_ADDED_ITEMS}")
-                items[name] = {**ITEM_KEYS, **card}
-                item_names.append(name)
-                changed.append(f"{name} added")
+                _add_beside(items, item_names, changed, name, card, ITEM_KEYS,
+                            len(ITEM_CARDS) + rules.MAX_ADDED_ITEMS,
+                            f"{path}, line {_line_of(text, name)}", "item")
                 continue
             slot = card["replaces"]
             items[slot] = {**ITEM_KEYS, **card}
@@ -338,6 +329,17 @@ def _load(path, sha256):
                     if name in item_changes else str(path))
     return CardSet(areas, items, str(path), sha256, tuple(changed), tuple(names),
                    tuple(item_names))
+
+
+def _add_beside(cards, names, changed, name, card, neutral, most, where, kind):
+    """Put the new card ``name`` beside the printed ones (``added = true``) into ``cards``
+    and ``names``; refused, naming ``where``, past ``most`` cards of its ``kind`` in all."""
+    if len(cards) == most:
+        raise CardError(f"{where}: {name!r} would be {kind} card {len(cards) + 1}; a card set "
+                        f"holds at most {most}")
+    cards[name] = {**neutral, **card}
+    names.append(name)
+    changed.append(f"{name} added")
 
 
 def _changed_item(card, changes):
