@@ -340,9 +340,9 @@ def test_a_new_item_takes_a_printed_ones_place_and_its_kind(tmp_path):
     holder is offered to keep both, and the new item is the one used up; a cursed Gasoline
     leaves the game when drawn and adds its own draws."""
     from helpers import deck, discard, drawn, held, hold, is_out, set_deck, set_drawn
-    from scripted import script, scripted
+    from scripted import draw_cards, script, scripted
 
-    from slashersim.engine import items, steps
+    from slashersim.engine import steps
     path = write(tmp_path, '[item.sack]\nreplaces = "walkie_talkie"\ntitle = "Sack"\n'
                            'kind = "keep_one_more"\n'
                            '[item.gasoline]\nkind = "cursed"\nextra_draws = 2\n')
@@ -357,7 +357,7 @@ def test_a_new_item_takes_a_printed_ones_place_and_its_kind(tmp_path):
     assert discard(st) == [rules.WALKIE_TALKIE]
     st = L.new_state(GameConfig(cards=path, escapes_needed=4).to_array())
     set_deck(st, [rules.GASOLINE, rules.MAP, rules.CAR_KEY, rules.FLASHLIGHT])
-    assert not items.draw_cards(st, 1)        # one draw: the Gasoline, then 2 more
+    assert not draw_cards(st, 1)              # one draw: the Gasoline, then 2 more
     assert is_out(st, rules.GASOLINE) and deck(st) == [rules.FLASHLIGHT]
     assert drawn(st) == [rules.MAP, rules.CAR_KEY]
 

@@ -19,7 +19,6 @@ from ..core.layout import (
     C_KILLER_RESHUFFLE,
     C_MAX_HEALTH,
     C_NO_YELLOW_DRAW,
-    C_OBSERVE,
     C_RED_GREENS,
     C_RED_KNIVES,
     C_USABLE,
@@ -408,23 +407,6 @@ def draw_one(st):
     return -1 if card == KILLER else 0
 
 
-@njit(cache=True, inline='always')
-def draw_cards(st, count):
-    """Draw ``count`` cards one at a time (:func:`draw_one`); True if the Killer came up.
-
-    Stops at once on the Killer or an empty deck. A cursed item counts as a draw, leaves
-    the game and adds its ``C_ITEM_EXTRA`` mandatory draws.
-    """
-    pending = count
-    while pending > 0 and st[S_DECK_N] > 0:
-        pending -= 1
-        extra = draw_one(st)
-        if extra < 0:
-            return True
-        pending += extra
-    return False
-
-
 @njit(inline='always')
 def open_draw(policy, player, st, params):
     """The start of ``player``'s draw: nothing drawn yet; the cards it draws (its draw count),
@@ -453,34 +435,25 @@ def takes_extra_draw(policy, player, st, params):
 
 
 @njit(inline='always')
-def draw_step(policy, player, st, params, pending, extra_done):
-    """The next card of ``player``'s draw (docs/rules.md, "Drawing"): ``pending`` cards still
-    to draw, ``extra_done`` once the optional extra card of an area whose card gives one is
-    past (:func:`takes_extra_draw`). Returns whether a card was drawn, and ``pending`` and
-    ``extra_done`` after it; the draw ends on the Killer or an empty deck."""
+def draw_rest(policy, player, st, params, turns, pending, extra_done):
+    """The rest of ``player``'s draw (docs/rules.md, "Drawing"): ``pending`` cards still to
+    draw, then, unless ``extra_done``, the optional extra card of an area whose card gives one
+    (:func:`takes_extra_draw`); the draw ends on the Killer or an empty deck. A recorder is
+    shown each card drawn (:func:`interface.observe`, with the cards still to draw and whether
+    the extra card is past; ``turns``: the item phase's turns done before this one). True if
+    the Killer came up (:func:`killer_drawn`)."""
     while True:
-        if pending > 0 and st[S_DECK_N] > 0:
+        while pending > 0 and st[S_DECK_N] > 0:
             extra = draw_one(st)
             if extra < 0:
-                return True, np.int64(0), True
-            return True, pending - 1 + extra, extra_done
-        if extra_done:
-            return False, pending, extra_done
+                observe(policy, st, params, SNAP_DRAW, turns, 0, True)
+                return True
+            pending += extra - 1
+            observe(policy, st, params, SNAP_DRAW, turns, pending, extra_done)
+        if extra_done or not takes_extra_draw(policy, player, st, params):
+            return killer_drawn(st)
         extra_done = True
-        if takes_extra_draw(policy, player, st, params):
-            pending = np.int64(1)
-
-
-@njit(inline='always')
-def draw_rest(policy, player, st, params, turns, pending, extra_done):
-    """The rest of ``player``'s draw (:func:`draw_step` card by card), each card shown to a
-    recorder (:func:`interface.observe`; ``turns``: the item phase's turns done before this
-    one). True if the Killer came up (:func:`killer_drawn`)."""
-    drew, pending, extra_done = draw_step(policy, player, st, params, pending, extra_done)
-    while drew:
-        observe(policy, st, params, SNAP_DRAW, turns, pending, extra_done)
-        drew, pending, extra_done = draw_step(policy, player, st, params, pending, extra_done)
-    return killer_drawn(st)
+        pending = np.int64(1)
 
 
 @njit(cache=True, inline='always')
@@ -623,27 +596,12 @@ def end_turn(policy, player, st, params):
     st[S_TURN] = -1
 
 
-@njit(inline='always')
-def draw_all(policy, player, st, params, n):
-    """``player``'s whole draw of ``n`` cards (-1: declined) where no recorder watches: the
-    cards (:func:`draw_cards`), then the extra card of an area whose card gives one. The same
-    cards as :func:`draw_rest` draws one by one for a recorder, in one loop: the item phase's
-    hot path."""
-    if n >= 0 and not draw_cards(st, n):
-        if takes_extra_draw(policy, player, st, params):
-            draw_cards(st, 1)
-
-
 @njit
 def item_turn(policy, player, st, params, turns):
     """One player's part of the item phase (docs/rules.md, "The item phase"), after
-    ``turns`` turns of it: :func:`begin_turn`, the draw (card by card for a recorder,
-    :func:`draw_rest`; else :func:`draw_all`), :func:`end_turn`."""
+    ``turns`` turns of it: :func:`begin_turn`, :func:`draw_rest`, :func:`end_turn`."""
     n = begin_turn(policy, player, st, params)
-    if st[C_OBSERVE]:
-        draw_rest(policy, player, st, params, turns, max(n, 0), n < 0)
-    else:
-        draw_all(policy, player, st, params, n)
+    draw_rest(policy, player, st, params, turns, max(n, 0), n < 0)
     end_turn(policy, player, st, params)
 
 
