@@ -25,7 +25,7 @@ KERNEL = "slashersim-test"
 @pytest.fixture(scope="module")
 def kernel_env(tmp_path_factory):
     """A kernelspec that runs this interpreter (whatever kernels the user has installed), and
-    the environment of the notebooks: a fresh small sweep of 500 games per cell."""
+    the environment of the notebooks: a fresh small sweep of 200 games per cell."""
     jupyter = tmp_path_factory.mktemp("jupyter")
     spec = jupyter / "kernels" / KERNEL
     spec.mkdir(parents=True)
@@ -35,7 +35,7 @@ def kernel_env(tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setenv("JUPYTER_PATH", str(jupyter))
     mp.setenv("SLASHERSIM_NOTEBOOK_FRESH", "1")
-    mp.setenv("SLASHERSIM_NOTEBOOK_GAMES", "500")
+    mp.setenv("SLASHERSIM_NOTEBOOK_GAMES", "200")
     mp.setenv("MPLBACKEND", "Agg")
     mp.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT),
                                                           os.environ.get("PYTHONPATH")])))
