@@ -1,6 +1,7 @@
 """The first run's compiling is never a silent wait: :class:`slashersim.core.compiling.Watch` says,
 from numba's compiler events, which part compiles (part k of n) and the time so far, and how
 long it took; the Python API reports it as the command line does."""
+import ast
 import io
 import os
 import subprocess
@@ -285,3 +286,99 @@ def test_a_recorder_s_cache_key_follows_its_cells():
     assert _describe(3) != _describe(4)
     anything = object()
     assert _describe(anything) != _describe(anything)
+
+
+# --- the cache's key: what compiled code can reach ----------------------------------------------
+_JIT_DECORATORS = {"njit", "jit", "cfunc", "intrinsic", "lazy_njit", "closure_njit", "overload",
+                   "register_jitable"}
+
+
+def _module_name(path, root):
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported_names(tree, module, is_package, modules):
+    """Each name a module binds by an import of this package -> the module it comes from."""
+    package = module if is_package else module.rsplit(".", 1)[0]
+    names = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = package.split(".")[:len(package.split(".")) - node.level + 1] \
+                if node.level else []
+            source = ".".join(base + ([node.module] if node.module else []))
+            if not source.startswith("slashersim"):
+                continue
+            for alias in node.names:
+                whole = f"{source}.{alias.name}"
+                names[alias.asname or alias.name] = whole if whole in modules else source
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("slashersim"):
+                    names[alias.asname or alias.name.split(".")[0]] = alias.name
+    return names
+
+
+def _is_jit(decorator):
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", None)
+    return name in _JIT_DECORATORS
+
+
+def kernel_reach(root):
+    """The modules of the package at ``root`` that compiled code can reach: each module that
+    defines a numba function, each module whose names those functions read, and (for constants
+    computed from another module) what those modules import in turn."""
+    modules = {_module_name(p, root): p for p in root.rglob("*.py")}
+    reach, todo = set(), []
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text())
+        jitted = [f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.ClassDef))
+                  and any(_is_jit(d) for d in f.decorator_list)]
+        jitted += [c for c in ast.walk(tree) if isinstance(c, ast.Call) and _is_jit(c.func)]
+        if not jitted:
+            continue
+        reach.add(name)
+        imported = _imported_names(tree, name, path.name == "__init__.py", modules)
+        for f in jitted:
+            for node in ast.walk(f):
+                if isinstance(node, ast.Name) and node.id in imported:
+                    todo.append(imported[node.id])
+    while todo:
+        name = todo.pop()
+        if name in reach or name not in modules:
+            continue
+        reach.add(name)
+        path = modules[name]
+        todo += _imported_names(ast.parse(path.read_text()), name, path.name == "__init__.py",
+                                modules).values()
+    return reach
+
+
+def test_the_cache_key_covers_every_module_compiled_code_can_reach():
+    from slashersim.core.provenance import PACKAGE_DIR, kernel_sources
+    keyed = {_module_name(p, PACKAGE_DIR) for p in kernel_sources()}
+    reach = kernel_reach(PACKAGE_DIR)
+    assert {"slashersim.engine.game", "slashersim.core.layout", "slashersim.core.rules",
+            "slashersim.policies.expert.rollouts", "slashersim.runner.kernels"} <= reach
+    assert reach - keyed == set(), "add these to provenance.KERNEL_SOURCES"
+
+
+def test_an_edit_outside_the_kernels_keeps_the_cache_and_one_inside_starts_a_new_one(tmp_path):
+    """The cache folder is named after the kernels' sources: an edit of the command line or the
+    page keeps every compiled kernel; an edit of the engine starts a fresh cache."""
+    import shutil
+
+    from slashersim.core.provenance import PACKAGE_DIR, kernel_digest
+    copy = tmp_path / "slashersim"
+    shutil.copytree(PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = kernel_digest(copy)
+    assert before == kernel_digest(PACKAGE_DIR)
+    for edited in ("cli/__init__.py", "serve/app.py", "analysis/report.py", "api/calls.py",
+                   "present/text.py", "core/config.py"):
+        path = copy / edited
+        path.write_text(path.read_text() + "\n# an edit\n")
+    assert kernel_digest(copy) == before
+    path = copy / "engine" / "tricks.py"
+    path.write_text(path.read_text() + "\n# an edit\n")
+    assert kernel_digest(copy) != before

@@ -1,7 +1,8 @@
 """Where numba keeps this package's compiled kernels: a folder named after a hash of the
-package's sources, so that every edit starts a fresh, consistent cache (numba invalidates a
-cached kernel only when the kernel's own file changes, not when a function it calls in
-another file does).
+sources compiled code can reach (:func:`slashersim.core.provenance.kernel_digest`), so that an
+edit of any of them starts a fresh, consistent cache (numba invalidates a cached kernel only
+when the kernel's own file changes, not when a function it calls in another file does), and an
+edit anywhere else keeps it.
 
 :func:`configure` sets it once, when :mod:`slashersim.engine` is first imported (before any
 kernel is defined); ``import slashersim`` alone changes nothing and loads no numba.
@@ -12,12 +13,12 @@ that holds the ``numba-<hash>`` folders (default: the package's ``__pycache__``,
 import os
 from pathlib import Path
 
-from .provenance import PACKAGE_DIR, source_digest
+from .provenance import PACKAGE_DIR, package_kernel_digest
 
 
 def folder():
     """The cache folder for these sources (created), or ``None`` if none can be created."""
-    name = f"numba-{source_digest()[:16]}"
+    name = f"numba-{package_kernel_digest()[:16]}"
     base = os.environ.get("SLASHERSIM_CACHE_DIR")
     candidates = [Path(base)] if base else [PACKAGE_DIR / "__pycache__",
                                            Path.home() / ".cache" / "slashersim"]

@@ -17,15 +17,54 @@ from .. import __version__
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 
+#: the package's sources that compiled code can reach: every module defining a numba function
+#: (``@njit``, ``lazy_njit``, ``closure_njit``, ``@intrinsic``) and every module whose names the
+#: compiled functions read (``tests/test_compiling.py`` derives that list from the code and
+#: checks it is covered); a folder covers every module under it but those of
+#: :data:`NOT_KERNEL_SOURCES` (the players' registry and the checks of their choice)
+KERNEL_SOURCES = ("core/layout.py", "core/rules.py", "engine/", "policies/", "runner/kernels.py",
+                  "runner/recorded.py", "analysis/hygiene.py")
+NOT_KERNEL_SOURCES = ("policies/__init__.py", "policies/choice.py", "policies/params.py")
+
+
+def _digest(paths, root, *extra):
+    digest = hashlib.sha1()
+    for text in extra:
+        digest.update(text.encode())
+    for path in sorted(paths):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 @cache
 def source_digest():
     """SHA-1 of this package's Python sources (paths and contents): names the code that played
-    a table's games even outside a git checkout, and keys the numba cache."""
-    digest = hashlib.sha1()
-    for path in sorted(PACKAGE_DIR.rglob("*.py")):
-        digest.update(str(path.relative_to(PACKAGE_DIR)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+    a table's games even outside a git checkout."""
+    return _digest(PACKAGE_DIR.rglob("*.py"), PACKAGE_DIR)
+
+
+def kernel_sources(root=PACKAGE_DIR):
+    """The files of :data:`KERNEL_SOURCES` under the package folder ``root``."""
+    files = set()
+    for entry in KERNEL_SOURCES:
+        path = root / entry
+        files.update(path.rglob("*.py") if entry.endswith("/") else [path])
+    return sorted(files - {root / entry for entry in NOT_KERNEL_SOURCES})
+
+
+def kernel_digest(root=PACKAGE_DIR):
+    """SHA-1 of what the compiled kernels are made of: the sources of :data:`KERNEL_SOURCES`
+    and the versions of numba, numpy and Python. It keys the numba cache, so an edit elsewhere
+    (the command line, the page, the analyses) keeps every compiled kernel."""
+    return _digest(kernel_sources(root), root, f"numba {_version('numba')}",
+                   f"numpy {_version('numpy')}", f"python {platform.python_version()}")
+
+
+@cache
+def package_kernel_digest():
+    """:func:`kernel_digest` of this package, computed once per process."""
+    return kernel_digest()
 
 
 def _git(*args):
