@@ -49,6 +49,47 @@ def test_the_watch_names_the_part_compiling_and_the_time_so_far():
         w.close()
 
 
+def test_an_interrupted_compile_says_no_time_it_took():
+    """numba sends the end of a compile that an interrupt (or an error) broke off as a failed
+    event: the report then ends without "compiled in", which would say the part is ready."""
+    out = io.StringIO()
+    w = compiling.Watch([FIRST], out, every=3600).start()
+    try:
+        start, end = fake_compile("first")
+        w._listener.notify(start)
+        w._listener.notify(event.Event("numba:compile", event.EventStatus.END, end.data,
+                                       exc_details=(KeyboardInterrupt, KeyboardInterrupt(),
+                                                    None)))
+        assert out.getvalue() == ""
+        assert w._stopped.is_set()
+        w._listener.notify(end)
+        assert out.getvalue() == ""
+    finally:
+        w.close()
+
+
+def test_an_interrupted_first_run_says_interrupted_not_compiled(tmp_path):
+    """Ctrl-C during a first run's compiling: the command says it was interrupted, never
+    that it compiled, and the part is still named as not compiled for the next run."""
+    import signal
+    env = {**os.environ, "SLASHERSIM_CACHE_DIR": str(tmp_path),
+           "SLASHERSIM_COMPILE_PROCESSES": "1"}
+    p = subprocess.Popen([sys.executable, "-m", "slashersim", "simulate", "--skill", "novice",
+                          "--games", "10"], env=env, stderr=subprocess.PIPE, text=True)
+    first = p.stderr.readline()
+    assert first.startswith("slashersim: compiling the engine with the baseline, first run only")
+    time.sleep(2)
+    p.send_signal(signal.SIGINT)
+    rest = p.stderr.read()
+    assert p.wait(timeout=60) == 130
+    assert "compiled in" not in rest and rest.rstrip().endswith("slashersim: interrupted")
+    code = ("from slashersim.core import compiling; from slashersim.policies import "
+            "compile_parts; print(compiling.message(compile_parts(['baseline']), loaded=False))")
+    again = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                           check=True).stdout
+    assert again.startswith("slashersim: compiling the engine with the baseline, first run only")
+
+
 def test_the_watch_reports_while_it_waits_and_sees_real_compiles(tmp_path):
     module = tmp_path / "parts_here.py"
     module.write_text("from numba import njit\n\n@njit\ndef first(x):\n    return x + 1\n")

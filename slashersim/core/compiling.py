@@ -258,6 +258,12 @@ def stop():
         watch.close()
 
 
+def _failed(event):
+    """Whether a compile's end ``event`` carries an exception (an interrupt, an error). Read
+    from the event's exception details: numba's ``Event.is_failed`` says the opposite."""
+    return getattr(event, "_exc_details", None) is not None
+
+
 class Watch:
     """The report of a command's compiling while it lasts, from numba's compiler events
     (``numba:compile``, sent when a function is really compiled, not loaded from the cache):
@@ -297,7 +303,7 @@ class Watch:
             def on_end(self, ev):
                 part = watch._part_of(ev)
                 if part is not None:
-                    watch.end(part)
+                    watch.end(part, failed=_failed(ev))
 
         self._listener = Listener()
         event.register("numba:compile", self._listener)
@@ -312,9 +318,14 @@ class Watch:
             if part not in self.started:
                 self.started.append(part)
 
-    def end(self, part):
-        """``part`` is compiled; after the last part, say how long the compiling took."""
+    def end(self, part, failed=False):
+        """``part`` is compiled; after the last part, say how long the compiling took. A part
+        whose compiling ``failed`` (interrupted, or an error) ends the report without a time:
+        nothing was compiled to the end, and the next run's notice names it again."""
         if self._stopped.is_set():
+            return
+        if failed:
+            self.stop()
             return
         with self._lock:
             self.done.add(part)
