@@ -1,4 +1,6 @@
 """GameConfig validation and its kernel array."""
+from helpers import ROOT
+import numpy as np
 import pytest
 
 from slashersim.core import layout as L
@@ -60,3 +62,59 @@ def test_killer_positions_depend_on_deck():
     assert GameConfig(cursed_object=False).killer_positions == 7
     assert GameConfig(edition="instructions").killer_positions == 13
     assert GameConfig(edition="instructions", cursed_object=False).killer_positions == 12
+
+
+# --- the cards by content -----------------------------------------------------------------------
+def test_a_configuration_keeps_the_cards_it_read_whatever_the_file_holds_later(tmp_path):
+    """A card file is read once, when the configuration is made, and named by its content's
+    hash: an edit of the file afterwards changes nothing this configuration plays, a copy of
+    it (replace, pickle) plays the same cards, and a configuration asking for the old content
+    by its hash is refused naming both hashes."""
+    import pickle
+    bog = (ROOT / "examples" / "bog.toml").read_text()
+    path = tmp_path / "bog.toml"
+    path.write_text(bog)
+    config = GameConfig(cards=str(path))
+    cfg = config.to_array()
+    sha = config.cards_sha256
+    path.write_text(bog.replace("draw_reduction = 1", "draw_reduction = 3"))
+    for same in (config, config.replace(health=5), pickle.loads(pickle.dumps(config)),
+                 GameConfig(cards=str(path), cards_sha256=sha)):
+        assert same.cards_sha256 == sha
+        assert same.card_set.areas["cabins"]["draw_reduction"] == 1
+    np.testing.assert_array_equal(config.replace(health=5).to_array()[L.C_AREA_DRAW_REDUCTION:
+                                                                       L.C_AREA_DRAW_REDUCTION + 7],
+                                  cfg[L.C_AREA_DRAW_REDUCTION:L.C_AREA_DRAW_REDUCTION + 7])
+    edited = GameConfig(cards=str(path))
+    assert edited.cards_sha256 != sha and edited.rules_id.digest != config.rules_id.digest
+    assert edited.rules_id.changes(config.rules_id) == [
+        f"card file bog.toml: sha256 {sha[:12]}… then, sha256 {edited.cards_sha256[:12]}… now"]
+    assert config.replace(cards=str(path)).cards_sha256 == edited.cards_sha256
+    from slashersim.core.cards import CardError, check_content
+    with pytest.raises(CardError, match=rf"card file '.*bog\.toml' has changed: these rules "
+                                        rf"were made with its content of sha256 {sha[:12]}…, "
+                                        rf"it now holds {edited.cards_sha256[:12]}…"):
+        check_content(path, sha)
+    check_content(path, edited.cards_sha256)
+
+
+def test_the_rules_id_names_the_rules_by_content_not_by_path(tmp_path):
+    bog = (ROOT / "examples" / "bog.toml").read_bytes()
+    (tmp_path / "a.toml").write_bytes(bog)
+    (tmp_path / "b.toml").write_bytes(bog)
+    a, b = GameConfig(cards=str(tmp_path / "a.toml")), GameConfig(cards=str(tmp_path / "b.toml"))
+    assert a.rules_id.digest == b.rules_id.digest != GameConfig().rules_id.digest
+    assert GameConfig(health=5).rules_id.changes(GameConfig().rules_id) == \
+        ["rule health: 7 then, 5 now"]
+    assert GameConfig().rules_id.changes(GameConfig().rules_id) == []
+    assert GameConfig(cards="printed") == GameConfig() and GameConfig().card_set.file is None
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"cards_sha256": "0" * 64}, "cards_sha256 '000"),
+    ({"cards": str(ROOT / "examples" / "bog.toml"), "cards_sha256": "abc"},
+     "cards_sha256 must be the 64 hex digits"),
+])
+def test_a_cards_hash_without_its_file_or_of_another_form_is_refused(kwargs, message):
+    with pytest.raises(ConfigError, match=message):
+        GameConfig(**kwargs)

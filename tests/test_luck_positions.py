@@ -8,6 +8,7 @@ import numba
 import numpy as np
 import pytest
 
+import slashersim
 from slashersim.analysis.luck import variance_sources
 from slashersim.analysis.playouts import _outcomes, snapshot_position, timeline, win_probability
 from slashersim.analysis.position import card_from_name, parse_position
@@ -389,3 +390,34 @@ def test_recorded_positions_keep_the_killer_in_the_rest_of_its_top_group():
             assert places == set(range(1, span + 1)), (g, i, span, places)
             seen += 1
     assert seen > 20
+
+
+def test_a_record_keeps_its_cards_hash_and_is_not_replayed_under_other_cards(tmp_path, capsys,
+                                                                              monkeypatch):
+    """A game record names its card file with the content's hash; once the file holds other
+    cards, the record (luck timeline, Game.from_record) is refused, naming both hashes."""
+    from slashersim import Game
+    monkeypatch.chdir(tmp_path)
+    bog = (ROOT / "examples" / "bog.toml").read_text()
+    (tmp_path / "bog.toml").write_text(bog)
+    out = tmp_path / "game.json"
+    assert main(["simulate", "--skill", "novice", "--games", "20", "--record", "2",
+                 "--record-out", "game.json", "--cards", "bog.toml", "--quiet"]) == 0
+    capsys.readouterr()
+    data = json.loads(out.read_text())
+    sha = GameConfig(cards="bog.toml").cards_sha256
+    assert data["config"]["cards"] == "bog.toml" and data["config"]["cards_sha256"] == sha
+    assert data["rules_id"] == GameConfig(cards="bog.toml").rules_id.digest
+    assert Game.from_record(out).outcome == data["outcome"]
+    (tmp_path / "bog.toml").write_text(bog.replace("draw_reduction = 1", "draw_reduction = 2"))
+    assert main(["luck", "timeline", "game.json", "--games", "10"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("slashersim: error: game record 'game.json': card file 'bog.toml' has "
+                          f"changed: these rules were made with its content of sha256 "
+                          f"{sha[:12]}…, it now holds ") and len(err.splitlines()) == 1
+    with pytest.raises(slashersim.ConfigError, match="card file 'bog.toml' has changed"):
+        Game.from_record(out)
+    del data["config"]["cards_sha256"]
+    out.write_text(json.dumps(data))
+    assert main(["luck", "timeline", "game.json", "--games", "10"]) == 2
+    assert "but not its content's hash" in capsys.readouterr().err

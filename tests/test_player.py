@@ -10,6 +10,7 @@ import random
 import numpy as np
 import pytest
 
+import slashersim
 from slashersim.analysis import hygiene as Hy
 from slashersim.analysis.compare import compare_policies
 from slashersim.api.player import Game, IllegalAnswer, Observation, policy_label
@@ -307,3 +308,14 @@ def test_the_view_holds_the_picks_of_the_draw_and_describes_each_decision():
     simulate(GameConfig(), Keeper(), games=300, seed=4)
     assert seen["second keeps"] > 0
     assert {"play_card", "keep", "use_backpack"} <= seen["kinds"]
+
+
+def test_a_game_takes_what_simulate_takes():
+    """``Game(..., difficulty="hard")`` is the hard preset, as ``simulate`` reads it, and its
+    record names the rules by content."""
+    g = Game(seed=3, difficulty="hard", health=6)
+    assert g.config == GameConfig.of(None, {"difficulty": "hard", "health": 6})
+    g.play("novice")
+    assert g.rules_id == g.config.rules_id.digest != Game(seed=3).rules_id
+    with pytest.raises(slashersim.ConfigError, match="unknown difficulty"):
+        Game(difficulty="hrad")

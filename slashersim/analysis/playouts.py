@@ -10,7 +10,6 @@ import numpy as np
 
 from ..core import layout as L
 from ..core import rules
-from ..core.cards import load as load_cards
 from ..core.inputs import check_count, check_seed
 from ..core.stats import wilson_interval
 from ..engine import positions as K
@@ -159,7 +158,7 @@ def timeline(rec, games=4000, seed=0, threads=None, step=None):
     play-outs end (:func:`timeline_playouts` of them in all).
     """
     events = record_events(rec)
-    cards = load_cards(rec.config.cards)
+    cards = rec.config.card_set
     titles = dict(zip(cards.slots, cards.titles))
     last = len(rec.snaps) - 1
     prob = {}

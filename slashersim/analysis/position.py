@@ -7,13 +7,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core import cards as C
 from ..core import layout as L
 from ..core import rules
 from ..core.config import GameConfig
 from ..core.errors import ConfigError
 from ..core.files import read_json
 from ..engine import positions as K
+from .records import check_cards
 
 STATE_KEYS = ("config", "round", "area", "areas_seen", "arrows", "leader", "health", "traps",
               "items", "killer_draws", "item_deck", "hands", "trump")
@@ -87,6 +87,7 @@ def parse_position(data):
     for key in data:
         if key not in STATE_KEYS:
             _err(f"unknown state key {key!r}; expected one of: {', '.join(STATE_KEYS)}")
+    check_cards(data.get("config", {}), "state", hash_needed=False)
     config = GameConfig.from_dict(data.get("config", {}))
     v = config.resolved()
     cfg = config.to_array()
@@ -139,7 +140,7 @@ def _items(data, v, cfg, st, known, killer_draws, rnd=2):
     for key in deck_facts:
         if key not in DECK_KEYS:
             _err(f"unknown item_deck key {key!r}; expected one of: {', '.join(DECK_KEYS)}")
-    cards = C.load(v["cards"])
+    cards = GameConfig.cards_of(v)
     every = set(cards.item_ids)
     in_game = {i for i in every if cfg[L.C_ITEM_IN + i]}
     junk_added = min(killer_draws, int(cfg[L.C_JUNK]))
@@ -256,7 +257,7 @@ def _items(data, v, cfg, st, known, killer_draws, rnd=2):
 
 def _areas(data, v, cfg, st, known, rnd, dealt):
     """The area deck, the known places in it, the arrows and the leader."""
-    names = C.load(v["cards"]).slots
+    names = GameConfig.cards_of(v).slots
     pool = [a for a in names if cfg[L.C_AREA_IN + names.index(a)]]
     levels = v["area_deck"] == "levels"
     n = len(pool)

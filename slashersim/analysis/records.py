@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core import layout as L
 from ..core import rules
-from ..core.cards import load as load_cards
+from ..core.cards import CardError, check_content
 from ..core.config import GameConfig
 from ..core.errors import ConfigError
 from ..core.files import read_json
@@ -88,7 +88,7 @@ def record_events(rec):
     the choices between two random events (keeping, trades, clean-up) count in the next."""
     events = []
     prev = 0
-    cards = load_cards(rec.config.cards)
+    cards = rec.config.card_set
     areas = cards.slots
     info = rec.info
     n = len(info)
@@ -156,7 +156,7 @@ def record_json(rec):
     last = rec.snaps[-1]
     params = param_vector(rec.policy) if rec.params is None else rec.params
     return {"format": RECORD_FORMAT, "config": rec.config.describe(),
-            "policy": rec.policy,
+            "rules_id": rec.config.rules_id.digest, "policy": rec.policy,
             "policy_params": {p.name: float(x) for p, x in zip(param_specs(rec.policy), params)},
             "seed": rec.seed, "game": rec.game,
             "outcome": rules.OUTCOME_NAMES[int(last[L.S_OUTCOME])],
@@ -164,6 +164,24 @@ def record_json(rec):
             "killer_start": int(last[L.S_KILLER_START]),
             "events": [{k: v for k, v in e.items() if k not in ("before", "after")}
                        for e in record_events(rec)]}
+
+
+def check_cards(config, where, hash_needed=True):
+    """Refuse a file's configuration (a ``describe()`` dict) whose card file holds other cards
+    by now than those it names by hash, or (``hash_needed``: a file slashersim wrote) that
+    names a card file without a hash (a file of an older slashersim): what it describes could
+    not be played again under its own cards."""
+    file = config.get("cards") if isinstance(config, dict) else None
+    if file is None or file == "printed" or "cards_sha256" not in config and not hash_needed:
+        return
+    if "cards_sha256" not in config:
+        _refuse(f"{where} names the card file {file!r} but not its content's hash (an older "
+                f"slashersim), so it cannot be played again under the same cards for sure; "
+                f"write it again")
+    try:
+        check_content(file, config["cards_sha256"])
+    except CardError as e:
+        _refuse(f"{where}: {e}")
 
 
 class RecordFile(NamedTuple):
@@ -193,6 +211,7 @@ def read_record(path):
                  f"--record-out")
     if not isinstance(data["config"], dict):
         _refuse(f"game record {str(path)!r}: config must be an object, got {data['config']!r}")
+    check_cards(data["config"], f"game record {str(path)!r}")
     try:
         config = GameConfig.from_dict({k: tuple(x) if isinstance(x, list) else x
                                        for k, x in data["config"].items()})

@@ -55,14 +55,16 @@ class Game:
 
     Parameters
     ----------
-    config : GameConfig, optional
-        The rules (default: the rulebook defaults).
+    config : GameConfig or mapping, optional
+        The rules (default: the rulebook defaults), read once: a card file is played as it
+        was when the game was made.
     seed, game : int
         The game is game ``game`` of a run with ``seed``: its deals, item deck and area cards
         are those ``simulate(config, seed=seed)`` plays as game ``game``, so answering as a
         policy would gives exactly that policy's game.
     **knobs
-        Knobs applied on top of ``config`` (``health=5``, ``hideaway=True``, ...).
+        Knobs applied on top of ``config`` as :func:`slashersim.simulate` takes them
+        (``health=5``, ``difficulty="hard"``, ``cards="my.toml"``, ...).
 
     Examples
     --------
@@ -76,10 +78,7 @@ class Game:
 
     def __init__(self, config: GameConfig | None = None, seed: int = 0, game: int = 0,
                  **knobs):
-        config = config or GameConfig()
-        if knobs:
-            config = config.replace(**knobs)
-        self.config = config
+        self.config = GameConfig.of(config, knobs)
         self.seed = check_seed(seed)
         self.game = check_seed(game, "game")
         #: ``(player, decision name, argument, answer)`` of each decision so far
@@ -183,6 +182,12 @@ class Game:
                                "the game was abandoned")
         return records_frame(self._records, areas=area_names(self.config),
                              items=item_cards(self.config)).iloc[0].to_dict()
+
+    @property
+    def rules_id(self) -> str:
+        """The rules this game is played under, by content (:attr:`GameConfig.rules_id`):
+        a card file is the one read when the game was made, whatever the file holds later."""
+        return self.config.rules_id.digest
 
     def winnable(self, seconds: float = 10.0) -> Solution:
         """Could this game have been won? The exact solver's answer for the game from its

@@ -16,6 +16,7 @@ from . import cards as C
 from . import layout as L
 from . import rules
 from .errors import ConfigError, suggest
+from .identity import RulesId
 from .presets import preset_knobs
 
 __all__ = ["ConfigError", "GameConfig"]
@@ -109,6 +110,7 @@ class GameConfig:
     first_yellows: tuple | None = None
     check_invariants: bool = False
     cards: str | None = None
+    cards_sha256: str | None = None
 
     def __post_init__(self):
         for name in ("red_knives", "red_greens", "lv1_areas", "removed_areas", "white_colours",
@@ -118,7 +120,52 @@ class GameConfig:
                 object.__setattr__(self, name, tuple(value))
             elif isinstance(value, str) and name != "arrows":
                 object.__setattr__(self, name, (value,))
+        self._pin_cards()
         self.resolved()
+
+    def _pin_cards(self):
+        """Read the card file once and name it by its content: ``cards_sha256`` is the hash
+        of what was read (or, when given, what must be read: other content is refused), and
+        every later use of this configuration reads those cards, whatever the file holds by
+        then."""
+        cards, sha = self.cards, self.cards_sha256
+        if isinstance(cards, C.CardSet):
+            cards, sha, card_set = cards.file, cards.sha256, cards
+        else:
+            cards = self.check_cards(cards)
+            if cards is None and sha is not None:
+                raise ConfigError(f"cards_sha256 {sha!r} names the content of a card file, "
+                                  f"but no card file (cards) is given")
+            if sha is not None and not (isinstance(sha, str) and len(sha) == 64):
+                raise ConfigError(f"cards_sha256 must be the 64 hex digits of a card file's "
+                                  f"SHA-256, got {sha!r}")
+            try:
+                card_set = C.load(cards, sha)
+            except C.CardError as e:
+                raise ConfigError(str(e)) from None
+            sha = card_set.sha256
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "cards_sha256", sha)
+        object.__setattr__(self, "_card_set", card_set)
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        C.remember(self._card_set)
+
+    @property
+    def card_set(self):
+        """The :class:`~slashersim.core.cards.CardSet` in force, as read when this
+        configuration was made."""
+        return self._card_set
+
+    @property
+    def rules_id(self):
+        """The rules of this configuration by content (:class:`~.identity.RulesId`)."""
+        found = self.__dict__.get("_rules_id")
+        if found is None:
+            found = RulesId.of(self.describe())
+            object.__setattr__(self, "_rules_id", found)
+        return found
 
     @classmethod
     def knob_names(cls):
@@ -180,8 +227,7 @@ class GameConfig:
         for key, value in rules.EDITION_DEFAULTS[edition].items():
             if out[key] is None:
                 out[key] = value
-        out["cards"] = self.check_cards(out["cards"])
-        cards = C.load(out["cards"])
+        cards = self.card_set
         slots = cards.slots
         escapes = sum(card["kind"] == "escape" for card in cards.items.values())
         _int_range("health", out["health"], 1, rules.MAX_HEALTH)
@@ -249,17 +295,18 @@ class GameConfig:
     @staticmethod
     def check_cards(value):
         """``cards``: ``None`` (or ``"printed"``) for the printed cards, or the path of a card
-        file that changes them (:mod:`slashersim.core.cards`); read and checked here."""
+        file that changes them (:mod:`slashersim.core.cards`), as text."""
         if value is None or value == C.PRINTED:
             return None
         if not isinstance(value, (str, os.PathLike)):
             raise ConfigError(f"cards must be the path of a card file or 'printed', got "
                               f"{value!r}")
-        try:
-            C.load(value)
-        except C.CardError as e:
-            raise ConfigError(str(e)) from None
         return os.fspath(value)
+
+    @staticmethod
+    def cards_of(values):
+        """The cards of resolved ``values`` (their file and its content's hash)."""
+        return C.load(values.get("cards"), values.get("cards_sha256"))
 
     @staticmethod
     def check_first_yellows(value):
@@ -296,7 +343,7 @@ class GameConfig:
     @staticmethod
     def killer_slots(values):
         """Positions (1 = top) the Killer can start at in the first item deck."""
-        n = len(C.load(values.get("cards")).items) - (0 if values["cursed_object"] else 1)
+        n = len(GameConfig.cards_of(values).items) - (0 if values["cursed_object"] else 1)
         if values["item_deck"] == "killer_top_half":
             return rules.top_group_size(n, values["top_group"]) + 1
         return n + 1
@@ -306,13 +353,13 @@ class GameConfig:
         """The areas of the area deck (resolved ``values``): every area of the cards in play
         but the removed ones, and the Hideaway only with ``hideaway``."""
         removed = values["removed_areas"] + (() if values["hideaway"] else ("hideaway",))
-        return tuple(a for a in C.load(values["cards"]).slots if a not in removed)
+        return tuple(a for a in GameConfig.cards_of(values).slots if a not in removed)
 
     @staticmethod
     def lv1(values):
         """The areas of the rulebook's Lv.1 group (resolved ``values``): ``lv1_areas``, and any
         card added beside the printed ones whose card says ``level = 1``."""
-        cards = C.load(values["cards"])
+        cards = GameConfig.cards_of(values)
         added = [a for a in cards.slots[rules.N_AREAS:] if cards.areas[a]["level"] == 1]
         return (*values["lv1_areas"], *added)
 
@@ -337,6 +384,10 @@ class GameConfig:
             if key not in values:
                 raise ConfigError(f"unknown knob {key!r}; expected one of: "
                                   f"{', '.join(values)}")
+        if "cards" in changes:
+            values["cards_sha256"] = None
+        else:
+            values["cards"] = self.card_set if self.cards is not None else None
         values.update(changes)
         return GameConfig(**values)
 
@@ -362,7 +413,8 @@ class GameConfig:
         cfg[L.C_WHITE_RED_GREENS] = v["white_red_greens"]
         cfg[L.C_WALKIE_WITHOUT_DRAW] = v["walkie_talkie_without_draw"]
         cfg[L.C_KILLER_POSITION] = v["killer_position"] or 0
-        slots = C.load(v["cards"]).slots
+        cards = self.card_set
+        slots = cards.slots
         cfg[L.C_FIRST_AREA] = 0 if v["first_area"] is None else slots.index(v["first_area"]) + 1
         cfg[L.C_FIRST_TRUMP] = 0 if v["first_trump"] is None else \
             rules.SUIT_NAMES.index(v["first_trump"]) + 1
@@ -389,14 +441,14 @@ class GameConfig:
         cfg[L.C_WHITE_COLOUR] = rules.COLOUR_RED
         for h, c in enumerate(v["white_colours"], start=1):
             cfg[L.C_WHITE_COLOUR + h] = _COLOURS[c]
-        item_ids = C.load(v["cards"]).item_ids
+        item_ids = cards.item_ids
         for item in item_ids:
             cfg[L.C_ITEM_IN + item] = 1
         cfg[L.C_ITEM_IN + rules.CURSED_OBJECT] = v["cursed_object"]
         cfg[L.C_N_ADDED_ITEMS] = len(item_ids) - len(rules.STANDARD_ITEMS)
         cfg[L.C_TOP_GROUP] = rules.top_group_size(
             int(cfg[L.C_ITEM_IN:L.C_ITEM_IN + rules.MAX_ITEM_IDS].sum()), v["top_group"])
-        hooks = C.load(v["cards"]).tables({k: v[k] for k in C.PARAMETERS})
+        hooks = cards.tables({k: v[k] for k in C.PARAMETERS})
         for offset, table in ((L.C_AREA_SAFE, "safe"), (L.C_AREA_TRICKS_BREAK, "tricks_break"),
                               (L.C_AREA_WHITE_SHIFT, "white_shift"),
                               (L.C_AREA_GREENS_REMOVED, "greens_removed"),
@@ -420,5 +472,5 @@ class GameConfig:
         a card file changes the printed cards)."""
         v = self.resolved()
         if v["cards"] is None:
-            del v["cards"]
+            del v["cards"], v["cards_sha256"]
         return {k: (list(x) if isinstance(x, tuple) else x) for k, x in v.items()}

@@ -37,7 +37,11 @@ def read_toml(path, kind, error=ConfigError):
     """``(text, data)`` of the TOML file at ``path``; ``kind`` names it in a refusal
     (``"spec file"``), raised as ``error``."""
     path = Path(path)
-    text = _text(path, kind, error)
+    return parse_toml(_text(path, kind, error), path, kind, error)
+
+
+def parse_toml(text, path, kind, error=ConfigError):
+    """``(text, data)`` of the TOML ``text`` read from ``path`` (named in a refusal)."""
     try:
         return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

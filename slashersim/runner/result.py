@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..core import cards as C
 from ..core import layout as L
 from ..core import rules
 from ..core.config import GameConfig
@@ -24,13 +23,13 @@ ITEMS = tuple(zip(rules.ITEM_STAT_NAMES, rules.STANDARD_ITEMS))
 def area_names(config):
     """The areas of ``config``'s cards, by area id, as answers name them: the printed seven,
     then any card added beside them."""
-    return C.load(config.cards).slots
+    return config.card_set.slots
 
 
 def item_cards(config):
     """The item cards of ``config``'s cards as answers count them: ``(name, item id)`` for the
     twelve printed places, then for any item added beside them."""
-    cards = C.load(config.cards)
+    cards = config.card_set
     return tuple(zip(cards.item_slots, cards.item_ids))
 
 
@@ -176,7 +175,9 @@ class SimulationResult:
         Rates come with the counts they are made of, so runs can be pooled by adding:
         ``outcomes`` (games per outcome), ``rounds`` and ``damage`` (totals), ``traps_by_area``
         beside ``rounds_by_area``, and ``rounds_hist`` (games that ended in round 0, 1, ...,
-        trailing zeros cut)."""
+        trailing zeros cut). ``config`` is every rule in force (with a card file, its content's
+        hash) and ``rules_id`` names them by content
+        (:class:`~slashersim.core.identity.RulesId`): runs may be pooled only when it agrees."""
         f = self.fields
         g = f["games"]
         low, high = self.win_ci
@@ -204,6 +205,7 @@ class SimulationResult:
             "losses": loss_fields(self.counts, self.areas),
             "invariant_violations": f["invariant_violations"],
             "config": self.config.describe(),
+            "rules_id": self.config.rules_id.digest,
             "policy": self.policy,
             "policy_params": dict(self.params),
             "seed": self.seed,

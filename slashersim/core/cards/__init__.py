@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import rules
-from ..files import read_toml
+from ..files import parse_toml, read_toml
 from .language import (
     TRICK_NAMES,
     TRICKS_WON_NAMES,
@@ -76,7 +76,8 @@ _RANGES = {"white_shift": (-1, 1), "greens_removed": (0, 20), "draw_reduction": 
            "level": (1, 2), "heal": (1, rules.MAX_HEALTH), "extra_draws": (0, 12)}
 _KILLER = ("damage", "all_health")
 
-__all__ = ["CardError", "CardSet", "load", "PRINTED", "AREA_KEYS", "ITEM_KEYS"]
+__all__ = ["CardError", "CardSet", "load", "remember", "check_content", "PRINTED", "AREA_KEYS",
+           "ITEM_KEYS"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -136,6 +137,13 @@ class CardSet:
         if self.file is None:
             return PRINTED
         return f"{Path(self.file).name} (sha256 {self.sha256[:12]})"
+
+    def __eq__(self, other):
+        return isinstance(other, CardSet) and (self.file, self.sha256) == (other.file,
+                                                                           other.sha256)
+
+    def __hash__(self):
+        return hash((self.file, self.sha256))
 
     def tables(self, knobs=None):
         """The engine's tables of hooks (``core.layout.C_AREA_*``, ``C_ITEM_HEAL``,
@@ -286,9 +294,20 @@ def printed():
     return CardSet(full, items)
 
 
-@functools.lru_cache(maxsize=32)
-def _load(path, sha256):
-    text, data = _read(path)
+#: every card file read in this process, by (path, content hash): a configuration names its
+#: cards by both, so it never reads the file again (nor another version of it)
+_READ = {}
+
+
+def remember(cards):
+    """Keep the :class:`CardSet` ``cards`` (of a configuration made in another process) as
+    read, so that its (path, hash) names it here without reading the file."""
+    if cards.file is not None:
+        _READ.setdefault((cards.file, cards.sha256), cards)
+
+
+def _load(path, sha256, text):
+    _, data = parse_toml(text, path, "card file", CardError)
     base = printed()
     changes = _parse(text, data, str(path), base.areas)
     item_changes = _parse_items(text, data, str(path), base.items)
@@ -363,23 +382,51 @@ def _check_kind(name, card, at):
         raise CardError(f"{at}: {name!r} is a heal item: give it heal = N (1..{rules.MAX_HEALTH})")
 
 
-def load(cards=None):
+def check_content(path, sha256):
+    """Refuse (:class:`CardError`, naming both hashes) the card file ``path`` unless it holds,
+    now, the content of hash ``sha256``: for a file a user hands over (a game record, a
+    position, a link) that names its cards by path and hash but does not carry them."""
+    found = hashlib.sha256(_content(str(path))).hexdigest()
+    if found != sha256:
+        raise CardError(f"card file {str(path)!r} has changed: these rules were made with its "
+                        f"content of sha256 {sha256[:12]}…, it now holds {found[:12]}…")
+
+
+def _content(path):
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise CardError(f"card file {path!r} does not exist") from None
+    except IsADirectoryError:
+        raise CardError(f"card file {path!r} is a folder, not a file") from None
+    except OSError as e:
+        raise CardError(f"card file {path!r} cannot be read ({e.strerror})") from None
+
+
+def load(cards=None, sha256=None):
     """The :class:`CardSet` of ``cards``: ``None`` or ``"printed"`` for the printed cards, or
-    the path of a card file (read again whenever its content changes)."""
+    the path of a card file. ``sha256``, when given, is the content the caller's rules were
+    made with: the cards of that content, read once per process, or a :class:`CardError` naming
+    both hashes when the file now holds other content."""
     if cards is None or cards == PRINTED:
         return printed()
     if isinstance(cards, CardSet):
         return cards
-    path = Path(cards)
-    try:
-        content = path.read_bytes()
-    except FileNotFoundError:
-        raise CardError(f"card file {str(path)!r} does not exist") from None
-    except IsADirectoryError:
-        raise CardError(f"card file {str(path)!r} is a folder, not a file") from None
-    except OSError as e:
-        raise CardError(f"card file {str(path)!r} cannot be read ({e.strerror})") from None
-    return _load(str(path), hashlib.sha256(content).hexdigest())
+    path = str(cards)
+    if sha256 is not None and (path, sha256) in _READ:
+        return _READ[path, sha256]
+    content = _content(path)
+    found = hashlib.sha256(content).hexdigest()
+    if sha256 is not None and found != sha256:
+        raise CardError(f"card file {path!r} has changed: these rules were made with its "
+                        f"content of sha256 {sha256[:12]}…, it now holds {found[:12]}…")
+    if (path, found) not in _READ:
+        try:
+            text = content.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise CardError(f"card file {path!r} cannot be read ({e})") from None
+        _READ[path, found] = _load(path, found, text)
+    return _READ[path, found]
 
 
 def copy_text(kind, printed_name, name):
