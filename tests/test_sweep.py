@@ -1,4 +1,5 @@
 """``slashersim sweep``: spec validation, the table, checkpoints and resume."""
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -372,3 +373,72 @@ def test_winnable_adds_each_cells_exact_answers(tmp_path):
     row = df.iloc[-1]
     assert "could be won [95% CI]" in text
     assert f"{row['winnable_share']:.4f} [{row['winnable_ci_low']:.4f}" in text
+
+
+# --- a card file edited between an interrupted sweep and its resume --------------------------
+BOG = (ROOT / "examples" / "bog.toml").read_text()
+BOG_EDITED = BOG.replace("draw_reduction = 1", "draw_reduction = 2")
+CARDS_SPEC = """
+[sweep]
+games = 2000
+seed = 5
+policies = ["baseline"]
+chunk_games = 1000
+[axes]
+cards = ["bog.toml", "printed"]
+health = [7, 5]
+"""
+
+
+def _interrupted(spec, out):
+    """Play ``spec`` into ``out`` until three chunks are done, then stop as Ctrl-C does."""
+    def crash(cells_done, cells_total, games_done, games_total):
+        if games_done >= 3000:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(spec, out, progress=crash)
+
+
+def test_a_resume_under_an_edited_card_file_is_refused_naming_both_hashes(tmp_path,
+                                                                          monkeypatch):
+    import hashlib
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bog.toml").write_text(BOG)
+    spec = load_spec(_spec(tmp_path, CARDS_SPEC))
+    out = tmp_path / "out.parquet"
+    _interrupted(spec, out)
+    kept = sorted(p.name for p in checkpoint_dir(out).iterdir())
+    (tmp_path / "bog.toml").write_text(BOG_EDITED)
+    old, new = (hashlib.sha256(t.encode()).hexdigest()[:12] for t in (BOG, BOG_EDITED))
+    with pytest.raises(ConfigError, match=rf"card file bog\.toml: sha256 {old}… then, sha256 "
+                                          rf"{new}… now\) in 2 of 4 cells; run again with "
+                                          rf"--restart-changed"):
+        run_sweep(load_spec(tmp_path / "spec.toml"), out)
+    assert sorted(p.name for p in checkpoint_dir(out).iterdir()) == kept
+    assert not out.exists()
+    r = run_cli("sweep", "spec.toml", "--out", "out.parquet", cwd=tmp_path)
+    assert_one_line_error(r, f"card file bog.toml: sha256 {old}… then, sha256 {new}… now")
+    assert sorted(p.name for p in checkpoint_dir(out).iterdir()) == kept
+
+
+def test_restart_changed_plays_the_changed_cells_as_a_fresh_run_of_the_edited_file(tmp_path,
+                                                                                   monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bog.toml").write_text(BOG)
+    spec = load_spec(_spec(tmp_path, CARDS_SPEC))
+    original = run_sweep(spec, tmp_path / "original" / "out.parquet")
+    out = tmp_path / "out.parquet"
+    _interrupted(spec, out)
+    (tmp_path / "bog.toml").write_text(BOG_EDITED)
+    edited = load_spec(tmp_path / "spec.toml")
+    resumed = run_sweep(edited, out, restart_changed=True)
+    fresh = run_sweep(edited, tmp_path / "fresh" / "out.parquet")
+    assert resumed.drop(columns="rounds_hist").equals(fresh.drop(columns="rounds_hist"))
+    assert resumed["rounds_hist"].tolist() == fresh["rounds_hist"].tolist()
+    sha = hashlib.sha256(BOG_EDITED.encode()).hexdigest()
+    assert [c["cards"]["sha256"] for c in resumed.attrs["slashersim"]["cells"]
+            if "cards" in c] == [sha, sha]
+    bog = original["cards"] == "bog.toml"
+    assert original.loc[bog, "wins"].tolist() != fresh.loc[bog, "wins"].tolist()
+    assert original.loc[~bog, "wins"].tolist() == fresh.loc[~bog, "wins"].tolist()

@@ -19,10 +19,10 @@ import numpy as np
 import pandas as pd
 
 from ..core import layout as L
-from ..core.cards import load as load_cards
 from ..core.config import GameConfig
 from ..core.errors import ConfigError
 from ..core.files import read_toml
+from ..core.identity import RulesId
 from ..core.inputs import OutputLock, check_seconds, check_seed
 from ..core.presets import overrides as preset_overrides
 from ..core.provenance import now, software
@@ -98,7 +98,7 @@ class SweepSpec:
 
     def fingerprint(self):
         """The spec as canonical JSON text; checkpoints of another fingerprint are refused."""
-        return json.dumps({"format": 1, "games": self.games, "seed": self.seed,
+        return json.dumps({"format": 2, "games": self.games, "seed": self.seed,
                            "policy_games": self.policy_games,
                            "policies": list(self.policies), "chunk_games": self.chunk_games,
                            "base": self.base, "axes": [[k, v] for k, v in self.axes.items()],
@@ -270,21 +270,75 @@ def _load_chunk(path, size, games):
     return counts
 
 
-def _open_checkpoints(spec, ckpt):
-    fingerprint = spec.fingerprint()
+#: the rules each cell's checkpoints were played under, by content
+RULES_FILE = "rules.json"
+
+
+def _open_checkpoints(spec, ckpt, grid, restart_changed=False):
+    """Open (or make) the checkpoint folder of a sweep: refuse one of another spec, and one
+    whose cells were played under other rules (a card file edited since) unless
+    ``restart_changed``, which removes those cells' checkpoints so that they are played anew."""
+    changed = changed_cells(spec, ckpt, grid, restart_changed)
+    for cell in changed:
+        for path in [*ckpt.glob(f"cell{cell:05d}_*.npy"), _winnable_path(ckpt, cell)]:
+            path.unlink(missing_ok=True)
     marker = ckpt / "spec.json"
-    if marker.exists():
-        if marker.read_text() != fingerprint:
-            raise ConfigError(f"checkpoint folder {ckpt} was written for a different spec; "
-                              f"remove it or choose another --out")
-        return
-    if ckpt.exists() and any(ckpt.glob("*.npy")):
-        raise ConfigError(f"checkpoint folder {ckpt} has no spec.json; remove it or choose "
-                          f"another --out")
-    ckpt.mkdir(parents=True, exist_ok=True)
-    tmp = marker.with_name("spec.json.tmp")
-    tmp.write_text(fingerprint)
-    os.replace(tmp, marker)
+    if not marker.exists():
+        ckpt.mkdir(parents=True, exist_ok=True)
+        tmp = marker.with_name("spec.json.tmp")
+        tmp.write_text(spec.fingerprint())
+        os.replace(tmp, marker)
+    tmp = ckpt / (RULES_FILE + ".tmp")
+    tmp.write_text(json.dumps({str(i): {"rules": config.rules_id.rules,
+                                        "cards": config.rules_id.cards}
+                               for i, (_, config) in enumerate(grid)}))
+    os.replace(tmp, ckpt / RULES_FILE)
+
+
+def changed_cells(spec, ckpt, grid=None, restart_changed=False):
+    """The cells whose checkpoints in ``ckpt`` were played under other rules than the
+    spec's cells now (a card file whose content changed since), ``{cell: [change, ...]}``.
+
+    Refuses (:class:`ConfigError`, one line) checkpoints of another spec, and, unless
+    ``restart_changed``, checkpoints of changed cells: the line names what changed (each card
+    file with both hashes) and how to go on. Nothing is read but the folder's two small files.
+    """
+    ckpt = Path(ckpt)
+    marker = ckpt / "spec.json"
+    if not marker.exists():
+        if ckpt.exists() and any(ckpt.glob("*.npy")):
+            raise ConfigError(f"checkpoint folder {ckpt} has no spec.json; remove it or choose "
+                              f"another --out")
+        return {}
+    written = marker.read_text()
+    if written != spec.fingerprint():
+        older = json.loads(written).get("format") != json.loads(spec.fingerprint())["format"]
+        raise ConfigError(f"checkpoint folder {ckpt} was written "
+                          + ("by an older slashersim" if older else "for a different spec")
+                          + "; remove it or choose another --out")
+    grid = list(cells(spec)) if grid is None else grid
+    path = ckpt / RULES_FILE
+    stored = json.loads(path.read_text()) if path.exists() else {}
+    changed = {}
+    for i, (_, config) in enumerate(grid):
+        before = stored.get(str(i))
+        if before is None:
+            changed[i] = ["the rules (not recorded with the checkpoints)"]
+            continue
+        then = RulesId(before["rules"], tuple(tuple(c) for c in before["cards"]))
+        found = config.rules_id.changes(then)
+        if found:
+            changed[i] = found
+    played = {int(p.name[4:9]) for p in ckpt.glob("cell*_chunk*.npy")} \
+        | {int(p.name[4:p.name.index(".")]) for p in ckpt.glob("cell*.winnable.json")}
+    changed = {i: found for i, found in changed.items() if i in played}
+    if changed and not restart_changed:
+        what = sorted({c for found in changed.values() for c in found})
+        raise ConfigError(f"the rules changed since the checkpoints in {ckpt} were played "
+                          f"({'; '.join(what)}) in {len(changed)} of {len(grid)} cells; run "
+                          f"again with --restart-changed (Python: restart_changed=True) to "
+                          f"play those cells anew, or remove the folder")
+    return changed
 
 
 def spec_dict(spec):
@@ -317,7 +371,8 @@ def table_provenance(spec, grid, command=None, spec_file=None):
                       "params": {q.name: q.default for q in param_specs(p)}}
                      for p in spec.policies],
         "cells": [{"cell": i, "knobs": json.loads(json.dumps(knobs, default=str)),
-                   "config": config.describe(), **_cards_provenance(config)}
+                   "config": config.describe(), "rules_id": config.rules_id.digest,
+                   **_cards_provenance(config)}
                   for i, (knobs, config) in enumerate(grid)],
     }
 
@@ -327,12 +382,12 @@ def _cards_provenance(config):
     cards."""
     if config.cards is None:
         return {}
-    cards = load_cards(config.cards)
+    cards = config.card_set
     return {"cards": {"file": cards.file, "sha256": cards.sha256, "changed": list(cards.changed)}}
 
 
 def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None, step=None,
-              command=None, spec_file=None):
+              command=None, spec_file=None, restart_changed=False):
     """Play every cell × policy of ``spec`` and write the table to ``out`` (parquet).
 
     Parameters
@@ -357,6 +412,11 @@ def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None, s
         (``LocalBackend(threads)``). Checkpoints and the table do not depend on it.
     command, spec_file : str, optional
         The command line and the spec file, recorded in the table's provenance.
+    restart_changed : bool
+        Checkpoints of cells whose rules changed since they were played (a card file edited:
+        every cell's rules are named by content, :class:`~slashersim.core.identity.RulesId`)
+        are refused with a :class:`ConfigError` naming the file and both hashes; with
+        ``restart_changed`` those cells are played anew and the others resumed.
 
     While it runs, ``OUT.lock`` holds its pid; another sweep on the same output is refused
     with a :class:`ConfigError` (a lock left by a process that is gone is taken over).
@@ -377,12 +437,12 @@ def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None, s
     out.parent.mkdir(parents=True, exist_ok=True)
     with OutputLock(out):
         return _run_locked(spec, out, grid, backend, progress, csv, step,
-                           table_provenance(spec, grid, command, spec_file))
+                           table_provenance(spec, grid, command, spec_file), restart_changed)
 
 
-def _run_locked(spec, out, grid, backend, progress, csv, step, provenance):
+def _run_locked(spec, out, grid, backend, progress, csv, step, provenance, restart_changed):
     ckpt = checkpoint_dir(out)
-    _open_checkpoints(spec, ckpt)
+    _open_checkpoints(spec, ckpt, grid, restart_changed)
     units = [(i, knobs, config, policy) for i, (knobs, config) in enumerate(grid)
              for policy in spec.policies]
     plan = {}

@@ -35,7 +35,7 @@ from ..analysis.luck import (
 from ..analysis.playouts import timeline, timeline_playouts, win_probability
 from ..analysis.position import Position, load_position
 from ..analysis.records import RecordFile, load_record, read_record, record_game, record_json
-from ..analysis.sweeps import SweepSpec, load_spec, parse_spec, run_sweep
+from ..analysis.sweeps import SweepSpec, changed_cells, load_spec, parse_spec, run_sweep
 from ..analysis.sweeps import cells as spec_cells
 from ..analysis.sweeps import checkpoint_dir as checkpoint_dir
 from ..analysis.tune import check_knobs, check_search, planned_games
@@ -388,7 +388,8 @@ def _spec(spec: Any):
 
 
 def sweep(spec: str | os.PathLike | Mapping[str, Any], *, out: str | os.PathLike | None = None,
-          threads: int | None = None, progress: Progress = False) -> pd.DataFrame:
+          threads: int | None = None, progress: Progress = False,
+          restart_changed: bool = False) -> pd.DataFrame:
     """Play every cell of a sweep spec's grid × every policy into a table.
 
     Parameters
@@ -405,6 +406,9 @@ def sweep(spec: str | os.PathLike | Mapping[str, Any], *, out: str | os.PathLike
     progress : bool or callable, default False
         ``True`` shows a tqdm bar on stderr (games, and cells done); a callable is called as
         ``progress(done, total)``, games of all cells.
+    restart_changed : bool, default False
+        Resuming ``out``: play anew the cells whose rules changed since their checkpoints were
+        played (a card file edited); without it such checkpoints are refused.
 
     Returns
     -------
@@ -423,17 +427,34 @@ def sweep(spec: str | os.PathLike | Mapping[str, Any], *, out: str | os.PathLike
     threads = check_threads(threads)
     check_progress(progress)
     if out is not None:
-        out = check_output(out, "out", inputs=[spec_file] if spec_file is not None else [])
+        out = check_output(out, "out", inputs=sweep_inputs(spec, spec_file))
         if out.suffix.lower() not in (".parquet", ".pq"):
             raise ConfigError(f"out {str(out)!r} must be a .parquet file")
+        resume_check(spec, out, restart_changed)
     return load_table(play_sweep(spec, out, threads=threads, progress=progress,
-                                 spec_file=spec_file))
+                                 spec_file=spec_file, restart_changed=restart_changed))
+
+
+def sweep_inputs(spec: SweepSpec, spec_file: str | os.PathLike | None = None) -> list[str]:
+    """The files a sweep reads: its spec file and every card file its cells name, which no
+    output may be."""
+    cards = {config.cards for _, config in spec_cells(spec) if config.cards is not None}
+    return ([] if spec_file is None else [os.fspath(spec_file)]) + sorted(cards)
+
+
+def resume_check(spec: SweepSpec, out: str | os.PathLike,
+                 restart_changed: bool = False) -> dict[int, list[str]]:
+    """Before a sweep resumes ``out``: the cells whose checkpoints were played under other
+    rules (:func:`slashersim.analysis.sweeps.changed_cells`); without ``restart_changed`` a
+    :class:`ConfigError` names the change (each card file with both hashes)."""
+    return changed_cells(spec, checkpoint_dir(out), restart_changed=restart_changed)
 
 
 def play_sweep(spec: SweepSpec, out: Path | None, threads: int | None = None,
                progress: Progress = False, csv: bool = False, backend: Any = None,
                command: str | None = None, spec_file: str | os.PathLike | None = None,
-               cells: Callable[[int, int], Any] | None = None) -> pd.DataFrame:
+               cells: Callable[[int, int], Any] | None = None,
+               restart_changed: bool = False) -> pd.DataFrame:
     """Play a checked :class:`~slashersim.analysis.sweeps.SweepSpec` (:func:`load_spec`) into
     ``out`` (a checked path, or ``None``: a temporary folder); the table as
     :func:`slashersim.analysis.sweeps.run_sweep` returns it. ``progress`` counts games;
@@ -464,7 +485,8 @@ def play_sweep(spec: SweepSpec, out: Path | None, threads: int | None = None,
         return run_sweep(spec, Path(tmp) / "sweep.parquet" if out is None else out,
                          threads=threads, csv=csv, backend=backend, progress=on_chunk,
                          step=on_step if local and callback is not None else None,
-                         command=command, spec_file=spec_file)
+                         command=command, spec_file=spec_file,
+                         restart_changed=restart_changed)
 
 
 # --- the other questions of the command line ---------------------------------------------------

@@ -319,6 +319,10 @@ def build_parser():
     sweep.add_argument("--out", required=True,
                        help="output parquet file, e.g. results/NAME.parquet")
     sweep.add_argument("--csv", action="store_true", help="also write the table as CSV")
+    sweep.add_argument("--restart-changed", action="store_true",
+                       help="resuming an interrupted sweep: play anew the cells whose rules "
+                            "changed since (a card file edited); without it, such a resume is "
+                            "refused")
     sweep.add_argument("--threads", type=_positive("threads"), default=None,
                        help="worker threads (default: all cores)")
     _add_output_options(sweep)
