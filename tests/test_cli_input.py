@@ -505,3 +505,37 @@ def test_every_policy_compiled_apart_from_the_engine_is_announced():
     for name in set(policies.policy_names()) - fast:
         assert [p.name for p in policies.compile_parts([name])] == ["engine", name]
         assert policies.compile_part(name).label
+
+
+# --- no output over an input -----------------------------------------------------------------
+def test_no_output_is_a_file_the_command_reads(capsys, no_play, tmp_path, monkeypatch):
+    """An output that is an input (by its path, another spelling of it or a link to it), two
+    outputs that are one file, and a figure named for another format: refused, files kept."""
+    monkeypatch.chdir(tmp_path)
+    bog = (ROOT / "examples" / "bog.toml").read_text()
+    (tmp_path / "in.toml").write_text(bog)
+    (tmp_path / "link.toml").symlink_to(tmp_path / "in.toml")
+    refused(capsys, "--record-out 'in.toml' is the input file 'in.toml' (--cards); choose "
+            "another output", "simulate", "--games", "10", "--record", "3", "--record-out",
+            "in.toml", "--cards", "in.toml")
+    refused(capsys, "--record-out './sub/../in.toml' is the input file", "simulate", "--games",
+            "10", "--record", "3", "--record-out", "./sub/../in.toml", "--cards", "in.toml")
+    refused(capsys, "--record-out 'link.toml' is the input file 'in.toml' (--cards)",
+            "simulate", "--games", "10", "--record", "3", "--record-out", "link.toml",
+            "--cards", "in.toml")
+    refused(capsys, "--png 'in.toml' is the input file 'in.toml' (--variant)", "compare",
+            "--games", "10", "--variant", "bog: cards=in.toml", "--png", "in.toml")
+    refused(capsys, "--png 'out.txt' writes a PNG image: give it a name ending in .png",
+            "compare", "--games", "10", "--png", "out.txt")
+    record = tmp_path / "rec.json"
+    record.write_text(json.dumps({"format": "slashersim game record 2", "config": {},
+                                  "policy": "baseline", "seed": 0, "game": 1, "events": []}))
+    refused(capsys, "--png 'rec.json' is the input file 'rec.json' (the file)", "luck",
+            "timeline", "rec.json", "--png", "rec.json")
+    spec = tmp_path / "spec.toml"
+    spec.write_text(SPEC + 'cards = ["in.toml", "printed"]\n')
+    refused(capsys, "--out 'in.toml' is the input file 'in.toml'", "sweep", "spec.toml",
+            "--out", "in.toml")
+    assert (tmp_path / "in.toml").read_text() == bog
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.toml", "link.toml", "rec.json",
+                                                          "spec.toml"]

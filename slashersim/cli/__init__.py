@@ -31,6 +31,7 @@ from ..core.inputs import (
     check_report_paths,
     parse_rules,
     parse_variant,
+    same_path,
     write_atomic,
 )
 from ..core.presets import overrides
@@ -479,23 +480,32 @@ def _backend_choice(args):
     return check_backend(args.backend, args.threads, args.scheduler, args.workers)
 
 
-def _sweep_outputs(args):
-    """``--out`` (and with ``--csv`` its CSV beside it), checked writable and not in use."""
-    out = check_output(args.out, "--out", inputs=[args.spec])
+def _sweep_outputs(args, api):
+    """``--out`` (and with ``--csv`` its CSV beside it), checked writable, not in use and none
+    of the files the sweep reads (its spec and card files); then whether its checkpoints may be
+    resumed under the rules of now."""
+    try:
+        spec = api.load_spec(args.spec)
+    except ConfigError:
+        spec = None                  # refused by the spec's own check
+    inputs = [args.spec] if spec is None else api.sweep_inputs(spec, args.spec)
+    out = check_output(args.out, "--out", inputs=inputs)
     OutputLock(out).check()
     if args.csv:
         csv = out.with_suffix(".csv")
         if csv.resolve() == out.resolve():
             raise ConfigError(f"--csv writes {str(csv)!r}, which is --out itself; give --out "
                               f"a .parquet name")
-        check_output(csv, "--csv (the table as CSV)", inputs=[args.spec])
+        check_output(csv, "--csv (the table as CSV)", inputs=inputs)
+    if spec is not None:
+        api.resume_check(spec, out, args.restart_changed)
     return out
 
 
 def cmd_sweep(args):
     from .. import api  # its checks are the API's
     spec, out, _, name = _checked(
-        args, lambda: api.load_spec(args.spec), lambda: _sweep_outputs(args),
+        args, lambda: api.load_spec(args.spec), lambda: _sweep_outputs(args, api),
         lambda: checks.check_threads(args.threads), lambda: _backend_choice(args))
     backend = api.sweep_backend(name, threads=args.threads, scheduler=args.scheduler,
                                 workers=args.workers)
@@ -512,7 +522,8 @@ def cmd_sweep(args):
         try:
             df = api.play_sweep(spec, out, threads=args.threads, progress=increments(b.update),
                                 csv=args.csv, backend=backend, command=args.command_line,
-                                spec_file=args.spec, cells=cells)
+                                spec_file=args.spec, cells=cells,
+                                restart_changed=args.restart_changed)
         except KeyboardInterrupt:
             folder = api.checkpoint_dir(out)
             kept = len(list(folder.glob("*.npy")))
@@ -652,6 +663,51 @@ COMMANDS = {"simulate": cmd_simulate, "luck": cmd_luck, "compare": cmd_compare,
             "info": cmd_info, "serve": cmd_serve}
 
 
+#: the options (``args`` attributes) that name a file a command reads, as refusals name them
+_INPUTS = (("cards", "--cards"), ("spec", "the spec"), ("file", "the file"),
+           ("table", "the table"))
+#: the options that name a file a command writes, and the suffix its format needs
+_OUTPUTS = (("png", "--png", ".png"), ("record_out", "--record-out", None),
+            ("out", "--out", None))
+
+
+def _variant_cards(texts):
+    """The card files named by ``--variant`` texts (``cards=FILE``)."""
+    found = []
+    for text in texts:
+        head, sep, rest = text.partition(":")
+        for item in (rest if sep and "=" not in head else text).split(","):
+            name, sep, value = item.partition("=")
+            value = value.strip().strip("\"'")
+            if sep and name.strip() == "cards" and value and value != "printed":
+                found.append(value)
+    return found
+
+
+def check_files(args):
+    """Refuse, before anything runs, an output that is one of the command's inputs (the same
+    path, or the same file under another name), two outputs that are one file, and a figure
+    whose name says another format than the one written."""
+    inputs = [(option, getattr(args, attr)) for attr, option in _INPUTS
+              if isinstance(getattr(args, attr, None), str)]
+    inputs += [("--variant", path) for path in _variant_cards(getattr(args, "variant", []))]
+    outputs = [(option, getattr(args, attr), suffix) for attr, option, suffix in _OUTPUTS
+               if isinstance(getattr(args, attr, None), str) and getattr(args, attr).strip()]
+    for option, path, suffix in outputs:
+        for what, other in inputs:
+            if same_path(path, other):
+                raise ConfigError(f"{option} {path!r} is the input file {other!r} ({what}); "
+                                  f"choose another output")
+        if suffix and Path(path).suffix.lower() != suffix and not Path(path).is_dir():
+            raise ConfigError(f"{option} {path!r} writes a {suffix[1:].upper()} image: give it a "
+                              f"name ending in {suffix}")
+    for i, (option, path, _) in enumerate(outputs):
+        for other, second, _ in outputs[i + 1:]:
+            if same_path(path, second):
+                raise ConfigError(f"{option} {path!r} and {other} {second!r} name one file; "
+                                  f"give each its own")
+
+
 def main(argv=None):
     """Run the command line; returns the exit status: 0, 1 (games broke an invariant), 2 (bad
     input, one line on stderr), 130 (interrupted) or 141 (stdout closed, e.g. by ``head``)."""
@@ -659,6 +715,7 @@ def main(argv=None):
     try:
         if args.refused and not getattr(args, "gathers", False):
             raise ConfigError("; ".join(args.refused))
+        check_files(args)
         return COMMANDS[args.command](args) or 0
     except (ConfigError, ValueError) as e:
         print(f"slashersim: error: {e}", file=sys.stderr)

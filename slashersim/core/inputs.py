@@ -87,11 +87,12 @@ def parse_port(text):
 RULE_OPTIONS_ONLY = {"edition": "--edition", "cards": "--cards"}
 
 
-def parse_rules(items, known):
+def parse_rules(items, known, options_only=RULE_OPTIONS_ONLY):
     """``{name: value}`` of ``--rule NAME=VALUE`` items: a value is read as a TOML value
     (``true``, ``3``, ``"any_time"``, ``[1, 1, 2, 2, 3]``) or else as the bare text
-    (``any_time``). ``known`` are the rule names allowed; the values are checked where the
-    rules are (:class:`~slashersim.core.config.GameConfig`)."""
+    (``any_time``). ``known`` are the rule names allowed, ``options_only`` those set by an
+    option of their own (name -> option); the values are checked where the rules are
+    (:class:`~slashersim.core.config.GameConfig`)."""
     import tomllib
     out = {}
     for item in items:
@@ -100,8 +101,8 @@ def parse_rules(items, known):
         if not sep or not name or not text.strip():
             raise ConfigError(f"--rule must be NAME=VALUE, e.g. item_timing=any_time, "
                               f"got {item!r}")
-        if name in RULE_OPTIONS_ONLY:
-            raise ConfigError(f"--rule {name}: set it with {RULE_OPTIONS_ONLY[name]}")
+        if name in options_only:
+            raise ConfigError(f"--rule {name}: set it with {options_only[name]}")
         if name not in known:
             raise ConfigError(f"unknown rule {name!r}{suggest(name, known)}; expected one of: "
                               f"{', '.join(known)}")
@@ -135,7 +136,8 @@ def _split_items(text):
 
 def parse_variant(text, known):
     """``(name, {rule: value})`` of a ``--variant`` text, ``"NAME: RULE=VALUE, ..."`` (the
-    name may be left out: the rules' text names it); each rule as for ``--rule``."""
+    name may be left out: the rules' text names it); each rule as for ``--rule``, and also
+    ``cards=FILE`` (or ``cards=printed``), ``edition=...`` and ``difficulty=...``."""
     head, sep, rest = text.partition(":")
     if sep and "=" not in head:
         name, body = head.strip(), rest
@@ -145,7 +147,11 @@ def parse_variant(text, known):
     if not name or not items:
         raise ConfigError(f"--variant must be \"NAME: RULE=VALUE, ...\", e.g. \"no cursed "
                           f"object: cursed_object=false\", got {text!r}")
-    return name, parse_rules(items, known)
+    if not sep and len(items[0].partition("=")[0].strip().split()) > 1:
+        raise ConfigError(f"--variant {text!r} has no colon after its name: write "
+                          f"\"NAME: RULE=VALUE, ...\", e.g. \"no cursed object: "
+                          f"cursed_object=false\"")
+    return name, parse_rules(items, (*known, *RULE_OPTIONS_ONLY, "difficulty"), options_only={})
 
 
 def check_progress(progress):
@@ -185,6 +191,13 @@ def parse_games(text):
     return counts[None] if list(counts) == [None] else counts
 
 
+def same_path(a, b):
+    """Whether the paths ``a`` and ``b`` name one file: the same path once resolved, or the
+    same file under two names (a link)."""
+    a, b = Path(a), Path(b)
+    return a.resolve() == b.resolve() or _same_file(a, b)
+
+
 def _same_file(a, b):
     try:
         return a.exists() and b.exists() and os.path.samefile(a, b)
@@ -204,7 +217,7 @@ def check_output(path, option="--out", inputs=(), folder=False):
         raise ConfigError(f"{option} must name a {'folder' if folder else 'file'}, got {text!r}")
     path = Path(text)
     for other in inputs:
-        if path.resolve() == Path(other).resolve() or _same_file(path, Path(other)):
+        if same_path(path, other):
             raise ConfigError(f"{option} {text!r} is the input file {str(other)!r}; "
                               f"choose another output")
     if folder:
