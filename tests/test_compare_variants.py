@@ -3,7 +3,7 @@ player plays the rules as set and each variant on the same games; the changes an
 differences are those of the games themselves."""
 import json
 
-from helpers import run_main
+from helpers import ROOT, run_main
 import pytest
 
 import slashersim
@@ -95,3 +95,47 @@ def test_bad_variants_are_refused_before_playing(capsys, argv, needle):
                               *argv)
     assert code == 2 and out == "" and needle in err and len(err.strip().splitlines()) == 1
 
+
+
+# --- a card file as a variant ------------------------------------------------------------------
+BOG = ROOT / "examples" / "bog.toml"
+CABINS = ROOT / "examples" / "cabins_eight.toml"
+
+
+def test_a_card_file_is_a_variant_and_each_is_named_with_its_hash(capsys):
+    """``cards=FILE`` in a variant, alone or with rule changes, and two card files against each
+    other: each variant plays the games of its cards, named in the header with their hash."""
+    code, out, _ = run_main(capsys, "compare", "--policies", "novice", "--games", "300",
+                            "--cards", str(CABINS), "--variant", f"bog: cards={BOG}",
+                            "--variant", f"bog at 5: cards={BOG}, health=5",
+                            "--variant", "printed: cards=printed", "--quiet")
+    assert code == 0
+    bog, cabins = GameConfig(cards=str(BOG)), GameConfig(cards=str(CABINS))
+    assert out.splitlines()[0].startswith(
+        f"players novice; CHANGED CARDS cabins_eight.toml (sha256 {cabins.cards_sha256[:12]})")
+    assert f"variant 'bog': CHANGED CARDS bog.toml (sha256 {bog.cards_sha256[:12]}): bog in " \
+           f"place of cabins" in out
+    assert f"variant 'bog at 5': CHANGED CARDS bog.toml (sha256 {bog.cards_sha256[:12]}): bog " \
+           f"in place of cabins, health=5" in out
+    assert "variant 'printed': the printed cards" in out
+    r = slashersim.compare(cabins, policies="novice", games=300,
+                           variants={"bog": {"cards": str(BOG)}, "printed": {"cards": "printed"}})
+    s = r.summary()
+    assert [v["config"].get("cards_sha256") for v in s["variants"]] == [bog.cards_sha256, None]
+    alone = slashersim.simulate(bog, policy="novice", games=300)
+    assert s["rows"][1]["wins"] == alone.fields["wins"]
+
+
+def test_a_difficulty_in_a_variant_is_its_preset(capsys):
+    r = slashersim.compare(policies="novice", games=50, variants={"hard": {"difficulty": "hard"}})
+    assert r.summary()["variants"][0]["config"] == GameConfig.of(None, {"difficulty":
+                                                                         "hard"}).describe()
+
+
+def test_a_variant_without_its_colon_says_so(capsys):
+    code, out, err = run_main(capsys, "compare", "--games", "10", "--variant",
+                              "no cursed object cursed_object=false")
+    assert code == 2 and err.strip() == (
+        "slashersim: error: --variant 'no cursed object cursed_object=false' has no colon "
+        "after its name: write \"NAME: RULE=VALUE, ...\", e.g. \"no cursed object: "
+        "cursed_object=false\"")

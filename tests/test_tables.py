@@ -14,6 +14,7 @@ from test_report import make_table
 
 from slashersim.analysis.report import write_report
 from slashersim.cli import main
+from slashersim.core.config import GameConfig
 from slashersim.present import figures
 from slashersim.runner.tables import (
     FORMAT,
@@ -159,3 +160,17 @@ def test_the_report_gives_each_players_games_when_they_differ(tmp_path):
     assert "games per cell: baseline 2,000, heuristic 500" in text
     df.attrs["slashersim"] = {**PROVENANCE, "games_by_policy": {"baseline": 2000}}
     assert "2,000 games per cell and player" in "\n".join(provenance_lines(df))
+
+
+def test_info_names_each_card_file_with_its_hash(tmp_path, capsys, monkeypatch):
+    from slashersim.analysis.sweeps import load_spec, run_sweep
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bog.toml").write_text((ROOT / "examples" / "bog.toml").read_text())
+    (tmp_path / "spec.toml").write_text('[sweep]\ngames = 30\npolicies = ["novice"]\n[axes]\n'
+                                        'cards = ["printed", "bog.toml"]\n')
+    run_sweep(load_spec(tmp_path / "spec.toml"), tmp_path / "t.parquet")
+    capsys.readouterr()
+    assert main(["info", "t.parquet"]) == 0
+    sha = GameConfig(cards="bog.toml").cards_sha256
+    assert f"  card file    bog.toml, sha256 {sha} (cells 1): bog in place of cabins" in \
+        capsys.readouterr().out.splitlines()

@@ -14,6 +14,7 @@ import numpy as np
 from ..core import layout as L
 from ..core import rules
 from ..core.config import GameConfig
+from ..core.errors import ConfigError
 from ..core.inputs import check_count
 from ..core.stats import mean_interval, unpaired_difference_interval
 from ..policies import get_policy, param_specs, param_vector, resolve
@@ -209,7 +210,8 @@ BASE_LABEL = "as set"
 
 def check_variants(config, variants):
     """``[(label, changes, GameConfig)]`` of ``variants`` (``{label: {rule: value}}``), each
-    the base ``config`` with its changes, checked (a :class:`ConfigError` names the bad one)."""
+    the base ``config`` with its changes (any knob, ``difficulty`` and ``cards``, a card file
+    or ``"printed"``), checked (a :class:`ConfigError` names the bad one)."""
     if not variants:
         raise ValueError("no variants to compare; give at least one, e.g. "
                          "{'no cursed object': {'cursed_object': False}}")
@@ -220,9 +222,9 @@ def check_variants(config, variants):
         if not isinstance(changes, dict) or not changes:
             raise ValueError(f"variant {label!r} changes no rule; give NAME=VALUE pairs")
         try:
-            out.append((label, dict(changes), config.replace(**changes)))
-        except TypeError as e:
-            raise ValueError(f"variant {label!r}: {e}") from None
+            out.append((label, dict(changes), config.updated(changes)))
+        except (TypeError, ValueError) as e:
+            raise ConfigError(f"variant {label!r}: {e}") from None
     return out
 
 
@@ -311,6 +313,7 @@ def compare_variants(config=None, policies=("novice", "expert"), variants=None, 
     return {"players": row_labels,
             "variants": [{"label": label, "changes": {key: (list(x) if isinstance(x, tuple)
                                                             else x) for key, x in ch.items()},
-                          "config": c.describe()} for label, ch, c in rules_of[1:]],
+                          "config": c.describe(), "rules_id": c.rules_id.digest}
+                         for label, ch, c in rules_of[1:]],
             "rows": rows, "changes": changes, "contrasts": contrasts,
             "config": config.describe(), "seed": int(seed)}

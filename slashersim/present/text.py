@@ -6,7 +6,9 @@ reader sees; nothing here plays a game or reads a file. The API's ``repr`` of a 
 command line's output and the page's tables use the same words and figures.
 """
 import json
+from pathlib import Path
 
+from ..core.cards import CardError
 from ..core.cards import load as load_cards
 from ..core.config import GameConfig
 from ..policies import skill_of
@@ -25,7 +27,7 @@ def player_line(policy):
 #: what every configuration's line shows; any other rule is named when it differs from the
 #: edition's default (:func:`changed_rules`)
 SHOWN_RULES = ("edition", "health", "hideaway", "cursed_object", "escapes_needed", "traps",
-               "cards", "check_invariants")
+               "cards", "cards_sha256", "check_invariants")
 
 
 def changed_rules(c):
@@ -49,7 +51,7 @@ def config_line(c):
             f"{'in' if c['cursed_object'] else 'out'}, {c['escapes_needed']} escapes, "
             f"{c['traps']} traps")
     if c.get("cards"):
-        line = f"{cards_line(c['cards'])}; {line}"
+        line = f"{cards_line(c['cards'], c.get('cards_sha256'))}; {line}"
     changed = changed_rules(c)
     if changed:
         line += "; CHANGED RULES " + ", ".join(f"{k}={_rule_value(v)}" for k, v in changed)
@@ -60,13 +62,30 @@ def area_names(c):
     """Each area's name in answers, as its card is titled (``Tent site``): the card in its
     place under the configuration ``c`` (a ``describe()`` dict), the printed card's unless a
     card file replaced it (JSON keeps the printed names as keys), then any card added."""
-    cards = load_cards(c.get("cards"))
+    try:
+        cards = load_cards(c.get("cards"), c.get("cards_sha256"))
+    except CardError:
+        return _OwnNames(zip(load_cards().slots, load_cards().titles))
     return dict(zip(cards.slots, cards.titles))
 
 
-def cards_line(path):
-    """``CHANGED CARDS my.toml (sha256 …): cabins.breaks_on_trick, …``."""
-    changed = load_cards(path)
+class _OwnNames(dict):
+    """Titles of the printed areas; any other area (of a card file that holds other cards by
+    now) by its own name."""
+
+    def __missing__(self, key):
+        return key
+
+
+def cards_line(path, sha256=None):
+    """``CHANGED CARDS my.toml (sha256 …): cabins.breaks_on_trick, …``: the cards of that
+    content (``sha256``), read once per process; when the file holds other content by now,
+    the name and the hash the result was made with."""
+    try:
+        changed = load_cards(path, sha256)
+    except CardError:
+        return (f"CHANGED CARDS {Path(path).name} (sha256 {sha256[:12]}; the file holds "
+                f"other cards now)")
     what = ", ".join(changed.changed) or "no rule"
     return f"CHANGED CARDS {changed.label}: {what}"
 
@@ -345,7 +364,8 @@ def format_variants(r, config_line):
              f"player and rules: {games}", ""]
     for v in r["variants"]:
         lines.append(f"  variant {v['label']!r}: " + ", ".join(
-            f"{k}={_rule_value(x)}" for k, x in v["changes"].items()))
+            _variant_cards(v["config"]) if k == "cards" else f"{k}={_rule_value(x)}"
+            for k, x in v["changes"].items()))
     lines += ["", "  win rate, and how much each variant changes it (same games)",
               f"  {'rules':<{vw}} " + " ".join(f"{p:>{cw}}" for p in players),
               f"  {'rules as set':<{vw}} " + " ".join(
@@ -365,6 +385,12 @@ def format_variants(r, config_line):
               "set, game by game;", "  in brackets, the range the true value is in with 95 % "
               "confidence."]
     return "\n".join(lines)
+
+
+def _variant_cards(c):
+    """A variant's cards in words: the printed cards, or the card file with its hash and what
+    it changes."""
+    return cards_line(c["cards"], c["cards_sha256"]) if c.get("cards") else "the printed cards"
 
 
 def show(value):
@@ -405,6 +431,7 @@ def format_info(info):
     lines += [f"  seed         {p.get('seed')}",
               f"  games        {p.get('games', 0):,} per cell and policy"
               + (f" (chunks of {sweep['chunk_games']:,})" if "chunk_games" in sweep else "")]
+    lines += _card_file_lines(cells)
     for pol in policies:
         params = ", ".join(f"{k}={show(v)}" for k, v in pol.get("params", {}).items())
         lines.append(f"  policy       {pol['name']}" + (" (omniscient)" if pol.get("omniscient")
@@ -431,6 +458,22 @@ def format_info(info):
                 lines.append(f"    cell {c.get('cell')}: " + ", ".join(
                     f"{k}={show(c.get('config', {}).get(k))}" for k in differ))
     return "\n".join(lines)
+
+def _card_file_lines(cells):
+    """One line per card file a table's cells were played under: its name, the SHA-256 of the
+    content played, the cells and what it changes; the printed cards when no cell names one."""
+    files = {}
+    for c in cells:
+        cards = c.get("cards")
+        if cards:
+            key = (cards["file"], cards["sha256"])
+            files.setdefault(key, (cards.get("changed", []), []))[1].append(c.get("cell"))
+    if not files:
+        return ["  cards        printed"]
+    return [f"  card file    {file}, sha256 {sha} (cells {', '.join(map(str, where))}): "
+            f"{', '.join(changed) or 'no rule changed'}"
+            for (file, sha), (changed, where) in files.items()]
+
 
 def format_bench(b):
     lines = [
