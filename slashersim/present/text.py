@@ -65,10 +65,20 @@ def area_names(c):
 
 
 def cards_line(path):
-    """``CHANGED CARDS my.toml (sha256 …): cabins.breaks_on_trick, …``."""
+    """``CHANGED CARDS my.toml (sha256 …): cabins.breaks_on_trick, …``, then each of the card
+    file's warnings (``; WARNING …``)."""
     changed = load_cards(path)
     what = ", ".join(changed.changed) or "no rule"
-    return f"CHANGED CARDS {changed.label}: {what}"
+    return f"CHANGED CARDS {changed.label}: {what}" + "".join(
+        f"; WARNING {w}" for w in changed.warnings)
+
+
+def with_card_warnings(answer):
+    """An answer (a JSON-ready dict with the ``describe()`` of its configuration, ``config``)
+    with its card file's warnings beside it (``card_warnings``), when the file has any."""
+    cards = (answer.get("config") or {}).get("cards") if isinstance(answer, dict) else None
+    warnings = load_cards(cards).warnings if cards else ()
+    return {**answer, "card_warnings": list(warnings)} if warnings else answer
 
 
 #: what the words of a simulation's answer mean, printed under it
