@@ -229,6 +229,9 @@ def test_nothing_in_a_card_file_runs_as_python(tmp_path):
     ("breaks_on_trick", "lead.suit < 'red'", "'<' orders numbers, and lead.suit is a suit"),
     ("breaks_on_trick", "lead.rank == 'red'", "lead.rank is a number and 'red' is text: never "
                                               "equal"),
+    ("breaks_on_trick", "'red' in ('red', 'white') or won.rank == 4",
+     "'red' and 'red' are both text in \"'red' in ('red', 'white') or won.rank == 4\"; "
+     "compare a suit with a suit's name"),
     ("breaks_on_trick", "trump.rank > 3", "trump is a suit, not a card: only a card has .rank"),
     ("breaks_on_trick", "len(lead.suit) > 3", "len counts a tuple's values, and lead.suit is "
                                               "a suit"),

@@ -17,6 +17,8 @@ breaks never):
   from), ``rule`` (the card's words);
 - ``breaks_on_trick``: an expression over one trick; ``breaks_on_tricks_won``: over the tricks
   each player has won, asked after every trick (the first breach of a round sets off its trap);
+  true or false, and not the same on every trick unless written ``"false"`` or ``"true"`` (read
+  with a warning, :attr:`CardSet.warnings`);
 - ``white_shift`` (-1, 0, 1: the whites' colour one step down or up), ``greens_removed`` and
   ``draw_reduction`` (0..20), ``extra_draw`` (true: one more card may be drawn after the draws),
   ``killer`` (``"damage"``, or ``"all_health"``: the Killer takes all health), ``gifts`` (true:

@@ -15,7 +15,9 @@ trick.
 
 The language: numbers, ``true``/``false`` (or ``True``/``False``), strings, tuples; ``+ - * //
 %``, comparisons (chained, ``in``, ``not in``), ``and``, ``or``, ``not``, ``x if c else y``;
-the functions ``abs``, ``min``, ``max``, ``len``.
+the functions ``abs``, ``min``, ``max``, ``len``. A rule is true or false, and each of its parts
+means something (:mod:`.meaning`); :meth:`Expression.constant` tells a rule that is the same on
+every trick the game can deal (:func:`trick_envs`, :func:`tricks_won_envs`).
 """
 from __future__ import annotations
 

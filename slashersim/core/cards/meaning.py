@@ -1,13 +1,13 @@
 """What an expression of the card language means: its type and, for a number, its range.
 
-A card file's rule is read for what it means before anything plays (:func:`infer`): every part
+A card file's rule is read for what it means before anything plays (:class:`Meaning`): every part
 of an expression has a type (true or false, a number, text, a suit, a card, a tuple), and a
 number the least and greatest value it can take (a rank 1..5, a count of tricks 0..8). What
 cannot mean anything is refused by name: arithmetic on anything but numbers, ``not``, ``and``,
 ``or`` and a condition on anything but true or false (no Python truthiness: ``tricks0 > 0``, not
 ``tricks0``), an order (``<``) on anything but numbers, a comparison of two types that are never
-equal, a suit compared with text that is no suit's name, and a number compared with one it
-can never equal (``lead.rank == 6``).
+equal, text compared with text, a suit compared with text that is no suit's name, and a
+number compared with one it can never equal (``lead.rank == 6``).
 """
 from __future__ import annotations
 
@@ -280,6 +280,9 @@ class Meaning:
         """Refuse ``a == b`` (or ``a`` in a tuple holding ``b``) where it can never hold."""
         if {a.what, b.what} == {"text", "suit"}:
             self._suit_names(a if a.what == "text" else b)
+        elif a.what == b.what == "text":
+            self.refuse(f"{a.text} and {b.text} are both text", "compare a suit with a suit's "
+                        "name, e.g. \"lead.suit == 'red'\"")
         elif a.what != b.what:
             self.refuse(f"{a.text} is {WORDS[a.what]} and {b.text} is {WORDS[b.what]}: "
                         f"never equal")
