@@ -192,6 +192,160 @@ def test_nothing_in_a_card_file_runs_as_python(tmp_path):
     assert np.isscalar(len(C.AREA_KEYS))
 
 
+# --- what a rule means, checked when the file is read ------------------------------------------
+@pytest.mark.parametrize("key,rule,message", [
+    ("breaks_on_trick", "lead.rank + follow.rank",
+     "'lead.rank + follow.rank' is a number, not true or false; compare it, e.g. "
+     "'lead.rank + follow.rank >= 8'"),
+    ("breaks_on_trick", "lead.suit", "'lead.suit' is a suit, not true or false; compare it, "
+                                     "e.g. \"lead.suit == 'red'\""),
+    ("breaks_on_trick", "ranks", "'ranks' is a tuple, not true or false; compare it, e.g. "
+                                 "'4 in ranks'"),
+    ("breaks_on_trick", "'lead.rank > 3'", "is text, not true or false; write the rule without "
+                                           "quotes of its own"),
+    ("breaks_on_tricks_won", "tricks0", "'tricks0' is a number, not true or false; compare it, "
+                                        "e.g. 'tricks0 > 0'"),
+    ("breaks_on_trick", "lead.suit == 'blue'",
+     "'blue' is not a suit; expected one of: white, green, yellow, red in \"lead.suit == "
+     "'blue'\""),
+    ("breaks_on_trick", "'rd' in suits", "'rd' is not a suit; did you mean 'red'?"),
+    ("breaks_on_trick", "trump in ('white', 'gren')", "'gren' is not a suit; did you mean "
+                                                      "'green'?"),
+    ("breaks_on_trick", "lead.rank == 6 or won.rank == 4", "a rank is 1..5, never 6 in"),
+    ("breaks_on_trick", "0 in ranks", "a rank is 1..5, never 0 in"),
+    ("breaks_on_trick", "lead.rank + follow.rank == 11", "lead.rank + follow.rank is 2..10, "
+                                                         "never 11"),
+    ("breaks_on_tricks_won", "last and tricks1 != 9", "tricks1 is 0..8, never 9"),
+    ("breaks_on_tricks_won", "played == 0 or tricks0 == 3", "played (asked after every trick) "
+                                                            "is 1..8, never 0"),
+    ("breaks_on_trick", "'red' + lead.rank > 2", "'+' is for numbers, and 'red' is text in"),
+    ("breaks_on_trick", "lead.trump + follow.trump > 1",
+     "'+' is for numbers, and lead.trump is true or false"),
+    ("breaks_on_tricks_won", "not tricks0", "'not' is for true or false, and tricks0 is a "
+                                            "number in 'not tricks0'; compare it, e.g. "
+                                            "'tricks0 > 0'"),
+    ("breaks_on_tricks_won", "last and tricks0 % 2",
+     "'and' is for true or false, and tricks0 % 2 is a number"),
+    ("breaks_on_trick", "lead.suit < 'red'", "'<' orders numbers, and lead.suit is a suit"),
+    ("breaks_on_trick", "lead.rank == 'red'", "lead.rank is a number and 'red' is text: never "
+                                              "equal"),
+    ("breaks_on_trick", "'red' in ('red', 'white') or won.rank == 4",
+     "'red' and 'red' are both text in \"'red' in ('red', 'white') or won.rank == 4\"; "
+     "compare a suit with a suit's name"),
+    ("breaks_on_trick", "trump.rank > 3", "trump is a suit, not a card: only a card has .rank"),
+    ("breaks_on_trick", "len(lead.suit) > 3", "len counts a tuple's values, and lead.suit is "
+                                              "a suit"),
+    ("breaks_on_trick", "lead.rank // (follow.rank - lead.rank) > 1",
+     "a division by zero (when white 1 is led, green 1 follows, white is trump)"),
+    ("breaks_on_trick", "lead.rank > 5", "'lead.rank > 5' never breaks: it is false on every "
+                                         "trick the game can deal; write \"false\" for a card "
+                                         "without this rule"),
+    # both trumps are of one suit, and the higher follower wins: the leader never wins
+    ("breaks_on_trick", "lead.trump and follow.trump and leader_won and lead.rank < follow.rank",
+     "never breaks"),
+    # two distinct cards: at least 1 + 1
+    ("breaks_on_trick", "lead.rank + follow.rank >= 2",
+     "'lead.rank + follow.rank >= 2' breaks on every trick: it is true on every trick the "
+     "game can deal; write \"true\" if you mean it"),
+    ("breaks_on_trick", "lead.suit == follow.suit or lead.suit != follow.suit",
+     "breaks on every trick"),
+    # asked after a trick: one has been played
+    ("breaks_on_tricks_won", "played >= 1", "breaks on every trick: it is true after every "
+                                            "trick, whatever the tricks won"),
+    ("breaks_on_tricks_won", "last and played < 8", "never breaks: it is false after every "
+                                                    "trick, whatever the tricks won"),
+])
+def test_a_rule_that_cannot_mean_anything_is_refused(tmp_path, key, rule, message):
+    """Refused when the file is read, in one line naming the file, the line, the rule and its
+    card, and what is meant."""
+    path = write(tmp_path, f'[area.cabins]\nrule = "x"\n{key} = "{rule}"\n')
+    with pytest.raises(ConfigError) as e:
+        GameConfig(cards=path)
+    assert str(e.value).startswith(f"{path}, line 3, {key} of 'cabins': ")
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("key,rule", [
+    ("breaks_on_trick", "1 <= lead.rank <= 3"),
+    ("breaks_on_trick", "lead.suit in ('white', 'red') and 5 in ranks"),
+    ("breaks_on_trick", "trump == ('red' if leader_won else 'white')"),
+    ("breaks_on_trick", "suits == ('white', 'red') and max(ranks) - min(ranks) == 4"),
+    ("breaks_on_trick", "lead == won and abs(lead.rank - follow.rank) // 2 == 2"),
+    ("breaks_on_tricks_won", "tricks0 == 8 or played == 1"),
+    ("breaks_on_tricks_won", "last and tricks0 - tricks1 in (-8, 8)"),
+])
+def test_a_rule_that_means_something_reads(tmp_path, key, rule):
+    """Each holds on some trick (or count) and not on another: read without a warning, and
+    tabled as a rule that some answers keep."""
+    cards = C.load(write(tmp_path, f'[area.bog]\nadded = true\n{key} = "{rule}"\n'))
+    assert cards.warnings == ()
+    t = cards.tables(KNOBS)
+    if key == "breaks_on_trick":
+        assert t["has_trick_rule"][7] == 1 and t["safe"][7].any()
+    else:
+        assert t["has_tricks_won_rule"][7] == 1 and not t["tricks_break"][7, 2] & 0b100
+
+
+def test_a_refusal_names_the_line_of_its_own_card(tmp_path):
+    path = write(tmp_path, '[area.lakeside]\nbreaks_on_trick = "lead.rank > 3"\n\n'
+                           '[area.cabins]\ntitle = "Cabins"\nbreaks_on_trick = "lead.rank > 9"\n')
+    with pytest.raises(ConfigError, match=r"line 6, breaks_on_trick of 'cabins': 'lead.rank > 9'"
+                                          r" never breaks"):
+        GameConfig(cards=path)
+
+
+def test_a_rule_written_true_or_false_is_meant(tmp_path):
+    """``"false"`` reads silently, as does a rule left out; ``"true"`` (the trap set off in every
+    round there) reads with a warning, which the answer shows on its first line."""
+    silent = write(tmp_path, '[area.cabins]\nbreaks_on_trick = "false"\n'
+                             '[area.bog]\nreplaces = "lodge"\nrule = "x"\n', "silent.toml")
+    assert C.load(silent).warnings == ()
+    path = write(tmp_path, '[area.fire_pit]\ngifts = false\n[area.cabins]\nrule = "x"\n'
+                           'breaks_on_trick = "true"\n[area.bog]\nadded = true\n'
+                           'breaks_on_tricks_won = "True"\n')
+    cards = C.load(path)
+    assert cards.warnings == (
+        'cabins.breaks_on_trick is "true" (line 5): the rule breaks on the first trick, so '
+        'every round played there sets off its trap',
+        'bog.breaks_on_tricks_won is "true" (line 8): the rule breaks on the first trick, so '
+        'every round played there sets off its trap')
+    t = cards.tables(KNOBS)
+    assert not t["safe"][rules.CABINS].any() and t["tricks_break"][7, 0] & 0b10
+    r = simulate(GameConfig(cards=path), "baseline", games=50, seed=1)
+    assert r.summary()["traps_by_area"]["cabins"] == r.summary()["rounds_by_area"]["cabins"] > 0
+    first = format_summary(r.summary()).splitlines()[0]
+    assert f"; WARNING {cards.warnings[0]}; WARNING {cards.warnings[1]}; rulebook" in first
+    from slashersim.analysis.sweeps import _cards_provenance
+    assert _cards_provenance(GameConfig(cards=path))["cards"]["warnings"] == list(cards.warnings)
+    assert "warnings" not in _cards_provenance(GameConfig(cards=silent))["cards"]
+
+
+def test_the_command_line_refuses_a_rule_that_cannot_mean_anything(tmp_path):
+    from helpers import assert_one_line_error, run_cli
+    number = write(tmp_path, '[area.cabins]\nbreaks_on_trick = "lead.rank + follow.rank"\n',
+                   "number.toml")
+    assert_one_line_error(run_cli("simulate", "--cards", number, "--games", "10"),
+                          "line 2, breaks_on_trick of 'cabins': 'lead.rank + follow.rank' is a "
+                          "number, not true or false; compare it, e.g.")
+    blue = write(tmp_path, '[area.cabins]\nbreaks_on_trick = "lead.suit == \'blue\'"\n',
+                 "blue.toml")
+    assert_one_line_error(run_cli("simulate", "--cards", blue, "--games", "10"),
+                          "line 2, breaks_on_trick of 'cabins': 'blue' is not a suit")
+
+
+def test_the_command_line_shows_a_cards_warning(tmp_path):
+    import json
+
+    from helpers import run_cli
+    path = write(tmp_path, '[area.cabins]\nbreaks_on_trick = "true"\n')
+    warning = C.load(path).warnings[0]
+    p = run_cli("simulate", "--cards", path, "--games", "10", "--skill", "novice")
+    assert p.returncode == 0 and f"; WARNING {warning}; " in p.stdout.splitlines()[0]
+    p = run_cli("simulate", "--cards", path, "--games", "10", "--skill", "novice", "--json")
+    assert json.loads(p.stdout)["card_warnings"] == [warning]
+    p = run_cli("simulate", "--games", "10", "--skill", "novice", "--json")
+    assert "card_warnings" not in json.loads(p.stdout)
+
 # --- a new card in a printed one's place ---------------------------------------------------------
 @pytest.mark.parametrize("area", rules.AREA_NAMES)
 def test_a_printed_card_copied_under_a_new_name_plays_as_the_original(tmp_path, area):

@@ -378,12 +378,14 @@ def table_provenance(spec, grid, command=None, spec_file=None):
 
 
 def _cards_provenance(config):
-    """A cell's card file, its content hash and what it changes; nothing for the printed
-    cards."""
+    """A cell's card file, its content hash, what it changes and its warnings (when it has
+    any); nothing for the printed cards."""
     if config.cards is None:
         return {}
     cards = config.card_set
-    return {"cards": {"file": cards.file, "sha256": cards.sha256, "changed": list(cards.changed)}}
+    warned = {"warnings": list(cards.warnings)} if cards.warnings else {}
+    return {"cards": {"file": cards.file, "sha256": cards.sha256, "changed": list(cards.changed),
+                      **warned}}
 
 
 def run_sweep(spec, out, threads=None, progress=None, csv=False, backend=None, step=None,

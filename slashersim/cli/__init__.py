@@ -60,6 +60,7 @@ from ..present.text import (
     format_win_probability,
     player_line,
     winnable_values,
+    with_card_warnings,
 )
 from .parser import parse
 
@@ -94,6 +95,11 @@ def config_from_args(args):
     return checks.every(*(lambda r=r: _refuse(r) for r in refused),
                         lambda: checks.config_of(None, values),
                         lambda: checks.check_threads(getattr(args, "threads", None)))[-2]
+
+
+def _json(answer):
+    """An answer as ``--json`` prints it: with its card file's warnings, if any."""
+    return json.dumps(with_card_warnings(answer))
 
 
 def _refuse(message):
@@ -299,7 +305,7 @@ def cmd_simulate(args):
             summary["winnable"] = api.winnable(
                 run.config, games=n, seed=run.seed, seconds=args.winnable_seconds,
                 progress=increments(b.update)).summary()
-    print(json.dumps(summary) if args.json else format_summary(summary))
+    print(_json(summary) if args.json else format_summary(summary))
     return _violations(summary["invariant_violations"], summary["games"])
 
 
@@ -322,7 +328,7 @@ def cmd_luck_killer(args):
         from ..present.figures import effects_figure  # after the checks
         _save_png(args.png, effects_figure(r, "positions", "Killer's starting position",
                                            config_line(r["config"])))
-    print(json.dumps(r) if args.json else format_killer_effects(r) +
+    print(_json(r) if args.json else format_killer_effects(r) +
           winnable_values(r, "positions", "killer start"))
     return _violations(r["invariant_violations"], total)
 
@@ -349,7 +355,7 @@ def cmd_luck_fact(args, fact=None, player=0):
                  "yellows": f"yellows in player {player}'s first hand"}[fact]
         _save_png(args.png, effects_figure(r, "values", words, config_line(r["config"])))
     if args.json:
-        print(json.dumps(r))
+        print(_json(r))
     elif fact == "yellows":
         column = f"P{args.player} yellows"
         print(format_effects(r, "values", column, "value",
@@ -375,7 +381,7 @@ def cmd_luck_state(args):
     with _bar(args, args.games, unit="play-out") as b:
         r = api.luck_state(args.file, policy=args.policy, games=args.games, seed=args.seed,
                            threads=args.threads, params=params, progress=increments(b.update))
-    print(json.dumps(r) if args.json else format_win_probability(r))
+    print(_json(r) if args.json else format_win_probability(r))
     return 0
 
 
@@ -394,7 +400,7 @@ def cmd_luck_timeline(args):
         from ..present.figures import timeline_figure  # after the checks
         _save_png(args.png, timeline_figure(t))
     if args.json:
-        print(json.dumps(t))
+        print(_json(t))
         return 0
     print(format_timeline(t))
     return 0
@@ -411,7 +417,7 @@ def cmd_luck_sources(args):
         r = api.luck_sources(config, policy=args.policy, games=args.games, repeats=args.repeats,
                              seed=args.seed, threads=args.threads,
                              progress=increments(b.update), params=params)
-    print(json.dumps(r) if args.json else format_sources(r))
+    print(_json(r) if args.json else format_sources(r))
     return _violations(r["invariant_violations"], total)
 
 
@@ -453,7 +459,7 @@ def cmd_compare(args):
     if args.png:
         from ..present.figures import comparison_figure  # after the checks
         _save_png(args.png, comparison_figure(r, config_line(r["config"])))
-    print(json.dumps(r) if args.json else format_comparison(r, config_line(r["config"])))
+    print(_json(r) if args.json else format_comparison(r, config_line(r["config"])))
     return _violations(sum(row["invariant_violations"] for row in r["policies"]), games)
 
 
@@ -466,7 +472,7 @@ def _compare_variants(args, config, names, params, variants, games):
     if args.png:
         from ..present.figures import variants_figure  # after the checks
         _save_png(args.png, variants_figure(r, config_line(r["config"])))
-    print(json.dumps(r) if args.json else format_variants(r, config_line(r["config"])))
+    print(_json(r) if args.json else format_variants(r, config_line(r["config"])))
     return _violations(sum(row["invariant_violations"] for row in r["rows"]),
                        games * (len(variants) + 1))
 

@@ -78,16 +78,30 @@ class _OwnNames(dict):
 
 
 def cards_line(path, sha256=None):
-    """``CHANGED CARDS my.toml (sha256 …): cabins.breaks_on_trick, …``: the cards of that
-    content (``sha256``), read once per process; when the file holds other content by now,
-    the name and the hash the result was made with."""
+    """``CHANGED CARDS my.toml (sha256 …): cabins.breaks_on_trick, …``, then each of the card
+    file's warnings (``; WARNING …``): the cards of that content (``sha256``), read once per
+    process; when the file holds other content by now, the name and the hash the result was
+    made with."""
     try:
         changed = load_cards(path, sha256)
     except CardError:
         return (f"CHANGED CARDS {Path(path).name} (sha256 {sha256[:12]}; the file holds "
                 f"other cards now)")
     what = ", ".join(changed.changed) or "no rule"
-    return f"CHANGED CARDS {changed.label}: {what}"
+    return f"CHANGED CARDS {changed.label}: {what}" + "".join(
+        f"; WARNING {w}" for w in changed.warnings)
+
+
+def with_card_warnings(answer):
+    """An answer (a JSON-ready dict with the ``describe()`` of its configuration, ``config``)
+    with its card file's warnings beside it (``card_warnings``), when the file has any."""
+    config = (answer.get("config") or {}) if isinstance(answer, dict) else {}
+    try:
+        warnings = load_cards(config["cards"], config.get("cards_sha256")).warnings \
+            if config.get("cards") else ()
+    except CardError:
+        warnings = ()
+    return {**answer, "card_warnings": list(warnings)} if warnings else answer
 
 
 #: what the words of a simulation's answer mean, printed under it

@@ -17,6 +17,8 @@ breaks never):
   from), ``rule`` (the card's words);
 - ``breaks_on_trick``: an expression over one trick; ``breaks_on_tricks_won``: over the tricks
   each player has won, asked after every trick (the first breach of a round sets off its trap);
+  true or false, and not the same on every trick unless written ``"false"`` or ``"true"`` (read
+  with a warning, :attr:`CardSet.warnings`);
 - ``white_shift`` (-1, 0, 1: the whites' colour one step down or up), ``greens_removed`` and
   ``draw_reduction`` (0..20), ``extra_draw`` (true: one more card may be drawn after the draws),
   ``killer`` (``"damage"``, or ``"all_health"``: the Killer takes all health), ``gifts`` (true:
@@ -96,6 +98,9 @@ class CardSet:
     names: tuple = rules.AREA_NAMES
     #: the card in each item's place: the twelve printed places, then the items added
     item_names: tuple = rules.ITEM_NAMES[:rules.CURSED_OBJECT + 1]
+    #: one line for each rule of the file that is surely meant but worth a second look (a rule
+    #: written ``"true"``), shown with :attr:`changed` wherever answers show it
+    warnings: tuple = ()
 
     @property
     def item_slots(self):
@@ -163,11 +168,43 @@ def _read(path):
     return read_toml(path, "card file", CardError)
 
 
+def _key_line(text, kind, name, key):
+    """The line of ``key`` in the table of card ``name`` (``kind``: ``area`` or ``item``)."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.strip() == f"[{kind}.{name}]"),
+                 None)
+    if start is not None:
+        for i in range(start + 1, len(lines)):
+            if lines[i].lstrip().startswith("["):
+                break
+            if lines[i].split("=")[0].strip() == key:
+                return i + 1
+    return _line_of(text, key)
+
+
+def _check_rule(name, key, value, where):
+    """Refuse a card's rule (``key``: ``breaks_on_trick`` or ``breaks_on_tricks_won``) that is
+    outside the language, is not true or false, or is the same on every trick the game can
+    deal without being written ``"true"`` or ``"false"``; the :class:`Expression`."""
+    trick = key == "breaks_on_trick"
+    expr = Expression(value, TRICK_NAMES if trick else TRICKS_WON_NAMES, where)
+    always = None if expr.literal is not None else expr.constant()
+    every = "on every trick the game can deal" if trick else "after every trick, whatever " \
+                                                             "the tricks won"
+    if always is False:
+        raise CardError(f"{where}: {value!r} never breaks: it is false {every}; write "
+                        f"\"false\" for a card without this rule")
+    if always is True:
+        raise CardError(f"{where}: {value!r} breaks on every trick: it is true {every}; write "
+                        f"\"true\" if you mean it")
+    return expr
+
+
 def _check_keys(name, card, text, where, keys=AREA_KEYS, kind="area"):
     """Refuse, in one line, any key of card ``name`` that is not one of ``keys`` or whose value
     is not of its kind."""
     for key, value in card.items():
-        at = f"{where}, line {_line_of(text, key)}"
+        at = f"{where}, line {_key_line(text, kind, name, key)}"
         if key not in keys:
             raise CardError(f"{at}: {kind} {name!r} has no key {key!r}"
                             + did_you_mean(key, keys))
@@ -175,8 +212,7 @@ def _check_keys(name, card, text, where, keys=AREA_KEYS, kind="area"):
         if key.startswith("breaks_"):
             if not isinstance(value, str):
                 raise CardError(f"{at}: {key} of {name!r} must be an expression in quotes")
-            names = TRICK_NAMES if key == "breaks_on_trick" else TRICKS_WON_NAMES
-            Expression(value, names, f"{at}, {key} of {name!r}")
+            _check_rule(name, key, value, f"{at}, {key} of {name!r}")
         elif key == "killer":
             if value not in _KILLER:
                 raise CardError(f"{at}: killer of {name!r} is {value!r}"
@@ -347,7 +383,21 @@ def _load(path, sha256, text):
         _check_kind(name, items[slot], f"{path}, line {_line_of(text, name)}"
                     if name in item_changes else str(path))
     return CardSet(areas, items, str(path), sha256, tuple(changed), tuple(names),
-                   tuple(item_names))
+                   tuple(item_names), _warnings(text, changes))
+
+
+def _warnings(text, changes):
+    """One line for each rule of the area cards ``changes`` written ``"true"``: it breaks on
+    the first trick, so the card's trap goes off in every round played there."""
+    out = []
+    for name, card in changes.items():
+        for key, names in (("breaks_on_trick", TRICK_NAMES),
+                           ("breaks_on_tricks_won", TRICKS_WON_NAMES)):
+            if key in card and Expression(card[key], names, name).literal is True:
+                out.append(f"{name}.{key} is \"true\" (line {_key_line(text, 'area', name, key)}"
+                           f"): the rule breaks on the first trick, so every round played "
+                           f"there sets off its trap")
+    return tuple(out)
 
 
 def _add_beside(cards, names, changed, name, card, neutral, most, where, kind):

@@ -15,15 +15,18 @@ trick.
 
 The language: numbers, ``true``/``false`` (or ``True``/``False``), strings, tuples; ``+ - * //
 %``, comparisons (chained, ``in``, ``not in``), ``and``, ``or``, ``not``, ``x if c else y``;
-the functions ``abs``, ``min``, ``max``, ``len``.
+the functions ``abs``, ``min``, ``max``, ``len``. A rule is true or false, and each of its parts
+means something (:mod:`.meaning`); :meth:`Expression.constant` tells a rule that is the same on
+every trick the game can deal (:func:`trick_envs`, :func:`tricks_won_envs`).
 """
 from __future__ import annotations
 
 import ast
-import difflib
+import functools
 from typing import NamedTuple
 
 from .. import rules
+from .meaning import WORDS, Meaning, did_you_mean, example
 
 
 class CardError(ValueError):
@@ -53,16 +56,9 @@ _COMPARE = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b,
             ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
 
 
-def did_you_mean(word, choices):
-    """``"; did you mean 'x'?"`` for the closest of ``choices``, or the allowed ones."""
-    close = difflib.get_close_matches(str(word), list(choices), n=1)
-    if close:
-        return f"; did you mean {close[0]!r}?"
-    return f"; expected one of: {', '.join(choices)}"
-
-
 class Expression:
-    """A parsed expression over the names ``names``; ``where`` names it in errors."""
+    """A rule: a parsed expression over the names ``names`` that is true or false (its parts'
+    types and values checked, :mod:`.meaning`); ``where`` names it in errors."""
 
     def __init__(self, text, names, where):
         self.text = str(text)
@@ -73,9 +69,47 @@ class Expression:
         except SyntaxError as e:
             raise CardError(f"{where}: {self.text!r} is not an expression ({e.msg})") from None
         self._check(self.tree)
+        trick = self.names == TRICK_NAMES
+        kind = Meaning(self._refuse, trick).infer(self.tree)
+        if kind.what != "bool":
+            raise CardError(f"{where}: {self.text!r} is {WORDS[kind.what]}, not true or false; "
+                            + ("write the rule without quotes of its own"
+                               if kind.what == "text" and self._quoted(kind.values)
+                               else f"compare it, e.g. {example(kind, trick)!r}"))
 
-    def _refuse(self, what):
-        raise CardError(f"{self.where}: {what} in {self.text!r}")
+    def _quoted(self, values):
+        """Whether ``values`` (a text rule's) is one rule of these names in quotes."""
+        try:
+            Expression(values[0], self.names, self.where)
+        except CardError:
+            return False
+        return len(values) == 1
+
+    @property
+    def literal(self):
+        """``True`` or ``False`` for a rule written as ``true`` or ``false``, else ``None``."""
+        node = self.tree
+        if isinstance(node, ast.Name) and node.id in _CONSTANTS:
+            return _CONSTANTS[node.id]
+        return node.value if isinstance(node, ast.Constant) and isinstance(node.value, bool) \
+            else None
+
+    def constant(self):
+        """The rule's value when it is the same on every trick the game can deal (a trick
+        rule), or after every trick whatever the tricks won; else ``None``."""
+        envs = trick_envs() if self.names == TRICK_NAMES else tricks_won_envs()
+        seen = set()
+        for env in envs:
+            try:
+                seen.add(self(env))
+            except ZeroDivisionError:
+                self._refuse(f"a division by zero (when {_shown(env)})")
+            if len(seen) > 1:
+                return None
+        return seen.pop()
+
+    def _refuse(self, what, hint=None):
+        raise CardError(f"{self.where}: {what} in {self.text!r}" + (f"; {hint}" if hint else ""))
 
     def _check(self, node):
         if isinstance(node, ast.Name):
@@ -157,6 +191,13 @@ def _evaluate(node, env):
     return tuple(_evaluate(e, env) for e in node.elts)
 
 
+def _shown(env):
+    if "lead" in env:
+        return (f"{env['lead'].suit} {env['lead'].rank} is led, {env['follow'].suit} "
+                f"{env['follow'].rank} follows, {env['trump']} is trump")
+    return f"tricks0 is {env['tricks0']}, tricks1 {env['tricks1']}"
+
+
 def trick_env(lead, follow, trump):
     """What a trick rule sees of the trick ``lead`` / ``follow`` (card ids) under ``trump``."""
     leader_won = not (follow // rules.N_RANKS == lead // rules.N_RANKS and follow > lead
@@ -175,3 +216,21 @@ def tricks_won_env(tricks0, tricks1):
     played = tricks0 + tricks1
     return {"tricks0": tricks0, "tricks1": tricks1, "played": played,
             "last": played == rules.TRICKS_PER_ROUND}
+
+
+@functools.cache
+def trick_envs():
+    """What a trick rule sees of every trick the game can deal: two distinct cards, under every
+    trump."""
+    return tuple(trick_env(lead, follow, trump) for trump in range(rules.N_SUITS)
+                 for lead in range(rules.N_NUMBER_CARDS) for follow in range(rules.N_NUMBER_CARDS)
+                 if follow != lead)
+
+
+@functools.cache
+def tricks_won_envs():
+    """What a rule on the tricks won sees after every trick: every ``(tricks0, tricks1)`` of
+    1..8 tricks played."""
+    last = rules.TRICKS_PER_ROUND
+    return tuple(tricks_won_env(t0, t1) for t0 in range(last + 1) for t1 in range(last + 1 - t0)
+                 if t0 + t1 > 0)
