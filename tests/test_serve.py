@@ -5,9 +5,11 @@ menu's names, the page's link (every setting in the URL, refusals as if typed), 
 answer is stale, the precomputed grid's answers (the difficulty presets from a small presets
 table made here), the win rate by health figure's data, the refusals of the command (without
 the web extra too), the live runs behind the page (played in parts, two at once, a position's
-win probability), each equal to the public API's answer, and the page itself built in this
-process (no browser). ``test_serve_browser.py`` drives the page in chromium.
+win probability), each equal to the public API's answer, the page itself built in this
+process (no browser), and a link's cards (a link opened where other cards are served answers
+nothing and says so). ``test_serve_browser.py`` drives the page in chromium.
 """
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -33,10 +35,13 @@ from slashersim.serve.grid import (
 )
 from slashersim.serve.link import (
     LINK_KEYS,
+    LinkCards,
     PageValues,
     default_setting,
+    foreign_cards,
     link_query,
     parse_link,
+    served_cards,
 )
 from slashersim.serve.settings import (
     CUSTOM,
@@ -261,6 +266,18 @@ def _typed(values):
      ("playouts", "lots")),
     ({"position": '{"round": 1,'}, "luck", "the position is not valid JSON",
      ("position", '{"round": 1,')),
+    ({"cards": "bog.toml"}, "cards", "the card file 'bog.toml' needs cards_sha256, the SHA-256 "
+                                     "of its content (64 hex digits)",
+     ("cards", LinkCards("bog.toml"))),
+    ({"cards": "bog.toml", "cards_sha256": "55e6d4"}, "cards",
+     "cards_sha256 must be the 64 hex digits of the card file's SHA-256, got '55e6d4'",
+     ("cards", LinkCards("bog.toml", "55e6d4"))),
+    ({"cards_sha256": "0" * 64}, "cards", "cards_sha256 names a card file's content, and cards "
+                                          "(the file's name) is missing", None),
+    ({"cards": "cards/bog.toml", "cards_sha256": "0" * 64}, "cards",
+     "cards must be a card file's name (no folder) or printed, got 'cards/bog.toml'", None),
+    ({"cards": "printed", "cards_sha256": "0" * 64}, "cards",
+     "cards=printed takes no cards_sha256, got '000", None),
 ])
 def test_a_link_s_bad_value_is_refused_as_if_typed(query, tab, refusal, kept):
     """The page's own one-line refusal; a text box keeps the text as given (as typed), any
@@ -506,13 +523,14 @@ def test_the_luck_run_is_luck_state():
 
 # --- the page, built in this process (no browser) -----------------------------------------------
 
-def explorer(search="", tables=(TABLE,)):
-    """A page as a browser session gets it, its link ``search``; the link as it stands."""
+def explorer(search="", tables=(TABLE,), cards=None):
+    """A page as a browser session gets it (of a server playing the card file ``cards``), its
+    link ``search``; the link as it stands."""
     from panel.io.location import Location
 
     from slashersim.serve.app import Explorer
     location = Location(search=search)
-    return Explorer(tables=tables, location=location), location
+    return Explorer(tables=tables, location=location, cards=cards), location
 
 
 @needs_web
@@ -666,7 +684,6 @@ def test_settings_under_a_card_file_play_it_and_say_so():
     assert s.config().resolved() == GameConfig(cards=str(BOG)).resolved()
     assert s.command().startswith(f"slashersim simulate --edition rulebook --cards {BOG} ")
     assert s.describe().startswith("CHANGED CARDS bog.toml (sha256 ")
-    assert "cards" not in link_query(PageValues())
 
 
 def test_the_luck_tab_plays_a_position_under_the_card_file():
@@ -707,3 +724,99 @@ def test_the_health_caption_says_when_setting_a_is_not_the_curves_rules():
     e.a.traps.value = own
     assert "Setting A has" not in html_unescape(e.health_caption.object) or \
         "escape" in html_unescape(e.health_caption.object)
+
+
+# --- a link names the cards it answers for --------------------------------------------------------
+
+BOG_SHA = hashlib.sha256(BOG.read_bytes()).hexdigest()
+
+
+def test_a_link_names_its_cards_and_an_old_link_is_for_the_printed_ones():
+    assert served_cards(None) == LinkCards("printed", None)
+    assert served_cards(str(BOG)) == LinkCards("bog.toml", BOG_SHA)     # no folder in a link
+    printed = link_query(PageValues())
+    assert printed["cards"] == "printed" and "cards_sha256" not in printed
+    page = PageValues(cards=served_cards(str(BOG)))
+    query = link_query(page)
+    assert (query["cards"], query["cards_sha256"]) == ("bog.toml", BOG_SHA)
+    assert list(query)[-3:] == ["cards", "cards_sha256", "tab"]
+    assert parse_link(query) == (page, [])
+    assert parse_link({**query, "cards_sha256": BOG_SHA.upper()}) == (page, [])
+    assert parse_link({"seed": "3"})[0].cards == LinkCards()           # made before the cards
+    assert parse_link({"cards": "printed"})[0].cards == LinkCards()
+
+
+def test_a_link_for_other_cards_says_which_and_how_to_serve_them(tmp_path):
+    bog = served_cards(str(BOG))
+    printed = LinkCards()
+    (tmp_path / "renamed.toml").write_bytes(BOG.read_bytes())
+    assert foreign_cards(bog, served_cards(str(tmp_path / "renamed.toml"))) is None
+    assert foreign_cards(printed, printed) is None and foreign_cards(bog, bog) is None
+    head = BOG_SHA[:12]
+    assert foreign_cards(bog, printed) == (
+        f"This link was made for the card file bog.toml (sha256 {head}), but this server plays "
+        f"the printed cards, so the page answers nothing for it. Open the page without the link "
+        f"for the cards served here, or serve the link's cards: slashersim serve --cards "
+        f"bog.toml")
+    assert foreign_cards(printed, bog) == (
+        f"This link was made for the printed cards, but this server plays the card file "
+        f"bog.toml (sha256 {head}), so the page answers nothing for it. Open the page without "
+        f"the link for the cards served here, or serve the link's cards: slashersim serve "
+        f"(without --cards)")
+    assert "\ndraw_reduction = 1\n" in BOG.read_text()
+    (tmp_path / "bog.toml").write_text(BOG.read_text().replace("\ndraw_reduction = 1\n",
+                                                               "\ndraw_reduction = 2\n"))
+    other = served_cards(str(tmp_path / "bog.toml"))
+    assert other.name == "bog.toml" and other.sha256 != BOG_SHA
+    line = foreign_cards(bog, other)
+    assert line.startswith(f"This link was made for the card file bog.toml (sha256 {head}), "
+                           f"but this server plays the card file bog.toml (sha256 "
+                           f"{other.sha256[:12]}), the same file name with other content, so")
+    assert line.endswith("serve the link's cards: slashersim serve --cards bog.toml")
+    assert foreign_cards(LinkCards("my cards.toml", BOG_SHA[::-1]), printed).endswith(
+        "slashersim serve --cards 'my cards.toml'")
+    assert foreign_cards(LinkCards("bog.toml", "55e6d4"), printed) == (
+        "This link's cards are unreadable (cards_sha256 must be the 64 hex digits of the card "
+        "file's SHA-256, got '55e6d4'), so the page answers nothing for it. Open the page "
+        "without the link for the cards served here, the printed cards.")
+
+
+@needs_web
+def test_a_card_page_s_link_opened_without_its_cards_answers_nothing():
+    card_page, card_link = explorer(cards=str(BOG))
+    card_page.write_link()
+    assert f"&cards=bog.toml&cards_sha256={BOG_SHA}&" in card_link.search
+    assert not card_page.foreign_pane.visible
+    again, _ = explorer(card_link.search, cards=str(BOG))            # its own server: as made
+    assert again.foreign is None and not again.foreign_pane.visible
+    e, location = explorer(card_link.search)                          # a printed-cards server
+    assert e.foreign_pane.visible
+    assert e.foreign_pane.object == f"<p class='error-text'>{html_escape(e.foreign)}</p>"
+    assert e.foreign.startswith(f"This link was made for the card file bog.toml (sha256 "
+                                f"{BOG_SHA[:12]}), but this server plays the printed cards")
+    assert e.precomputed.object == "" and e.grid is not None
+    assert all(len(src.data["value"]) == 0 for src in e.health_src.values())
+    assert "Nothing answered here" in e.health_caption.object
+    e.a.health.value = 5                                  # no answer for any setting, and the
+    assert e.precomputed.object == ""                     # link keeps the cards it was made for
+    assert f"&cards=bog.toml&cards_sha256={BOG_SHA}&" in location.search
+    assert "health=5" in location.search
+    e.start()
+    e.start_luck()
+    assert e.run is None and e.luck_run is None
+    assert "Nothing answered here" in e.status.object and \
+        "Nothing answered here" in e.luck_result.object
+    # the printed page's link on the card server: it says so too
+    printed, printed_link = explorer()
+    printed.write_link()
+    assert "&cards=printed&" in printed_link.search
+    e, _ = explorer(printed_link.search, cards=str(BOG))
+    assert e.foreign.startswith("This link was made for the printed cards, but this server "
+                                "plays the card file bog.toml")
+    e, _ = explorer("?edition=instructions", cards=str(BOG))       # an old link: printed
+    assert e.foreign.startswith("This link was made for the printed cards")
+
+
+def html_escape(text):
+    import html
+    return html.escape(text)

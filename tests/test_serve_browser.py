@@ -1,10 +1,12 @@
 """``slashersim serve`` in a real browser: Debian's chromium driven by Playwright.
 
-It starts the server, opens pages (with links too), sets the knobs, and reads the page's
-numbers, figures and marks; skipped, saying why, where Playwright, a chromium or the web extra
-is missing (``.ci/run`` installs them). Game counts stay small: the page's own checks are in
+It starts the server (and one playing a card file), opens pages (with links too, from one
+server on the other), sets the knobs, and reads the page's numbers, figures and marks;
+skipped, saying why, where Playwright, a chromium or the web extra is missing (``.ci/run``
+installs them). Game counts stay small: the page's own checks are in
 ``test_serve.py``.
 """
+import hashlib
 import os
 from pathlib import Path
 import shutil
@@ -32,6 +34,7 @@ from slashersim.serve.settings import (
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "results" / "difficulty.parquet"
+BOG = ROOT / "examples" / "bog.toml"
 
 
 def free_port():
@@ -61,10 +64,23 @@ FIRST_RUN_S = 600
 @pytest.fixture(scope="module")
 def server():
     """``python -m slashersim serve --port P`` in a subprocess; its URL."""
+    yield from serving()
+
+
+@pytest.fixture(scope="module")
+def card_server():
+    """``python -m slashersim serve --port P --cards examples/bog.toml``; its URL."""
+    yield from serving("--cards", str(BOG))
+
+
+def serving(*options):
+    """``python -m slashersim serve --port P OPTIONS`` in a subprocess: its URL, until the
+    generator is closed."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"slashersim-serve-{port}.log", "w+")
-    proc = subprocess.Popen([sys.executable, "-m", "slashersim", "serve", "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "slashersim", "serve", "--port", str(port),
+                             *options],
                             stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
     url = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 60
@@ -420,3 +436,54 @@ def test_the_health_figure_is_on_the_page_at_once(server, browser):
     while health_data(page, "expert")["value"] != [p[1] for p in curves.points["expert"]]:
         assert time.monotonic() < deadline
         time.sleep(0.1)
+
+
+# --- a link names its cards -----------------------------------------------------------------
+
+def foreign_line(page, start):
+    """The line at the top of a page opened with a link for other cards, once it starts with
+    ``start``."""
+    line = page.locator(".foreign-cards .error-text")
+    line.wait_for(timeout=10_000)
+    expect_text(page, ".foreign-cards .error-text", line.inner_text())
+    assert line.inner_text().startswith(start), line.inner_text()
+    return line.inner_text()
+
+
+@browser_test
+def test_a_card_page_s_link_on_a_server_without_the_cards_says_so(server, card_server,
+                                                                  browser):
+    sha = hashlib.sha256(BOG.read_bytes()).hexdigest()
+    page = open_page(browser, card_server, [])
+    page.locator(".skill-a button", has_text="novice").click()
+    wait_for_link(page, "skill=novice")
+    query = page.url.split("?", 1)[1]
+    assert f"&cards=bog.toml&cards_sha256={sha}&" in "&" + query
+    assert page.locator(".foreign-cards .error-text").count() == 0       # its own server
+    other = open_page(browser, f"{server}?{query}", [])
+    line = foreign_line(other, f"This link was made for the card file bog.toml (sha256 "
+                               f"{sha[:12]}), but this server plays the printed cards")
+    assert line.endswith("or serve the link's cards: slashersim serve --cards bog.toml")
+    assert other.locator(".grid").count() == 0                 # no printed answer, no figure
+    assert all(health_data(other, skill)["value"] == [] for skill in SKILLS)
+    nothing = "Nothing answered here: this server plays other cards than the link's (see the top)."
+    expect_text(other, ".health-caption .nothing-answered", nothing)
+    other.locator(".run button").click()                       # Run plays nothing either
+    fill(other, ".seed", "7")
+    wait_for_link(other, "seed=7")
+    assert f"cards_sha256={sha}" in other.url                 # the link keeps its cards
+    assert other.locator(".status .nothing-answered").inner_text() == nothing
+    assert other.locator(".win-rate-a").count() == 0
+    assert not other.locator("progress.run-progress").is_visible()
+    if TABLE.exists():      # the same settings without the cards' keys: the printed answer
+        bare = "&".join(kv for kv in query.split("&") if not kv.startswith("cards"))
+        plain = open_page(browser, f"{server}?{bare}", [])
+        plain.locator(".grid-win-rate-a").wait_for(timeout=10_000)
+        assert plain.locator(".foreign-cards .error-text").count() == 0
+    # the printed server's link on the card server
+    printed = open_page(browser, server, [])
+    wait_for_link(printed, "cards=printed")
+    reverse = open_page(browser, f"{card_server}?{printed.url.split('?', 1)[1]}", [])
+    line = foreign_line(reverse, f"This link was made for the printed cards, but this server "
+                                 f"plays the card file bog.toml (sha256 {sha[:12]})")
+    assert line.endswith("or serve the link's cards: slashersim serve (without --cards)")

@@ -7,8 +7,9 @@ serves Bokeh's JavaScript from the Python packages: the page loads nothing from 
 
 Every setting is in the page's link (:func:`~slashersim.serve.link.link_query`), kept up to
 date through Panel's ``pn.state.location``; opening the link sets the same values, refusing
-a bad one in the page's own words. A shown answer belongs to the settings on screen: once they
-change, it is marked stale until the next run.
+a bad one in the page's own words. The link names the cards its answers are for: opened on a
+server that plays other cards, the page says so at the top and answers nothing. A shown answer
+belongs to the settings on screen: once they change, it is marked stale until the next run.
 """
 from __future__ import annotations
 
@@ -38,9 +39,12 @@ from .grid import (
 from .link import (
     KNOBS,
     TABS,
+    LinkCards,
     PageValues,
+    foreign_cards,
     link_query,
     parse_link,
+    served_cards,
 )
 from .live import LiveRun, LuckRun
 from .settings import (
@@ -69,6 +73,9 @@ STALE = "stale: settings changed since this run &mdash; press Run for the settin
 LUCK_STALE = ("stale: settings changed since this answer &mdash; press Win probability for "
               "the settings on screen")
 STALE_STYLE = {"opacity": "0.35", "filter": "grayscale(1)"}
+#: where an answer would be while the link's cards are not the server's
+FOREIGN = ("<span class='nothing-answered'>Nothing answered here: this server plays other cards "
+           "than the link&#x27;s (see the top).</span>")
 
 
 def _fmt_ci(ci) -> str:
@@ -293,6 +300,11 @@ class Explorer:
         #: the card file every answer plays under (``slashersim serve --cards``): the grid,
         #: played with the printed cards, then answers nothing
         self.cards = cards
+        #: the cards this server plays, and those of the page's link (the server's unless a
+        #: link names others); while they differ the page answers nothing
+        self.served = served_cards(cards)
+        self.link_cards: LinkCards = self.served
+        self.foreign: str | None = None
         self.run: LiveRun | None = None
         self.commands: list[tuple[str, Settings]] = []
         self.luck_run: LuckRun | None = None
@@ -322,6 +334,7 @@ class Explorer:
         for w in (self.games, self.seed):
             w.param.watch(lambda event: self.settings_changed(), "value")
         self.message = _message_pane("message")
+        self.foreign_pane = _message_pane("foreign-cards")
         self.status = pn.pane.HTML("Choose the settings and press Run.",
                                    css_classes=["status"])
         self.progress = pn.indicators.Progress(name="games played", value=0, max=100,
@@ -349,6 +362,9 @@ class Explorer:
         query = dict(parse_qsl(search.lstrip("?"), keep_blank_values=True))
         if query:
             self.open_link(query)
+        if self.foreign:
+            self.status.object = FOREIGN
+            self.luck_result.object = FOREIGN
         self.show_precomputed()
         self.show_health()
 
@@ -369,14 +385,15 @@ class Explorer:
             "Choose the rules and the players' skill; the games are played live (the numbers "
             "refine as they finish) and match `slashersim simulate` for the same seed. "
             "Settings in the committed grid answer at once. The address bar holds every "
-            "setting: share it and the page opens with the same settings and games.",
+            "setting and names the cards: share it and the page opens with the same settings "
+            "and games (a server playing other cards says so and answers nothing).",
             margin=(0, 10))
         if self.cards is None:
-            return pn.Column(header, self.tabs)
+            return pn.Column(header, self.foreign_pane, self.tabs)
         changed = pn.pane.HTML(f"<p><b>{html.escape(cards_line(self.cards))}</b>: every answer "
                                f"on this page plays these cards, not the printed game.</p>",
                                css_classes=["changed-cards"])
-        return pn.Column(header, changed, self.tabs)
+        return pn.Column(header, changed, self.foreign_pane, self.tabs)
 
     def _toggle_b(self, event) -> None:
         self.b_panel.visible = bool(event.new)
@@ -389,11 +406,17 @@ class Explorer:
                           side_by_side=self.side_by_side.value, games=self.games.value,
                           seed=self.seed.value, luck_skill=self.luck_skill.value,
                           playouts=self.playouts.value, luck_seed=self.luck_seed.value,
-                          position=self.position.value, tab=TABS[self.tabs.active])
+                          position=self.position.value, cards=self.link_cards,
+                          tab=TABS[self.tabs.active])
 
     def open_link(self, query: dict[str, str]) -> None:
-        """Set the widgets to a link's settings; refused values are said as if typed."""
+        """Set the widgets to a link's settings; refused values are said as if typed. A link
+        for other cards than the server's is said at the top, and keeps its cards in the
+        link (the page answers nothing for it)."""
         values, errors = parse_link(query)
+        self.foreign = foreign_cards(values.cards, self.served)
+        self.link_cards = values.cards if self.foreign else self.served
+        _show_message(self.foreign_pane, self.foreign)
         self._applying = True
         try:
             self.a.set_values(values.a)
@@ -457,7 +480,11 @@ class Explorer:
 
     def show_precomputed(self) -> None:
         """The grid's answer for the rules and players as they stand (whatever the games and
-        seed), at once; each line names its player first."""
+        seed), at once; each line names its player first. Nothing while the link's cards
+        are not the server's."""
+        if self.foreign:
+            self.precomputed.object = ""
+            return
         try:
             cards = {"cards": self.cards}
             a = parse_settings({**self.a.values(), **cards})
@@ -499,7 +526,13 @@ class Explorer:
 
     def show_health(self) -> None:
         """Win rate by starting health of every skill level for setting A's edition and
-        areas, from the grid."""
+        areas, from the grid; none while the link's cards are not the server's."""
+        if self.foreign:
+            with pn.io.unlocked():
+                for src in self.health_src.values():
+                    src.data = {k: [] for k in src.data}
+            self.health_caption.object = FOREIGN
+            return
         if self.grid is None and self.cards is not None:
             self.health_caption.object = ("The precomputed grid holds the printed game, not "
                                           "these changed cards: no figure.")
@@ -535,8 +568,13 @@ class Explorer:
 
     # --- runs -----------------------------------------------------------------------------
     def start(self) -> None:
-        """Play the settings on screen; a refused value plays nothing and leaves no bar."""
+        """Play the settings on screen; a refused value, or a link for other cards than the
+        server's, plays nothing and leaves no bar."""
         self.stop()
+        if self.foreign:
+            self.run = None
+            self.status.object = FOREIGN
+            return
         try:
             a, b = self.settings()
         except ConfigError as e:
@@ -721,6 +759,9 @@ class Explorer:
 
     def start_luck(self) -> None:
         if self.luck_run is not None and not self.luck_run.finished:
+            return
+        if self.foreign:
+            self.luck_result.object = FOREIGN
             return
         try:
             position, games, seed = check_luck(self.position.value, self.playouts.value,
