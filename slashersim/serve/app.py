@@ -24,6 +24,7 @@ from bokeh.plotting import figure
 import panel as pn
 
 from ..core import rules
+from ..core.cards import load as load_cards
 from ..core.config import GameConfig
 from ..core.errors import ConfigError
 from ..core.stats import wilson_interval
@@ -818,11 +819,14 @@ def page(cards: str | None = None):
 
 def serve(port: int, open_browser: bool = False, cards: str | None = None) -> None:
     """Serve the page on ``localhost:port`` until interrupted; with ``cards``, every answer
-    plays that card file (the precomputed grid, of the printed game, is off)."""
+    plays that card file as it is read now, once, for every session, whatever the file holds
+    later (the precomputed grid, of the printed game, is off)."""
     print(f"slashersim: the difficulty explorer is at http://localhost:{port}/ (Ctrl-C stops "
           f"it)", file=sys.stderr, flush=True)
+    played = None if cards is None else load_cards(cards)
+
     def session():
-        return page(cards)
+        return page(played)
 
     pn.serve({"/": session}, port=port, address="127.0.0.1",
              show=open_browser, websocket_origin=[f"localhost:{port}", f"127.0.0.1:{port}"],

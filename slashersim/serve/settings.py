@@ -132,8 +132,9 @@ class Settings:
     skill: str = DEFAULT_SKILL
     games: int = 100_000
     seed: int = 0
-    #: the card file the page was started with (``slashersim serve --cards``), or ``None``
-    cards: str | None = None
+    #: the cards the page was started with (``slashersim serve --cards``: the file's path, or
+    #: the cards read from it, a :class:`~slashersim.core.cards.CardSet`), or ``None``
+    cards: Any = None
 
     @property
     def policy(self) -> str:
@@ -166,7 +167,7 @@ class Settings:
         """The ``slashersim simulate`` command that plays the same games."""
         parts = ["slashersim simulate", f"--edition {self.edition}"]
         if self.cards is not None:
-            parts.append(f"--cards {shlex.quote(self.cards)}")
+            parts.append(f"--cards {shlex.quote(getattr(self.cards, 'file', self.cards))}")
         if self.difficulty:
             parts.append(f"--difficulty {self.difficulty}")
         parts += [f"--health {self.health}",
