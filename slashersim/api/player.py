@@ -38,6 +38,7 @@ from ..policies.python import (
     keep_writes,
     policy_label,
 )
+from ..policies.reach import refuse_own_generators
 from ..runner.result import area_names, item_cards, records_frame
 
 __all__ = ["Game", "IllegalAnswer", "Observation", "answerer", "policy_label"]
@@ -227,6 +228,7 @@ class Game:
                 return a
         else:
             act = answerer(policy)
+            refuse_own_generators(policy)
 
             def answer():
                 obs = self.observation()
