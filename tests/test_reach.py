@@ -176,8 +176,9 @@ def test_the_systems_randomness_is_refused_in_one_line():
     (through_a_helper, f"at {__name__}.BOX['dice'][0] (numpy.random.Generator) that every"),
     (imports_it_inside, "at random.randrange (random.Random) that every seat"),
     (closed_over(), "at act (closure variable dice, random.Random) that every seat"),
+    (OwnDice().act, "at self.rng (random.Random): each seat"),
 ], ids=["nested", "slots", "bit generator", "class attribute", "random module", "np.random",
-        "helper's global", "imported inside", "closure"])
+        "helper's global", "imported inside", "closure", "bound method"])
 def test_every_place_a_generator_sits_is_named(player, where):
     with pytest.raises(ConfigError, match="^player ") as e:
         refuse_own_generators(player)

@@ -137,6 +137,7 @@ def _parts(obj, path):
 def _held(policy):
     """``(path, generator, shared)`` of the first generator ``policy``'s object holds (its
     attributes, their attributes, items and closures, its classes' attributes), or None."""
+    policy = _object(policy)
     if isinstance(policy, types.FunctionType):
         return _first_generator([(v, p, True) for v, p in
                                  _function_parts(policy, policy_label(policy))], policy)
@@ -161,10 +162,17 @@ def _first_generator(todo, *skip):
 
 
 def _classes(policy):
-    """The player's classes (its class and their bases), none for a function."""
+    """The player's classes (its class and their bases, not Python's own), none for a
+    function."""
     if isinstance(policy, (types.FunctionType, type)):
         return []
-    return [c for c in type(policy).__mro__ if c is not object]
+    return [c for c in type(policy).__mro__
+            if c.__module__.partition(".")[0] not in sys.stdlib_module_names]
+
+
+def _object(policy):
+    """The object that answers: a bound method's object (copied with it), else ``policy``."""
+    return policy.__self__ if isinstance(policy, types.MethodType) else policy
 
 
 def _state_of(classes):
@@ -202,6 +210,8 @@ def _functions_of(policy):
     (and a function held as its ``act``)."""
     if isinstance(policy, types.FunctionType):
         return [policy]
+    if isinstance(policy, functools.partial):
+        return _functions_of(policy.func)
     act = getattr(policy, "__dict__", {}).get("act")
     return _methods(_classes(policy)) + ([act] if isinstance(act, types.FunctionType) else [])
 
@@ -293,6 +303,7 @@ def shared(policy):
     (``global mod.NOTES``; ``global random.choice`` is the generator behind it), the
     attributes of its classes, and the closures of those functions (a function player's own
     closure is part of its object)."""
+    policy = _object(policy)
     found = {}
 
     def add_classes(classes):
