@@ -486,6 +486,15 @@ class NotesInItsClass:
         return obs.legal[sum(partner) % len(obs.legal)]
 
 
+class NotesInADefault:
+    """The same channel in a method's default, which belongs to the class's function."""
+
+    def act(self, obs, notes={}):  # noqa: B006 (the channel under test)
+        notes[obs.player] = obs.hand
+        partner = notes.get(1 - obs.player, ())
+        return obs.legal[sum(partner) % len(obs.legal)]
+
+
 def note_the_last_hand(obs):
     """The same channel in a global the player binds anew at each decision."""
     global LAST_HAND
@@ -516,8 +525,9 @@ def test_a_module_level_dict_reaches_the_partner_in_real_games():
 @pytest.mark.parametrize("cheat,channel,per_seat", [
     (ReadsPartnersNotes(), f"global {__name__}.NOTES", True),
     (NotesInItsClass(), "class attribute NotesInItsClass.notes", True),
+    (NotesInADefault(), "defaults of NotesInADefault.act", True),
     (note_the_last_hand, f"global {__name__}.LAST_HAND", False),
-], ids=["module dict", "class attribute", "global"])
+], ids=["module dict", "class attribute", "method's default", "global"])
 def test_a_channel_in_module_or_class_state_is_caught(cheat, channel, per_seat,
                                                       exerciser_points):
     """What the player's code shares beyond its object is held like the object: a decision
@@ -526,6 +536,7 @@ def test_a_channel_in_module_or_class_state_is_caught(cheat, channel, per_seat,
     NOTES.clear()
     globals().pop("LAST_HAND", None)
     NotesInItsClass.notes.clear()
+    NotesInADefault.act.__defaults__[0].clear()
     points = exerciser_points[:200]
     noted, changed = {}, []
     for i, p in enumerate(points):

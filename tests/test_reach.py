@@ -79,6 +79,11 @@ class SystemDice:
         return self.dice.choice(obs.legal)
 
 
+class InItsDefault:
+    def act(self, obs, dice=random.Random(2)):  # noqa: B008 (the trap under test)
+        return dice.choice(obs.legal)
+
+
 def python_random(obs):
     return random.choice(obs.legal)
 
@@ -177,8 +182,9 @@ def test_the_systems_randomness_is_refused_in_one_line():
     (imports_it_inside, "at random.randrange (random.Random) that every seat"),
     (closed_over(), "at act (closure variable dice, random.Random) that every seat"),
     (OwnDice().act, "at self.rng (random.Random): each seat"),
+    (InItsDefault(), "at InItsDefault.act (default of dice, random.Random) that every"),
 ], ids=["nested", "slots", "bit generator", "class attribute", "random module", "np.random",
-        "helper's global", "imported inside", "closure", "bound method"])
+        "helper's global", "imported inside", "closure", "bound method", "method's default"])
 def test_every_place_a_generator_sits_is_named(player, where):
     with pytest.raises(ConfigError, match="^player ") as e:
         refuse_own_generators(player)

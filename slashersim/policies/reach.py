@@ -125,7 +125,7 @@ def _parts(obj, path):
                 for v in (obj.func, *obj.args, *obj.keywords.values())]
     owner = _bound_to(obj)
     if owner is not None:
-        return [(owner, path, True)]
+        return [(owner, path, False)]
     if isinstance(obj, types.FunctionType):
         return [(v, p, True) for v, p in _function_parts(obj, path)]
     if _is_code(obj) or isinstance(obj, (str, bytes, int, float, complex, range)):
@@ -291,6 +291,10 @@ def _read(scope, start, names):
     return _resolve(scope, start, names)[1]
 
 
+def _defaults(fn):
+    return fn.__defaults__, fn.__kwdefaults__
+
+
 def _class_reader(cls, name):
     return vars(cls).get(name, MISSING)
 
@@ -301,8 +305,8 @@ def shared(policy):
     yet). Read from the functions that answer for it, and the functions and classes of its
     own code they name: each global they name and each module attribute they follow
     (``global mod.NOTES``; ``global random.choice`` is the generator behind it), the
-    attributes of its classes, and the closures of those functions (a function player's own
-    closure is part of its object)."""
+    attributes of its classes, and the closures and defaults of those functions (a function
+    player's own are part of its object)."""
     policy = _object(policy)
     found = {}
 
@@ -318,6 +322,8 @@ def shared(policy):
         if id(fn) in done:
             continue
         done.add(id(fn))
+        if fn is not policy and (fn.__defaults__ or fn.__kwdefaults__):
+            found.setdefault(f"defaults of {fn.__qualname__}", functools.partial(_defaults, fn))
         for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
             if fn is not policy:
                 found.setdefault(f"closure variable {fn.__qualname__}.{name}",
@@ -356,7 +362,11 @@ def refuse_own_generators(policy):
         roots = []
         for what, read in shared(policy):
             how, _, name = what.rpartition(" ")
-            roots.append((read(), name if how == "global" else f"{name} ({how})", True))
+            if how == "defaults of":            # read is partial(_defaults, the function)
+                roots += [(v, p, True) for v, p in _function_parts(read.args[0], name)
+                          if "(default of " in p]
+            else:
+                roots.append((read(), name if how == "global" else f"{name} ({how})", True))
         held = _first_generator(roots)
     if held is None:
         return
