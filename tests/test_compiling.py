@@ -81,7 +81,7 @@ def test_an_interrupted_first_run_says_interrupted_not_compiled(tmp_path):
     time.sleep(2)
     p.send_signal(signal.SIGINT)
     rest = p.stderr.read()
-    assert p.wait(timeout=60) == 130
+    assert p.wait(timeout=60) == 130, rest
     assert "compiled in" not in rest and rest.rstrip().endswith("slashersim: interrupted")
     code = ("from slashersim.core import compiling; from slashersim.policies import "
             "compile_parts; print(compiling.message(compile_parts(['baseline']), loaded=False))")

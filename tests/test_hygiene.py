@@ -449,7 +449,105 @@ def test_a_python_player_that_writes_its_object_is_caught(exerciser_points):
     """Within a seat, an attribute would be memory the redraws cannot reach: a decision that
     changes the player's own object is named."""
     bad = Hy.check_decisions(SharedNotes(), exerciser_points[:50])
-    assert bad and all(b[2] == "wrote its object" for b in bad)
+    seen = "class attribute SharedNotes.SEEN"     # the test's counter, shared by every copy
+    assert {b[2] for b in bad} == {"wrote its object", f"wrote its object, {seen}",
+                                   f"wrote {seen}"}
+
+
+#: what each seat of the cheater below saw: a module's dict, which every copy of it reaches
+NOTES = {}
+#: the partner's notes the cheater found when it played a card, in real games
+FOUND = []
+
+
+class ReadsPartnersNotes:
+    """The module-level channel: at every decision it notes its hand in the module's
+    ``NOTES``, and when it plays a card it reads its partner's note and leads a suit the
+    partner holds (the lowest card otherwise). Copying the object per seat does not close it:
+    the dict is the module's."""
+
+    def act(self, obs):
+        NOTES[obs.player] = obs.hand
+        partner = NOTES.get(1 - obs.player)
+        if obs.kind != "play_card":
+            return obs.legal[0]
+        suits = {c // 5 for c in partner or ()}
+        return min([c for c in obs.legal if c // 5 in suits] or obs.legal)
+
+
+class NotesInItsClass:
+    """The same channel in a class attribute, which no copy of the object copies."""
+
+    notes = {}
+
+    def act(self, obs):
+        self.notes[obs.player] = obs.hand
+        partner = self.notes.get(1 - obs.player, ())
+        return obs.legal[sum(partner) % len(obs.legal)]
+
+
+class NotesInADefault:
+    """The same channel in a method's default, which belongs to the class's function."""
+
+    def act(self, obs, notes={}):  # noqa: B006 (the channel under test)
+        notes[obs.player] = obs.hand
+        partner = notes.get(1 - obs.player, ())
+        return obs.legal[sum(partner) % len(obs.legal)]
+
+
+def note_the_last_hand(obs):
+    """The same channel in a global the player binds anew at each decision."""
+    global LAST_HAND
+    seen = globals().get("LAST_HAND", ())
+    LAST_HAND = obs.hand
+    return obs.legal[sum(seen) % len(obs.legal)]
+
+
+class CountsWhatItFinds(ReadsPartnersNotes):
+    """The cheater, noting in ``FOUND`` each partner's note it found when it played a card."""
+
+    def act(self, obs):
+        if obs.kind == "play_card" and 1 - obs.player in NOTES:
+            FOUND.append(NOTES[1 - obs.player])
+        return super().act(obs)
+
+
+def test_a_module_level_dict_reaches_the_partner_in_real_games():
+    """The threat: played by ``simulate`` (each seat on its own copy), the cheater finds its
+    partner's notes at its card plays."""
+    from slashersim import simulate
+    NOTES.clear()
+    FOUND.clear()
+    assert simulate(policy=CountsWhatItFinds(), games=10, seed=3).games == 10
+    assert len(FOUND) > 100
+
+
+@pytest.mark.parametrize("cheat,channel,per_seat", [
+    (ReadsPartnersNotes(), f"global {__name__}.NOTES", True),
+    (NotesInItsClass(), "class attribute NotesInItsClass.notes", True),
+    (NotesInADefault(), "defaults of NotesInADefault.act", True),
+    (note_the_last_hand, f"global {__name__}.LAST_HAND", False),
+], ids=["module dict", "class attribute", "method's default", "global"])
+def test_a_channel_in_module_or_class_state_is_caught(cheat, channel, per_seat,
+                                                      exerciser_points):
+    """What the player's code shares beyond its object is held like the object: a decision
+    that writes it is named, at exactly the decision points (checked in order) where the hand
+    it notes differs from the one noted before (by the same seat, for a note per seat)."""
+    NOTES.clear()
+    globals().pop("LAST_HAND", None)
+    NotesInItsClass.notes.clear()
+    NotesInADefault.act.__defaults__[0].clear()
+    points = exerciser_points[:200]
+    noted, changed = {}, []
+    for i, p in enumerate(points):
+        seat = int(p[1]) if per_seat else 0
+        hand = int(p[Hy.POINT_HEADER + L.S_HAND + int(p[1])])
+        if noted.get(seat) != hand:
+            changed.append(i)
+        noted[seat] = hand
+    bad = Hy.check_decisions(cheat, points)
+    assert [b[0] for b in bad] == changed and len(changed) > 100
+    assert {b[2] for b in bad} == {f"wrote {channel}"} and all(b[3] is None for b in bad)
 
 
 def test_the_killer_start_is_redrawn_after_a_flashlight_moved_the_killer():

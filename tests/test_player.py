@@ -5,7 +5,6 @@ player gets is a function of its view only (the same hidden channels the strict 
 redraws); every answer listed as legal is one the engine accepts; a step-by-step game is game
 ``g`` of ``simulate`` for the same seed, and replays a recorded game to its outcome."""
 import json
-import random
 
 import numpy as np
 import pytest
@@ -16,7 +15,7 @@ from slashersim.analysis.compare import compare_policies
 from slashersim.api.player import Game, IllegalAnswer, Observation, policy_label
 from slashersim.core import layout as L
 from slashersim.core.config import GameConfig
-from slashersim.engine import interface
+from slashersim.engine import interface, rng
 from slashersim.policies import get_policy, param_vector
 from slashersim.runner import simulate
 
@@ -41,18 +40,16 @@ def wrapped(name):
 
 
 class RandomLegal:
-    """Answers uniformly among the legal answers; the decisions any copy of it saw are noted
-    in the class's ``KINDS`` (each seat of each game plays its own copy)."""
+    """Answers uniformly among the legal answers, drawn from its own stream; the decisions any
+    copy of it saw are noted in the class's ``KINDS`` (each seat of each game plays its own
+    copy)."""
 
     name = "random legal"
     KINDS = set()
 
-    def __init__(self, seed=0):
-        self.rng = random.Random(seed)
-
     def act(self, obs):
         RandomLegal.KINDS.add(obs.kind)
-        return self.rng.choice(obs.legal)
+        return obs.legal[rng.rand_below(obs.state, rng.POLICY, len(obs.legal))]
 
 
 @pytest.mark.parametrize("config", CONFIGS.values(), ids=CONFIGS.keys())
@@ -93,7 +90,7 @@ def test_the_observation_is_a_function_of_the_players_view():
 def test_every_legal_answer_is_accepted_and_every_decision_is_asked():
     RandomLegal.KINDS.clear()
     for i, config in enumerate(CONFIGS.values()):
-        r = simulate(config, RandomLegal(i), games=300, seed=i, keep_records=True)
+        r = simulate(config, RandomLegal(), games=300, seed=i, keep_records=True)
         assert not (r.records["violations"] & L.V_POLICY).any()
     assert RandomLegal.KINDS == set(interface.DECISION_NAMES)
 
@@ -191,12 +188,12 @@ def test_a_game_checks_answers_and_shows_each_player_only_its_view():
 def test_python_policies_and_games_are_the_same_with_numba_off():
     """The bridge, the view and the step-by-step game run as plain Python too (numba off)."""
     from helpers import run_python
-    script = ("import random\n"
-              "from slashersim.core.config import GameConfig\n"
+    script = ("from slashersim.core.config import GameConfig\n"
               "from slashersim.api.player import Game\n"
+              "from slashersim.engine import rng\n"
               "from slashersim.runner import simulate\n"
-              "rng = random.Random(1)\n"
-              "r = simulate(GameConfig(edition='instructions'), lambda o: rng.choice(o.legal),\n"
+              "r = simulate(GameConfig(edition='instructions'),\n"
+              "             lambda o: o.legal[rng.rand_below(o.state, rng.POLICY, len(o.legal))],\n"
               "             games=12, seed=6, keep_records=True)\n"
               "g = Game(seed=6, game=2).play('heuristic')\n"
               "print(r.records.to_json(), g.record())\n")

@@ -33,7 +33,10 @@ points (:func:`decision_points` collects them from real games). The hidden chann
 A decision may also *write*: a fair policy writes only its own random stream (by drawing from
 it) and its own memory (``S_MEMORY``), and what it writes must not change under the redraws
 either, or it could carry what it may not know to a later decision. :func:`check_decisions`
-holds the answer and every write to that, and names any write elsewhere in the state.
+holds the answer and every write to that, and names any write elsewhere: in the state, the
+parameters, and for a Python player its object and what its code shares beyond it (module
+globals, the attributes of the modules it names, class attributes, closures), which every
+copy of the player reaches, the partner's included.
 
 What a player might infer from *why* its partner acted (e.g. that a Flashlight block went to the
 bottom because it held the Killer) is not part of the view: fair players here use public facts,
@@ -55,6 +58,7 @@ from ..engine.lazy import closure_njit
 from ..engine.view import fill_view
 from ..policies import get_policy, param_vector
 from ..policies.python import BRIDGE_STATE_SIZE, REPORT_AT, Observation, answerer
+from ..policies.reach import shared
 from ..runner import drive
 from ..runner.recorded import pointer
 
@@ -278,12 +282,15 @@ def decision_points(policy, config, games, seed=0, rates=None, capacity=2000, pa
 
 class _Checked:
     """A policy as the checker runs it: its decide function, its parameters (read-only, as
-    the engine hands them over) and, for a Python player, the object that answers."""
+    the engine hands them over) and, for a Python player, the object that answers and the
+    state its code shares beyond it (:func:`~slashersim.policies.reach.shared`)."""
 
     def __init__(self, policy, params):
         self.player = None
+        self.shared = ()
         if isinstance(policy, _Checked):
-            self.decide, self.params, self.player = policy.decide, policy.params, policy.player
+            self.decide, self.params = policy.decide, policy.params
+            self.player, self.shared = policy.player, policy.shared
             return
         if isinstance(policy, str):
             self.decide = get_policy(policy).decide
@@ -291,6 +298,7 @@ class _Checked:
         elif hasattr(policy, "act") or _arity(policy) == 1:
             self.player = policy
             self.decide = _python_decide(answerer(policy))
+            self.shared = tuple(shared(policy))
             vec = ()
         else:
             self.decide = policy
@@ -299,18 +307,24 @@ class _Checked:
         self.params.flags.writeable = False
 
     def reach(self):
-        """What a decision could write besides the state: the parameters' bytes and, for a
-        Python player, the object (its pickle, or for a function its closure and defaults)."""
-        return self.params.tobytes(), _snapshot(self.player)
+        """What a decision could write besides the state, by name: the parameters' bytes and,
+        for a Python player, its object (its pickle, or for a function its closure and
+        defaults) and each module global, class attribute and closure its code reaches."""
+        out = {"params": self.params.tobytes()}
+        if self.player is not None:
+            out["its object"] = _snapshot(_own_parts(self.player))
+        out.update((what, _snapshot(read())) for what, read in self.shared)
+        return out
 
 
-def _snapshot(player):
-    if player is None:
-        return None
-    target = player
+def _own_parts(player):
     if inspect.isfunction(player):
-        target = ([c.cell_contents for c in player.__closure__ or ()], player.__defaults__,
-                  player.__kwdefaults__)
+        return ([c.cell_contents for c in player.__closure__ or ()], player.__defaults__,
+                player.__kwdefaults__)
+    return player
+
+
+def _snapshot(target):
     try:
         return pickle.dumps(target)
     except Exception:               # noqa: BLE001 (an object that cannot be pickled: copy it)
@@ -351,8 +365,10 @@ def decide(policy, point, state=None, params=None):
     """``policy``'s answer at a decision point (optionally on another ``state``), and what it
     wrote: ``(answer, ((offset, value), ...))`` for every state slot it changed, and
     ``("params", None)`` or ``("its object", None)`` when it changed its parameters or (a
-    Python player) its own object. The state is copied, never changed. ``policy`` is a
-    registered name, a jitted policy function or a Python player."""
+    Python player) its own object, ``("global mod.NOTES", None)``, ``("class attribute
+    Player.seen", None)``, ... when it changed what its code shares beyond its object
+    (:func:`~slashersim.policies.reach.shared`). The state is copied, never changed.
+    ``policy`` is a registered name, a jitted policy function or a Python player."""
     checked = _Checked(policy, params)
     before = (point[POINT_HEADER:] if state is None else state).copy()
     st = before.copy()
@@ -361,9 +377,7 @@ def decide(policy, point, state=None, params=None):
     changed = np.flatnonzero(st != before)
     wrote = tuple((int(i), int(st[i])) for i in changed)
     after = checked.reach()
-    for what, old, new in zip(("params", "its object"), reach, after):
-        if old != new:
-            wrote += ((what, None),)
+    wrote += tuple((what, None) for what, old in reach.items() if after[what] != old)
     return int(answer), wrote
 
 
@@ -373,9 +387,10 @@ def check_decisions(policy, points, redraws=2, seed=0, params=None):
     policy. A decision is unfair when its answer or anything it writes changes once the
     hidden channels are redrawn from the deciding player's view (both entries are then
     ``(answer, writes)``), or when it writes outside its stream and memory: another state
-    slot, its parameters, or (a Python player) its own object, the channels by which one
-    decision could pass on what it may not know (then the third entry names them and the
-    fourth is None)."""
+    slot, its parameters, or (a Python player) its own object or the module globals, class
+    attributes and closures its code reaches, the channels by which one decision could pass
+    on what it may not know, to a later decision or to the partner (then the third entry
+    names them, ``wrote global mod.NOTES``, and the fourth is None)."""
     checked = _Checked(policy, params)
     rng = np.random.default_rng(seed)
     bad = []

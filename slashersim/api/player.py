@@ -37,7 +37,9 @@ from ..policies.python import (
     bridge,
     keep_writes,
     policy_label,
+    seats,
 )
+from ..policies.reach import refuse_own_generators
 from ..runner.result import area_names, item_cards, records_frame
 
 __all__ = ["Game", "IllegalAnswer", "Observation", "answerer", "policy_label"]
@@ -89,6 +91,7 @@ class Game:
         self._st = np.zeros(BRIDGE_STATE_SIZE, dtype=np.int64)
         self._view = self._st[L.STATE_SIZE:REPORT_AT]
         self._records = np.zeros((1, L.RECORD_SIZE), dtype=np.int32)
+        self._seats = {}            # a Python player's copy for each seat, by player object
         self._replay()
 
     def _replay(self):
@@ -217,7 +220,8 @@ class Game:
     def play(self, policy="baseline", params=None, steps: int | None = None) -> Game:
         """Let ``policy`` answer ``steps`` decisions (default: to the end of the game): a
         registered name (or skill level) with optional parameter vector ``params``, or a
-        Python policy. A registered policy answers exactly as in ``simulate``."""
+        Python policy. Either answers exactly as in ``simulate``: a Python player as a copy of
+        it for each seat, kept from one call to the next."""
         if isinstance(policy, str):
             from ..runner.kernels import as_function  # the kernels load when a game starts
             name = resolve(policy)
@@ -231,11 +235,12 @@ class Game:
                 keep_writes(st, self._view, player)
                 return a
         else:
-            act = answerer(policy)
+            refuse_own_generators(policy)
+            acts = self._seats.setdefault(id(policy), (policy, seats(policy)))[1]
 
             def answer():
                 obs = self.observation()
-                a = act(obs)
+                a = acts[obs.player](obs)
                 keep_writes(obs.state, self._view, obs.player)
                 return a
         n = 0
@@ -252,6 +257,7 @@ class Game:
         other._st = self._st.copy()
         other._view = other._st[L.STATE_SIZE:REPORT_AT]
         other._records = self._records.copy()
+        other._seats = {}           # a Python player plays on as fresh copies of it
         return other
 
     def close(self) -> None:

@@ -21,10 +21,12 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]
 #: (``@njit``, ``lazy_njit``, ``closure_njit``, ``@intrinsic``) and every module whose names the
 #: compiled functions read (``tests/test_compiling.py`` derives that list from the code and
 #: checks it is covered); a folder covers every module under it but those of
-#: :data:`NOT_KERNEL_SOURCES` (the players' registry and the checks of their choice)
+#: :data:`NOT_KERNEL_SOURCES` (the players' registry, the checks of their choice and of what a
+#: Python player reaches)
 KERNEL_SOURCES = ("core/layout.py", "core/rules.py", "engine/", "policies/", "runner/kernels.py",
                   "runner/recorded.py", "analysis/hygiene.py")
-NOT_KERNEL_SOURCES = ("policies/__init__.py", "policies/choice.py", "policies/params.py")
+NOT_KERNEL_SOURCES = ("policies/__init__.py", "policies/choice.py", "policies/params.py",
+                      "policies/reach.py")
 
 
 def _digest(paths, root, *extra):

@@ -6,13 +6,16 @@ from collections.abc import Mapping
 
 from ..core.errors import ConfigError
 from . import SKILLS, check_param_vector, param_specs, param_vector, policy_names, resolve
+from .reach import refuse_own_generators
 
 
 def check_policy(policy):
     """A skill level as the policy it stands for, a policy name checked against the registry
     (nothing is imported or compiled); anything that is not a ``str`` (a Python player) is
-    returned unchanged."""
+    returned unchanged, unless it holds or reaches a random generator of its own
+    (:func:`~slashersim.policies.reach.refuse_own_generators`)."""
     if not isinstance(policy, str):
+        refuse_own_generators(policy)
         return policy
     name = resolve(policy)
     param_specs(name)

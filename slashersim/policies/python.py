@@ -28,6 +28,7 @@ from ..core.layout import V_N_LEGAL as _V_N_LEGAL
 from ..core.layout import V_PLAYER as _V_PLAYER
 from ..core.layout import VIEW_SIZE
 from ..engine.decisions import DECISION_NAMES, DECISIONS, Decision
+from .reach import policy_label
 
 STREAM = L.S_RNG + L.POLICY
 #: the bridge's report: [stop/illegal count, decision, player, arg, answer, n, legal...]
@@ -262,17 +263,6 @@ def answerer(policy):
         return policy
     raise TypeError(f"a policy must be a registered name, an object with act(observation) or "
                     f"a function of the observation; got {policy!r}")
-
-
-def policy_label(policy) -> str:
-    """A name for ``policy`` in tables: its ``name`` attribute, else its class or function
-    name."""
-    if isinstance(policy, str):
-        return policy
-    name = getattr(policy, "name", None)
-    if isinstance(name, str) and name:
-        return name
-    return getattr(policy, "__name__", None) or type(policy).__name__
 
 
 # --- the bridge: the engine calls back into Python ---------------------------------------------

@@ -38,6 +38,7 @@ from ..policies.python import (
     policy_label,
     seats,
 )
+from ..policies.reach import refuse_own_generators
 from .result import SimulationResult, area_names, count_fields, item_cards, records_frame
 
 __all__ = ["CALL_SECONDS", "DEFAULT_CHUNK", "Player", "SimulationResult", "count_fields",
@@ -124,6 +125,7 @@ class Player:
             if params is not None:
                 raise ValueError("a Python policy takes no params")
             self.act = answerer(policy)
+            refuse_own_generators(policy)
             self.label = policy_label(policy)
             self.params = np.zeros(0)
             self.param_names = ()
