@@ -184,7 +184,7 @@ def compare_policies(config=None, policies=("baseline",), games=100_000, seed=0,
                           "unpaired_ci": unpaired_difference_interval(wa, n, wb, n),
                           "only_a_won": only_a, "only_b_won": only_b})
     return {"policies": rows, "pairs": out_pairs, "config": config.describe(),
-            "seed": int(seed)}
+            "rules_id": config.rules_id.digest, "seed": int(seed)}
 
 
 def pair(result, a, b):
@@ -316,4 +316,4 @@ def compare_variants(config=None, policies=("novice", "expert"), variants=None, 
                           "config": c.describe(), "rules_id": c.rules_id.digest}
                          for label, ch, c in rules_of[1:]],
             "rows": rows, "changes": changes, "contrasts": contrasts,
-            "config": config.describe(), "seed": int(seed)}
+            "config": config.describe(), "rules_id": config.rules_id.digest, "seed": int(seed)}

@@ -176,7 +176,8 @@ def killer_position_effects(config=None, policy="baseline", games=100_000, seed=
                                   step=step, tally=tally, params=params)
     return {"positions": dict(sorted(out.items(), key=lambda kv: int(kv[0]))),
             "average": average, "invariant_violations": tally["invariant_violations"],
-            "config": config.describe(), "policy": policy, "seed": int(seed)}
+            "config": config.describe(),
+            "rules_id": config.rules_id.digest, "policy": policy, "seed": int(seed)}
 
 
 def yellow_weights():
@@ -262,7 +263,8 @@ def first_fact_effects(fact, config=None, policy="baseline", games=100_000, seed
                                   chunk_size, weights, step=step, tally=tally, params=params)
     result = {"values": {v: out[v] for v in allowed if v in out}, "average": average,
               "invariant_violations": tally["invariant_violations"],
-              "config": config.describe(), "policy": policy, "seed": int(seed)}
+              "config": config.describe(),
+              "rules_id": config.rules_id.digest, "policy": policy, "seed": int(seed)}
     if fact == "yellows":
         result["player"] = player
     return result
@@ -370,4 +372,5 @@ def variance_sources(config=None, policy="baseline", games=160_000, repeats=8, s
             "sum_total": sum(v["total"] for v in shares.values()),
             "interactions": 1 - sum_first, "win_rate": wins / (groups * repeats * len(shares)),
             "repeats": repeats, "invariant_violations": violations,
-            "config": config.describe(), "policy": policy, "seed": int(seed)}
+            "config": config.describe(),
+            "rules_id": config.rules_id.digest, "policy": policy, "seed": int(seed)}

@@ -69,7 +69,8 @@ def win_probability(position, policy="baseline", games=20_000, seed=0, threads=N
     ``i`` uses the streams of game ``i`` of ``seed``; ``step(n)`` is called as play-outs end."""
     r = outcome_summary(_outcomes(position, policy, games, seed, threads, params=params,
                                   step=step))
-    return {**r, "config": position.config.describe(), "policy": policy, "seed": int(seed)}
+    return {**r, "config": position.config.describe(),
+            "rules_id": position.config.rules_id.digest, "policy": policy, "seed": int(seed)}
 
 
 
@@ -179,5 +180,6 @@ def timeline(rec, games=4000, seed=0, threads=None, step=None):
                     "after_ci": aci, "swing": a - b})
     return {"start": {"win_rate": prob[0][0], "win_ci": prob[0][1]}, "events": out,
             "outcome": rules.OUTCOME_NAMES[int(rec.snaps[last][L.S_OUTCOME])],
-            "config": rec.config.describe(), "policy": rec.policy, "seed": rec.seed,
+            "config": rec.config.describe(),
+            "rules_id": rec.config.rules_id.digest, "policy": rec.policy, "seed": rec.seed,
             "game": rec.game, "rollout_seed": int(seed), "games": int(games)}
