@@ -121,7 +121,8 @@ for argv in {argvs!r}:
         pass
 compiled = sorted(m for m in sys.modules if m.startswith(("slashersim.engine.",
                   "slashersim.policies.")) and m.rsplit(".", 1)[1] not in
-                  ("layout", "positions", "decisions", "params", "python", "choice"))
+                  ("layout", "positions", "decisions", "params", "python", "choice",
+                   "reach"))
 print(compiled, round(time.perf_counter() - t0, 2))
 """
 

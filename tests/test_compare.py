@@ -142,7 +142,7 @@ def test_compare_cli_text_and_json(capsys):
         assert needle in out, needle
     assert main([*args, "--json"]) == 0
     r = json.loads(capsys.readouterr().out)
-    assert set(r) == {"policies", "pairs", "config", "seed"}
+    assert set(r) == {"policies", "pairs", "config", "rules_id", "seed"}
     assert {"label", "policy", "omniscient", "params", "games", "wins", "win_rate", "win_ci",
             "loss_health", "loss_traps", "timeout", "trap_rate_by_area",
             "rounds_by_area"} <= set(r["policies"][0])

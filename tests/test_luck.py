@@ -103,7 +103,8 @@ def test_bad_position_is_refused(position):
 def test_cli_json_has_the_documented_keys(capsys):
     assert main(["luck", "killer", "--all", "--games", "500", "--json", "--skill", "novice"]) == 0
     r = json.loads(capsys.readouterr().out)
-    assert set(r) == {"positions", "average", "invariant_violations", "config", "policy", "seed"}
+    assert set(r) == {"positions", "average", "invariant_violations", "config", "rules_id",
+                      "policy", "seed"}
     assert r["invariant_violations"] == 0
     assert list(r["positions"]) == [str(k) for k in POSITIONS]
     for p in r["positions"].values():

@@ -98,7 +98,7 @@ def test_info_compiles_nothing(written):
             f"assert main(['info', {str(written / 't.parquet')!r}]) == 0\n"
             "print(sorted(m for m in sys.modules if m.startswith(('slashersim.engine.', "
             "'slashersim.policies.')) and m.rsplit('.', 1)[1] not in ('layout', 'positions', "
-            "'decisions', 'params', 'python', 'choice')))")
+            "'decisions', 'params', 'python', 'choice', 'reach')))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert p.returncode == 0, p.stderr
