@@ -9,6 +9,7 @@ from ..core.layout import (
     C_AREA_EXTRA_DRAW,
     C_AREA_GIFTS,
     C_AREA_KILLER_ALL,
+    C_BEFORE_DRAW_ITEMS,
     C_DRAW_ORDER,
     C_ESCAPES_NEEDED,
     C_GIFTS,
@@ -70,6 +71,7 @@ from ..core.layout import (
 )
 from ..core.rules import (
     AID_EITHER,
+    BEFORE_DRAW_BOTH_PLAYERS,
     COLOUR_GREEN,
     COLOUR_YELLOW,
     DRAW_LAST_TRICK_WINNER,
@@ -575,14 +577,29 @@ def keep_items(policy, player, st, params):
 
 # --- the phase ------------------------------------------------------------------------------
 @njit(inline='always')
+def before_draw_window(policy, player, st, params):
+    """Window (b), before ``player``'s draw (docs/rules.md, "Item windows"): the drawing
+    player uses items, or under ``before_draw_items = "both_players"`` each player in turn,
+    the first to draw first (``S_TURN`` names the drawing player meanwhile)."""
+    if st[C_BEFORE_DRAW_ITEMS] != BEFORE_DRAW_BOTH_PLAYERS:
+        if st[S_HELD + player] & st[C_USABLE]:
+            use_items(policy, interface.BEFORE_DRAW, player, st, params, np.int64(0))
+        return
+    first = item_first_player(st)
+    for i in range(2):
+        p = first ^ i
+        if st[S_HELD + p] & st[C_USABLE]:
+            use_items(policy, interface.BEFORE_DRAW, p, st, params, np.int64(0))
+
+
+@njit(inline='always')
 def begin_turn(policy, player, st, params):
     """A player's turn up to its draw (docs/rules.md, "The item phase", steps 1-5): won cards
-    sorted, items used before drawing, the draw opened (:func:`open_draw`). Returns the cards
-    to draw, or -1 when the player declines its draw."""
+    sorted, items used before drawing (:func:`before_draw_window`), the draw opened
+    (:func:`open_draw`). Returns the cards to draw, or -1 when the player declines its draw."""
     st[S_TURN] = player
     sort_won_cards(st, player)
-    if st[S_HELD + player] & st[C_USABLE]:
-        use_items(policy, interface.BEFORE_DRAW, player, st, params, np.int64(0))
+    before_draw_window(policy, player, st, params)
     return open_draw(policy, player, st, params)
 
 
