@@ -385,6 +385,44 @@ def test_win_checked_after_the_backpacks_second_keep_ends_the_phase():
     assert all(pl == 0 for _, pl in asked(p))
 
 
+def test_the_pick_that_wins_ends_the_keep_and_the_game():
+    # Player 1 holds Gasoline, Bolt Cutters and Car Key; player 0 holds a Backpack and a
+    # Walkie-talkie, the discard pile a First Aid Kit Small. Player 0 drew Map and Lucky Charm:
+    # the Backpack is offered (2 keepable) and used; pick 1 = Map makes 4 escape items: the
+    # game is won at that keep, so neither the second pick nor the Walkie-talkie is asked. The
+    # Lucky Charm goes to the discard pile after the used Backpack, the Walkie-talkie stays held.
+    st = make_state()
+    hold(st, 1, GASOLINE, BOLT_CUTTERS, CAR_KEY)
+    hold(st, 0, BACKPACK, WALKIE_TALKIE)
+    set_discard(st, [FIRST_AID_SMALL])
+    set_drawn(st, [MAP, LUCKY_CHARM])
+    p = script(backpack=1, keep=(0, 1), walkie=0)
+    keep_items(scripted, 0, st, p)
+    assert st[L.S_OUTCOME] == R.WIN
+    assert asked(p) == [(interface.USE_BACKPACK, 0), (interface.KEEP, 0)]
+    assert held(st, 0) == {WALKIE_TALKIE, MAP}
+    assert discard(st) == [FIRST_AID_SMALL, BACKPACK, LUCKY_CHARM]
+    assert kept(st) == {MAP: 1} and used(st) == {BACKPACK: 1}
+    assert st[L.S_KEPT] == 1
+
+
+def test_a_pick_that_does_not_win_leaves_the_walkie_talkie_its_keep_that_wins():
+    # the same team, player 0 holding only the Walkie-talkie, drew the Lucky Charm: pick 1 =
+    # Lucky Charm (3 escape items, no win), then the Walkie-talkie takes the Map from the
+    # discard pile instead: 4 escape items, won; the Lucky Charm and the Walkie-talkie discarded
+    st = make_state()
+    hold(st, 1, GASOLINE, BOLT_CUTTERS, CAR_KEY)
+    hold(st, 0, WALKIE_TALKIE)
+    set_discard(st, [MAP])
+    set_drawn(st, [LUCKY_CHARM])
+    p = script(keep=(0, 1), walkie=0)
+    keep_items(scripted, 0, st, p)
+    assert asked(p) == [(interface.KEEP, 0), (interface.TAKE_DISCARD, 0)]
+    assert st[L.S_OUTCOME] == R.WIN
+    assert held(st, 0) == {MAP}
+    assert discard(st) == [WALKIE_TALKIE, LUCKY_CHARM]
+
+
 # ==========================================================================================
 # the items: Flashlight
 # ==========================================================================================

@@ -111,15 +111,16 @@ DECISIONS = {d.name: d for d in (
              "1 to use the Backpack (keep two cards), 0 not to"),
     Decision(KEEP, "keep",
              "after the draw, once per pick allowed (1, or 2 with the Backpack), while keepable "
-             "cards remain",
+             "cards remain and no pick has won the game",
              "the pick number, 0 or 1; the picks made so far in this draw are the "
              "observation's ``picks``",
              "the index of a drawn card to keep (the observation's ``drawn``; not one picked "
              "already; not Junk, the Killer or the Cursed Object), or -1 to keep none (for the "
              "first pick only where keeping is optional)"),
     Decision(TAKE_DISCARD, "take_discard",
-             "after the picks, when the player holds a Walkie-talkie, the discard pile is not "
-             "empty and it drew a card (or ``walkie_talkie_without_draw``)",
+             "after the picks, when no pick has won the game, the player holds a "
+             "Walkie-talkie, the discard pile is not empty and it drew a card (or "
+             "``walkie_talkie_without_draw``)",
              "0",
              "the index of a keepable card in the discard pile (the observation's "
              "``discard``), taken in place of the first pick, or -1 to keep the Walkie-talkie"),
