@@ -585,16 +585,27 @@ def walkie_talkie_target(game, picks):
 
 
 def keep_items(game, player, drawn, had_backpack, had_walkie):
-    """Keep per baseline policy; the rest go to the discard pile. True on a win."""
+    """Keep per baseline policy; the rest go to the discard pile. True on a win, checked after
+    every keep: the pick that wins ends the keep (no second pick, no Walkie-talkie)."""
     keepable_count = sum(1 for c in drawn if c != JUNK)
     use_backpack = had_backpack and keepable_count >= 2
     picks = choose_picks(game, drawn, use_backpack)
     if use_backpack:
         use_item(game, player, "backpack")
+    need = game.cfg["escapes_needed"]
+    team = team_escape_items(game)
+    won = False
+    for n, card in enumerate(picks):
+        if card in ESCAPE_ITEMS:
+            team = team | {card}
+        if len(team) >= need:
+            picks = picks[:n + 1]
+            won = True
+            break
     rest = list(drawn)
     for c in picks:
         rest.remove(c)
-    if had_walkie:
+    if had_walkie and not won:
         target = walkie_talkie_target(game, picks)
         if target is not None:
             game.discard.remove(target)
@@ -605,12 +616,10 @@ def keep_items(game, player, drawn, had_backpack, had_walkie):
                 picks = [target]
             use_item(game, player, "walkie_talkie")
     game.discard += rest
-    won = False
     for card in picks:
         game.held[player].append(card)
         count(game.kept, card)
-        won = won or len(team_escape_items(game)) >= game.cfg["escapes_needed"]
-    return won
+    return len(team_escape_items(game)) >= need
 
 
 # --------------------------------------------------------------------------

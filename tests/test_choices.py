@@ -40,6 +40,7 @@ FLIPS = {
     "white_red_knives": (3, "baseline", {}, {"white_colours": ["red"] * 7}),
     "white_red_greens": (3, "baseline", {}, {"white_colours": ["red"] * 7}),
     "item_timing": ("any_time", "heuristic", {}, {}),
+    "before_draw_items": ("both_players", "heuristic", {}, {}),
     "keep_optional": (False, "heuristic", {"keep_min": 5.0}, {}),
     "no_yellow_draw": ("may", "heuristic", {}, {"edition": "instructions"}),
     "cursed_keep": ("optional", "heuristic", {"keep_min": 101.0}, {"edition": "instructions"}),

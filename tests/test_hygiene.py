@@ -19,7 +19,7 @@ from slashersim.policies import exerciser as X
 
 FAIR = [name for name, entry in POLICIES.items() if not entry.omniscient]
 CONFIGS = (GameConfig(), GameConfig(edition="instructions", no_yellow_draw="may"),
-           GameConfig(hideaway=True, health=4, escapes_needed=5))
+           GameConfig(hideaway=True, health=4, escapes_needed=5, before_draw_items="both_players"))
 #: cheap settings for the slow policies; the decision code is the same
 FAST_PARAMS = {"search": {"samples": 6}, "belief": {"samples": 2}}
 

@@ -53,6 +53,7 @@ from slashersim.core.rules import (
     YELLOW,
 )
 from slashersim.engine import deal, game, interface, items, steps
+from slashersim.policies.baseline import decide as baseline
 from slashersim.policies.exerciser import decide as exerciser
 
 COL_R, COL_Y, COL_G = R.COLOUR_RED, R.COLOUR_YELLOW, R.COLOUR_GREEN
@@ -382,6 +383,44 @@ def test_win_checked_after_the_backpacks_second_keep_ends_the_phase():
     assert held(st, 0) == {MAP, CAR_KEY}
     assert deck(st) == [LUCKY_CHARM]
     assert all(pl == 0 for _, pl in asked(p))
+
+
+def test_the_pick_that_wins_ends_the_keep_and_the_game():
+    # Player 1 holds Gasoline, Bolt Cutters and Car Key; player 0 holds a Backpack and a
+    # Walkie-talkie, the discard pile a First Aid Kit Small. Player 0 drew Map and Lucky Charm:
+    # the Backpack is offered (2 keepable) and used; pick 1 = Map makes 4 escape items: the
+    # game is won at that keep, so neither the second pick nor the Walkie-talkie is asked. The
+    # Lucky Charm goes to the discard pile after the used Backpack, the Walkie-talkie stays held.
+    st = make_state()
+    hold(st, 1, GASOLINE, BOLT_CUTTERS, CAR_KEY)
+    hold(st, 0, BACKPACK, WALKIE_TALKIE)
+    set_discard(st, [FIRST_AID_SMALL])
+    set_drawn(st, [MAP, LUCKY_CHARM])
+    p = script(backpack=1, keep=(0, 1), walkie=0)
+    keep_items(scripted, 0, st, p)
+    assert st[L.S_OUTCOME] == R.WIN
+    assert asked(p) == [(interface.USE_BACKPACK, 0), (interface.KEEP, 0)]
+    assert held(st, 0) == {WALKIE_TALKIE, MAP}
+    assert discard(st) == [FIRST_AID_SMALL, BACKPACK, LUCKY_CHARM]
+    assert kept(st) == {MAP: 1} and used(st) == {BACKPACK: 1}
+    assert st[L.S_KEPT] == 1
+
+
+def test_a_pick_that_does_not_win_leaves_the_walkie_talkie_its_keep_that_wins():
+    # the same team, player 0 holding only the Walkie-talkie, drew the Lucky Charm: pick 1 =
+    # Lucky Charm (3 escape items, no win), then the Walkie-talkie takes the Map from the
+    # discard pile instead: 4 escape items, won; the Lucky Charm and the Walkie-talkie discarded
+    st = make_state()
+    hold(st, 1, GASOLINE, BOLT_CUTTERS, CAR_KEY)
+    hold(st, 0, WALKIE_TALKIE)
+    set_discard(st, [MAP])
+    set_drawn(st, [LUCKY_CHARM])
+    p = script(keep=(0, 1), walkie=0)
+    keep_items(scripted, 0, st, p)
+    assert asked(p) == [(interface.KEEP, 0), (interface.TAKE_DISCARD, 0)]
+    assert st[L.S_OUTCOME] == R.WIN
+    assert held(st, 0) == {MAP}
+    assert discard(st) == [WALKIE_TALKIE, LUCKY_CHARM]
 
 
 # ==========================================================================================
@@ -868,6 +907,84 @@ def test_play_windows_never_open_under_item_phase_timing(edition, knobs):
     assert st[L.S_TRICK] == 8
     assert log(p) == []
     assert (st[L.S_HEALTH], st[L.S_HEALTH + 1]) == (4, 4)
+
+
+# ==========================================================================================
+# item windows: who uses items in window (b)
+# ==========================================================================================
+@pytest.mark.parametrize("rule", ["drawing_player", "both_players"])
+def test_a_partners_flashlight_before_the_other_players_draw(rule):
+    # Woodland, nothing won: each draws n = 1; player 0 draws first. Player 1 holds the
+    # Flashlight and answers it in every window (b) it is asked in; the seen cards go under
+    # the deck as a block (answer 6). Window (a): player 1 asked, declines.
+    # both_players: before player 0's draw, player 1 sees Killer, Map, Car Key and sends them
+    #   under: deck Gasoline, Backpack, Killer, Map, Car Key. Player 0 draws and keeps the
+    #   Gasoline, player 1 the Backpack; nobody is hurt.
+    # drawing_player: player 0 (holding nothing usable) draws the Killer: 7 - (1 + 0 knives) =
+    #   6, the Killer discarded. Before its own draw player 1 sees Map, Car Key, Gasoline, sends
+    #   them under, and draws and keeps the Backpack.
+    st = phase_state(before_draw_items=rule)
+    hold(st, 1, FLASHLIGHT)
+    put_deck(st, [KILLER, MAP, CAR_KEY, GASOLINE, BACKPACK])
+    p = script(p1=dict(before_draw=FLASHLIGHT, flashlight=6))
+    item_phase(scripted, st, p)
+    PS, BD, PO, K = interface.PHASE_START, interface.BEFORE_DRAW, interface.PEEK_ORDER, \
+        interface.KEEP
+    assert held(st, 1) == {BACKPACK}
+    if rule == "both_players":
+        assert asked(p) == [(PS, 1), (BD, 1), (PO, 1), (K, 0), (K, 1)]
+        assert (st[L.S_HEALTH], st[L.S_HEALTH + 1]) == (7, 7)
+        assert held(st, 0) == {GASOLINE}
+        assert deck(st) == [KILLER, MAP, CAR_KEY]
+        assert discard(st) == [FLASHLIGHT]
+    else:
+        assert asked(p) == [(PS, 1), (BD, 1), (PO, 1), (K, 1)]
+        assert (st[L.S_HEALTH], st[L.S_HEALTH + 1]) == (6, 7)
+        assert held(st, 0) == set()
+        assert deck(st) == [MAP, CAR_KEY, GASOLINE]
+        assert discard(st) == [KILLER, FLASHLIGHT]
+
+
+@pytest.mark.parametrize("rule", ["drawing_player", "both_players"])
+def test_window_b_of_both_players_asks_the_first_to_act_first(rule):
+    # player 1 leads and draws first; both at health 3. Player 0 holds First Aid Small and a
+    # Flashlight, player 1 First Aid Large and a Lucky Charm (no trap: legal answer -1 only).
+    # Each answers its kit while it holds it, then -1. Window (a): 1 then 0, declined.
+    # drawing_player: before 1's draw only 1 (Large: 3 -> 5, then -1); 1 keeps the Map;
+    #   before 0's draw only 0 (Small: 3 -> 4, then -1); 0 keeps the Car Key.
+    # both_players: before 1's draw, 1 (Large, then -1), then 0 (Small, then -1); before 0's
+    #   draw, 1 (-1), then 0 (-1). The same health and keeps, 0's kit used a draw earlier.
+    st = phase_state(leader=1, before_draw_items=rule)
+    st[L.S_HEALTH] = st[L.S_HEALTH + 1] = 3
+    hold(st, 0, FIRST_AID_SMALL, FLASHLIGHT)
+    hold(st, 1, FIRST_AID_LARGE, LUCKY_CHARM)
+    put_deck(st, [MAP, CAR_KEY])
+    p = script(p0=dict(before_draw=FIRST_AID_SMALL), p1=dict(before_draw=FIRST_AID_LARGE))
+    item_phase(scripted, st, p)
+    PS, BD, K = interface.PHASE_START, interface.BEFORE_DRAW, interface.KEEP
+    if rule == "both_players":
+        assert asked(p) == [(PS, 1), (PS, 0), (BD, 1), (BD, 1), (BD, 0), (BD, 0), (K, 1),
+                            (BD, 1), (BD, 0), (K, 0)]
+    else:
+        assert asked(p) == [(PS, 1), (PS, 0), (BD, 1), (BD, 1), (K, 1), (BD, 0), (BD, 0),
+                            (K, 0)]
+    assert (st[L.S_HEALTH], st[L.S_HEALTH + 1]) == (4, 5)
+    assert held(st, 1) == {LUCKY_CHARM, MAP} and held(st, 0) == {FLASHLIGHT, CAR_KEY}
+
+
+def test_the_reference_players_use_nothing_before_the_partners_draw():
+    # health 3, First Aid Large and a Flashlight held, both draw counts 1: before its own draw
+    # (turn 0) the exerciser and the baseline take the Large kit; before the partner's draw
+    # (turn 1, window (b) of both_players) neither uses anything
+    st = make_state(before_draw_items="both_players")
+    hold(st, 0, FIRST_AID_LARGE, FLASHLIGHT)
+    st[L.S_HEALTH] = 3
+    st[L.S_DRAWS] = st[L.S_DRAWS + 1] = 1
+    put_deck(st, [MAP, KILLER, CAR_KEY])
+    for turn, answer in ((0, FIRST_AID_LARGE), (1, -1)):
+        st[L.S_TURN] = turn
+        assert exerciser(interface.BEFORE_DRAW, 0, 0, st, NO_PARAMS) == answer
+        assert baseline(interface.BEFORE_DRAW, 0, 0, st, NO_PARAMS) == answer
 
 
 # ==========================================================================================

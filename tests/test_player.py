@@ -22,10 +22,10 @@ from slashersim.runner import simulate
 CONFIGS = {
     "rulebook": GameConfig(),
     "instructions": GameConfig(edition="instructions"),
-    "any_time, gifts, either, may": GameConfig(item_timing="any_time", keep_optional=False,
-                                               first_aid_target="either", hideaway=True,
-                                               health=4, escapes_needed=5,
-                                               no_yellow_draw="may", cursed_keep="optional"),
+    "any_time, gifts, either, may, both": GameConfig(
+        item_timing="any_time", keep_optional=False, first_aid_target="either", hideaway=True,
+        health=4, escapes_needed=5, no_yellow_draw="may", cursed_keep="optional",
+        before_draw_items="both_players"),
 }
 
 
@@ -316,3 +316,24 @@ def test_a_game_takes_what_simulate_takes():
     assert g.rules_id == g.config.rules_id.digest != Game(seed=3).rules_id
     with pytest.raises(slashersim.ConfigError, match="unknown difficulty"):
         Game(difficulty="hrad")
+
+
+@pytest.mark.parametrize("rule", ["drawing_player", "both_players"])
+def test_the_observation_names_the_player_about_to_draw(rule):
+    """``turn`` is the player whose item turn it is, None outside one: at ``before_draw`` the
+    one asked by default, and under ``before_draw_items = both_players`` the partner too."""
+    asked = {"own": 0, "partner's": 0, "outside": 0}
+
+    class User:
+        def act(self, obs):
+            if obs.kind == "before_draw":
+                asked["own" if obs.turn == obs.player else "partner's"] += 1
+                assert obs.turn in (0, 1)
+            elif obs.kind in ("play_card", "phase_start"):
+                assert obs.turn is None
+                asked["outside"] += 1
+            return obs.legal[-1]
+
+    simulate(GameConfig(health=3, before_draw_items=rule), User(), games=200, seed=2)
+    assert asked["own"] > 0 and asked["outside"] > 0
+    assert (asked["partner's"] > 0) == (rule == "both_players")

@@ -224,6 +224,28 @@ def test_flashlight_keeps_the_killer_out_of_ones_draws():
     assert top == MAP  # the escape item comes to the top for this player's one draw
 
 
+def test_flashlight_before_the_partners_draw_is_ordered_for_the_partners_draws():
+    """Window (b) of both players (``before_draw_items = both_players``), player 1 about to draw
+    one card, player 0 drawing none: player 0 uses its Flashlight for the partner's draw (the
+    Killer not seen anywhere, so in the deck), and orders the seen Killer, First Aid Small, Map
+    for that one draw: the Map on top. Not for a partner drawing nothing, nor for one holding a
+    look-at-top item of its own (a card file may add one)."""
+    from slashersim.engine.items import peek_top, reorder_top
+    st = item_state(player=1)
+    hold(st, 0, FLASHLIGHT)
+    set_deck(st, [KILLER, FIRST_AID_SMALL, MAP, BACKPACK, GASOLINE])
+    st[L.S_DRAWS], st[L.S_DRAWS + 1] = 0, 1
+    assert H.before_draw_item(st, 0, HP) == FLASHLIGHT
+    n = peek_top(st, 0)
+    reorder_top(st, H.flashlight_order(st, 0, n, HP))
+    assert st[L.S_DECK + st[L.S_DECK_N] - 1] == MAP
+    st[L.S_DRAWS + 1] = 0
+    assert H.before_draw_item(st, 0, HP) == -1
+    st[L.S_DRAWS + 1] = 1
+    hold(st, 1, FLASHLIGHT)
+    assert H.before_draw_item(st, 0, HP) == -1
+
+
 def test_first_aid_and_lucky_charm_rules():
     st = item_state()
     hold(st, 0, FIRST_AID_LARGE, FIRST_AID_SMALL, LUCKY_CHARM)

@@ -9,7 +9,20 @@ from solver_check import exhaustive, position
 from slashersim import GameConfig
 from slashersim.analysis import winnable as W
 from slashersim.core import layout as L
-from slashersim.core.rules import FIRE_PIT, OUTCOME_NAMES, WIN
+from slashersim.core.rules import (
+    BASEBALL_BAT,
+    BOLT_CUTTERS,
+    CAR_KEY,
+    FIRE_PIT,
+    FIRST_AID_LARGE,
+    FIRST_AID_SMALL,
+    GASOLINE,
+    KILLER,
+    MAP,
+    MAX_ITEM_IDS,
+    OUTCOME_NAMES,
+    WIN,
+)
 
 
 @pytest.mark.parametrize("players", [(), W.FIRST_TRIES], ids=["search", "first-tries"])
@@ -65,6 +78,10 @@ CASES = [
      ("first_aid_large", "flashlight", "lucky_charm"), None),
     (dict(health=1, traps=2, escapes_needed=2), ("map", "backpack"), FIRE_PIT),
     (dict(health=2, traps=2, escapes_needed=2), ("first_aid_small", "car_key"), FIRE_PIT),
+    (dict(health=1, traps=1, escapes_needed=1, before_draw_items="both_players"),
+     ("flashlight", "backpack"), None),
+    (dict(health=2, traps=2, escapes_needed=2, before_draw_items="both_players"),
+     ("map", "lucky_charm", "first_aid_small", "walkie_talkie"), None),
 ]
 
 
@@ -94,6 +111,26 @@ def test_both_answers_occur_among_the_checked_positions():
             if pos is not None:
                 found.add(W.solve_state(pos, seconds=60, in_play=True).answer)
     assert found == {W.WINNABLE, W.UNWINNABLE}
+
+
+@pytest.mark.parametrize("rule", ["drawing_player", "both_players"])
+def test_first_aid_is_a_gift_tried_before_a_draw_where_both_players_use_items(rule):
+    """The gifts the search leaves for later (solver._deferred_gifts), in the gift window
+    before player 1's turn (player 0 drew first): player 1, about to draw, gives nothing; but
+    where both players use items before a draw, First Aid, which player 0 could use on itself
+    before that draw. Player 0 gives anything but an escape item."""
+    from slashersim.engine import scripted as S
+    from slashersim.engine import solver
+    st = L.new_state(GameConfig(before_draw_items=rule).to_array())
+    st[L.S_ROUND_LEADER] = 0
+    st[S.M_ARG] = 1
+    st[S.M_PLAYER] = 1
+    every = ((1 << MAX_ITEM_IDS) - 1) & ~(1 << KILLER)
+    kits = (1 << FIRST_AID_SMALL) | (1 << FIRST_AID_LARGE)
+    assert solver._deferred_gifts(st) == (every & ~kits if rule == "both_players" else every)
+    st[S.M_PLAYER] = 0
+    escapes = sum(1 << i for i in (MAP, CAR_KEY, GASOLINE, BOLT_CUTTERS, BASEBALL_BAT))
+    assert solver._deferred_gifts(st) == escapes
 
 
 def test_a_game_out_of_time_is_undecided():

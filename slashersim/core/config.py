@@ -38,6 +38,8 @@ _AID_TARGETS = {"holder": rules.AID_HOLDER, "either": rules.AID_EITHER}
 _CURSED_KEEPS = {"as_keeping": rules.CURSED_KEEP_AS_KEEPING,
                  "optional": rules.CURSED_KEEP_OPTIONAL}
 _NO_YELLOW_DRAWS = {"must": rules.NO_YELLOW_DRAW_MUST, "may": rules.NO_YELLOW_DRAW_MAY}
+_BEFORE_DRAWS = {"drawing_player": rules.BEFORE_DRAW_DRAWING_PLAYER,
+                 "both_players": rules.BEFORE_DRAW_BOTH_PLAYERS}
 
 def _choice(name, value, allowed):
     if value not in allowed:
@@ -103,6 +105,7 @@ class GameConfig:
     draw_order: str = "round_leader"
     fire_pit_gifts: str = "one_way"
     first_aid_target: str = "holder"
+    before_draw_items: str = "drawing_player"
     arrows: str | int | tuple = "random"
     killer_position: int | None = None
     first_area: str | None = None
@@ -273,6 +276,7 @@ class GameConfig:
         _choice("draw_order", out["draw_order"], tuple(_DRAW_ORDERS))
         _choice("fire_pit_gifts", out["fire_pit_gifts"], tuple(_GIFTS))
         _choice("first_aid_target", out["first_aid_target"], tuple(_AID_TARGETS))
+        _choice("before_draw_items", out["before_draw_items"], tuple(_BEFORE_DRAWS))
         out["arrows"] = self.check_arrows(out["arrows"], slots)
         _bool("check_invariants", out["check_invariants"])
         if not self.pool(out):
@@ -428,6 +432,7 @@ class GameConfig:
         cfg[L.C_DRAW_ORDER] = _DRAW_ORDERS[v["draw_order"]]
         cfg[L.C_GIFTS] = _GIFTS[v["fire_pit_gifts"]]
         cfg[L.C_AID_TARGET] = _AID_TARGETS[v["first_aid_target"]]
+        cfg[L.C_BEFORE_DRAW_ITEMS] = _BEFORE_DRAWS[v["before_draw_items"]]
         arrows = v["arrows"]
         cfg[L.C_N_AREAS] = len(slots)
         pool, lv1 = self.pool(v), self.lv1(v)

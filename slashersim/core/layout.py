@@ -70,6 +70,8 @@ C_NO_YELLOW_DRAW = _c.field("no_yellow_draw")
 C_DRAW_ORDER = _c.field("draw_order")                #: rules.DRAW_*
 C_GIFTS = _c.field("gifts")                          #: rules.GIFTS_*
 C_AID_TARGET = _c.field("aid_target")                #: rules.AID_*
+#: rules.BEFORE_DRAW_*: who may use items in window (b), before a player's own draw
+C_BEFORE_DRAW_ITEMS = _c.field("before_draw_items")
 #: fixed arrow player per area, or -1 random
 C_ARROWS = _c.field("arrows", MAX_AREAS)
 #: area cards in the card set (area ids 0 ..; the printed seven first)

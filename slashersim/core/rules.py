@@ -118,6 +118,9 @@ CURSED_KEEP_AS_KEEPING, CURSED_KEEP_OPTIONAL = 0, 1
 #: the one card of a player who won no yellow (docs/rules.md, "The draw count"): drawn, or
 #: drawn only if the player chooses
 NO_YELLOW_DRAW_MUST, NO_YELLOW_DRAW_MAY = 0, 1
+#: who may use items in window (b), before a player's own draw (docs/rules.md, "Item
+#: windows"): the drawing player only, or both players
+BEFORE_DRAW_DRAWING_PLAYER, BEFORE_DRAW_BOTH_PLAYERS = 0, 1
 
 #: per-edition values of the rule settings that differ; ``GameConfig`` fills the fields left at
 #: ``None`` from here (docs/rules.md, "The two editions side by side")

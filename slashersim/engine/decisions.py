@@ -15,7 +15,8 @@ PLAY_CARD = 0
 #: window (a), the start of the item phase, colours fixed: answer an item to use (First Aid,
 #: Lucky Charm, Flashlight), or -1; asked again until -1
 PHASE_START = 1
-#: window (b), before the player's own draw: as PHASE_START
+#: window (b), before a player's draw: as PHASE_START; asked of the drawing player, and under
+#: ``before_draw_items = both_players`` of its partner too (``st[S_TURN]`` is the drawing player)
 BEFORE_DRAW = 2
 #: after a Flashlight: ``st[S_PEEK:S_PEEK+arg]`` are the top ``arg`` cards, top first; answer
 #: ``order + 6 * bottom``: ``FLASHLIGHT_ORDERS[arg - 1, order]`` lists the peeked
@@ -87,8 +88,10 @@ DECISIONS = {d.name: d for d in (
              "Charm (only while a trap is set off), a Flashlight (then a ``peek_order`` "
              "decision follows)"),
     Decision(BEFORE_DRAW, "before_draw",
-             "window (b), in the player's own item turn before it draws, while it holds a "
-             "usable item; asked again until -1",
+             "window (b), in an item turn before its player draws, while the player asked "
+             "holds a usable item; asked again until -1. The drawing player is asked, and under "
+             "``before_draw_items = both_players`` both players are, the first to draw first "
+             "(the observation's ``turn`` is the drawing player)",
              "0", "as ``phase_start``"),
     Decision(PEEK_ORDER, "peek_order",
              "right after the player used a Flashlight, when the item deck is not empty",
@@ -108,15 +111,16 @@ DECISIONS = {d.name: d for d in (
              "1 to use the Backpack (keep two cards), 0 not to"),
     Decision(KEEP, "keep",
              "after the draw, once per pick allowed (1, or 2 with the Backpack), while keepable "
-             "cards remain",
+             "cards remain and no pick has won the game",
              "the pick number, 0 or 1; the picks made so far in this draw are the "
              "observation's ``picks``",
              "the index of a drawn card to keep (the observation's ``drawn``; not one picked "
              "already; not Junk, the Killer or the Cursed Object), or -1 to keep none (for the "
              "first pick only where keeping is optional)"),
     Decision(TAKE_DISCARD, "take_discard",
-             "after the picks, when the player holds a Walkie-talkie, the discard pile is not "
-             "empty and it drew a card (or ``walkie_without_draw``)",
+             "after the picks, when no pick has won the game, the player holds a "
+             "Walkie-talkie, the discard pile is not empty and it drew a card (or "
+             "``walkie_talkie_without_draw``)",
              "0",
              "the index of a keepable card in the discard pile (the observation's "
              "``discard``), taken in place of the first pick, or -1 to keep the Walkie-talkie"),

@@ -9,6 +9,7 @@ from ..core.layout import (
     C_AREA_EXTRA_DRAW,
     C_AREA_GIFTS,
     C_AREA_KILLER_ALL,
+    C_BEFORE_DRAW_ITEMS,
     C_DRAW_ORDER,
     C_ESCAPES_NEEDED,
     C_GIFTS,
@@ -70,6 +71,7 @@ from ..core.layout import (
 )
 from ..core.rules import (
     AID_EITHER,
+    BEFORE_DRAW_BOTH_PLAYERS,
     COLOUR_GREEN,
     COLOUR_YELLOW,
     DRAW_LAST_TRICK_WINNER,
@@ -504,6 +506,17 @@ def first_keepable(st):
     return -1
 
 
+@njit(cache=True, inline='always')
+def picks_win(st, player):
+    """Whether the team holds the escape items needed once ``player`` keeps the drawn cards
+    picked so far (``S_PICK``)."""
+    held = st[S_HELD + player] | st[S_HELD + 1 - player]
+    for k in range(2):
+        if st[S_PICK + k] >= 0:
+            held |= 1 << st[S_DRAWN + st[S_PICK + k]]
+    return popcount(held & kind_items(st, KIND_ESCAPE)) >= st[C_ESCAPES_NEEDED]
+
+
 @njit(inline='always')
 def keep_items(policy, player, st, params):
     """Keep 1 drawn card (2 with a keep-one-more item, the Backpack; or one from the discard
@@ -512,7 +525,8 @@ def keep_items(policy, player, st, params):
     Keeping is optional or mandatory (:func:`interface.may_keep_none`): where mandatory, the first
     pick must be a keepable drawn card when there is one (an illegal answer becomes the first
     keepable card); a Backpack's second pick and the Walkie-talkie stay optional. The win is checked
-    after the keep (docs/rules.md, "Winning and losing")."""
+    after every keep (docs/rules.md, "Winning and losing"): a pick that wins ends the keep, with
+    no second pick and no Walkie-talkie asked (:func:`picks_win`)."""
     n = st[S_DRAWN_N]
     held_before = st[S_HELD + player]
     n_keepable = 0
@@ -530,6 +544,7 @@ def keep_items(policy, player, st, params):
             st[S_HELD + player] &= ~(1 << bag)
             dispose_used_item(st, bag)
             st[S_PICKS] = 2
+    won = False
     for k in range(min(st[S_PICKS], n_keepable)):
         i = ask(policy, interface.KEEP, player, k, st, params)
         if i < 0 and (k > 0 or optional):
@@ -540,9 +555,12 @@ def keep_items(policy, player, st, params):
                 break
             i = first_keepable(st)
         st[S_PICK + k] = i
+        won = picks_win(st, player)
+        if won:
+            break
     from_discard = -1
     radios = held_before & kind_items(st, KIND_FETCH)
-    if radios and st[S_DISCARD_N] > 0 and \
+    if not won and radios and st[S_DISCARD_N] > 0 and \
             (n > 0 or st[C_WALKIE_WITHOUT_DRAW]):
         d = ask(policy, interface.TAKE_DISCARD, player, 0, st, params)
         if d >= 0:
@@ -575,14 +593,29 @@ def keep_items(policy, player, st, params):
 
 # --- the phase ------------------------------------------------------------------------------
 @njit(inline='always')
+def before_draw_window(policy, player, st, params):
+    """Window (b), before ``player``'s draw (docs/rules.md, "Item windows"): the drawing
+    player uses items, or under ``before_draw_items = "both_players"`` each player in turn,
+    the first to draw first (``S_TURN`` names the drawing player meanwhile)."""
+    if st[C_BEFORE_DRAW_ITEMS] != BEFORE_DRAW_BOTH_PLAYERS:
+        if st[S_HELD + player] & st[C_USABLE]:
+            use_items(policy, interface.BEFORE_DRAW, player, st, params, np.int64(0))
+        return
+    first = item_first_player(st)
+    for i in range(2):
+        p = first ^ i
+        if st[S_HELD + p] & st[C_USABLE]:
+            use_items(policy, interface.BEFORE_DRAW, p, st, params, np.int64(0))
+
+
+@njit(inline='always')
 def begin_turn(policy, player, st, params):
     """A player's turn up to its draw (docs/rules.md, "The item phase", steps 1-5): won cards
-    sorted, items used before drawing, the draw opened (:func:`open_draw`). Returns the cards
-    to draw, or -1 when the player declines its draw."""
+    sorted, items used before drawing (:func:`before_draw_window`), the draw opened
+    (:func:`open_draw`). Returns the cards to draw, or -1 when the player declines its draw."""
     st[S_TURN] = player
     sort_won_cards(st, player)
-    if st[S_HELD + player] & st[C_USABLE]:
-        use_items(policy, interface.BEFORE_DRAW, player, st, params, np.int64(0))
+    before_draw_window(policy, player, st, params)
     return open_draw(policy, player, st, params)
 
 

@@ -25,8 +25,9 @@ window (c) (before this round's trap) or (a) (after it). Within one window, item
 given) one after another are tried in increasing id only, as their effects commute, and in a
 gift window the second player gives back nothing it was just given (every sharing of the
 team's items is still reached once); in the gift windows before a turn, the player to draw
-gives nothing and its partner no escape item, as either can give them later to the same
-effect (:func:`_deferred_gifts`). The
+gives nothing (but First Aid where its partner may use items before that draw) and its
+partner no escape item, as either can give them later to the same effect
+(:func:`_deferred_gifts`). The
 independent check (``tests/solver_check.py``) plays every legal answer of the engine without
 either reduction and must agree.
 """
@@ -35,6 +36,7 @@ from numba.typed import Dict
 import numpy as np
 
 from ..core.layout import (
+    C_BEFORE_DRAW_ITEMS,
     C_N_AREAS,
     S_AREA,
     S_AREA_DECK,
@@ -71,7 +73,16 @@ from ..core.layout import (
     S_YELLOWS,
     STATE_SIZE,
 )
-from ..core.rules import KILLER, KIND_ESCAPE, MAX_ITEM_IDS, RUNNING, TRICKS_PER_ROUND, WIN
+from ..core.rules import (
+    BEFORE_DRAW_BOTH_PLAYERS,
+    KILLER,
+    KIND_ESCAPE,
+    KIND_HEAL,
+    MAX_ITEM_IDS,
+    RUNNING,
+    TRICKS_PER_ROUND,
+    WIN,
+)
 from . import interface
 from . import scripted as script  # as a module attribute, which numba's cache takes
 from .bits import lowest_bit, popcount
@@ -179,12 +190,18 @@ def _deferred_gifts(st):
     """The items not tried as gifts in the gift window of the scripted player's notes: before
     a turn, the player about to draw gives nothing (holding an item only adds choices to its
     turn; it can give it after), and the partner gives no escape item (it serves no turn, and
-    the last window can place it)."""
+    the last window can place it). Where both players use items before a draw
+    (``before_draw_items = "both_players"``), the player about to draw may give First Aid: its
+    partner may heal itself with it before that draw, and the health it gives colours the next
+    item phase's whites, which a later gift does not always reach in time."""
     window = st[M_ARG]
     if window >= 2:
         return 0
     if st[M_PLAYER] == item_first_player(st) ^ window:
-        return ((1 << MAX_ITEM_IDS) - 1) & ~(1 << KILLER)
+        kept = ((1 << MAX_ITEM_IDS) - 1) & ~(1 << KILLER)
+        if st[C_BEFORE_DRAW_ITEMS] == BEFORE_DRAW_BOTH_PLAYERS:
+            kept &= ~interface.kind_items(st, KIND_HEAL)
+        return kept
     return interface.kind_items(st, KIND_ESCAPE)
 
 

@@ -1,9 +1,10 @@
 """The baseline policy (docs/rules.md, "The baseline player"): the fixed reference player,
 not meant to play well.
 
-Random legal cards; Lucky Charms at once; First Aid by health thresholds; the first-drawn
-missing escape item, else a fixed item priority; Backpack whenever it helps; Walkie-talkie
-for a missing escape item in the discard pile. Never Flashlight, Cabins' extra card or trades.
+Random legal cards; Lucky Charms at once; First Aid by health thresholds before its own draw
+(nothing in the partner's window (b)); the first-drawn missing escape item, else a fixed item
+priority; Backpack whenever it helps; Walkie-talkie for a missing escape item in the discard
+pile. Never Flashlight, Cabins' extra card or trades.
 """
 from numba import njit
 import numpy as np
@@ -19,6 +20,7 @@ from ..core.layout import (
     S_HELD,
     S_PICK,
     S_TRAPS,
+    S_TURN,
 )
 from ..core.rules import (
     KIND_ESCAPE,
@@ -98,6 +100,13 @@ def first_aid_now(st, player):
 
 
 @njit(cache=True, inline='always')
+def partners_turn(st, player):
+    """Whether the item turn under way is the partner's: ``player`` is asked in window (b)
+    before the partner's draw (``before_draw_items = "both_players"``)."""
+    return st[S_TURN] == 1 - player
+
+
+@njit(cache=True, inline='always')
 def keep_score(st, card, index):
     """How much the baseline wants a drawn card: missing escape items first (earliest first),
     then the item priority; 0 for a card it never keeps."""
@@ -149,7 +158,7 @@ def decide(decision, player, arg, st, params):
     if decision == interface.PHASE_START:
         return lucky_charm_now(st, player)
     if decision == interface.BEFORE_DRAW:
-        return first_aid_now(st, player)
+        return -1 if partners_turn(st, player) else first_aid_now(st, player)
     if decision == interface.USE_BACKPACK or decision == interface.OPTIONAL_DRAW:
         return 1
     if decision == interface.KEEP:

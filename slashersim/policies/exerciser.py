@@ -5,9 +5,10 @@ The baseline never uses a Flashlight, Cabins' extra card or a Fire pit gift, so 
 rules are held against independent implementations through this second fixed player: the
 baseline in every decision, plus
 
-- the Flashlight before its holder's own draw (after any First Aid) when the draw count is at
-  least 1 and the deck is not empty; seen cards holding the Killer go to the bottom as a block
-  in the order seen, otherwise back on top, the escape items the team lacks first;
+- the Flashlight before its holder's own draw (after any First Aid; nothing before the
+  partner's) when the draw count is at least 1 and the deck is not empty; seen cards holding
+  the Killer go to the bottom as a block in the order seen, otherwise back on top, the escape
+  items the team lacks first;
 - Cabins' extra card whenever it is offered;
 - in every Fire pit gift window, a player with more health than the partner gives the partner
   every First Aid kit it holds.
@@ -70,7 +71,7 @@ def flashlight_order(st, k):
 def decide(decision, player, arg, st, params):
     """The exerciser policy (docs/rules.md, "The exerciser player")."""
     if decision == interface.BEFORE_DRAW:
-        return flashlight_now(st, player)
+        return -1 if B.partners_turn(st, player) else flashlight_now(st, player)
     if decision == interface.PEEK_ORDER:
         return flashlight_order(st, arg)
     if decision == interface.EXTRA_DRAW:

@@ -63,7 +63,7 @@ from ..engine import interface
 from ..engine.bits import lowest_bit, popcount
 from ..engine.interface import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, kind_items, of_kind
 from ..engine.predicates import white_colour
-from .baseline import aid_kits, lucky_charm_now
+from .baseline import aid_kits, lucky_charm_now, partners_turn
 from .common import (
     AID_LARGE_BELOW,
     AID_SMALL_BELOW,
@@ -252,16 +252,23 @@ def killer_chance_per_draw(st):
 
 # --- item-phase decisions ---------------------------------------------------------------------
 @njit(cache=True, inline='always')
-def flashlight_now(st, player, params):
-    """Use a look-at-top item (the Flashlight) before a draw when the Killer may be among the
-    cards drawn."""
+def flashlight_now(st, player, params, drawer):
+    """Use a look-at-top item (the Flashlight) before ``drawer``'s draw when the Killer may be
+    among the cards it draws."""
     lights = st[S_HELD + player] & kind_items(st, KIND_LOOK)
-    if not lights or st[S_DRAWS + player] <= 0:
+    if not lights or st[S_DRAWS + drawer] <= 0:
         return -1
-    risk = killer_chance_per_draw(st) * st[S_DRAWS + player]
+    risk = killer_chance_per_draw(st) * st[S_DRAWS + drawer]
     if risk > params[FLASHLIGHT_RISK] and st[S_DECK_N] >= 2:
         return lowest_bit(lights)
     return -1
+
+
+@njit(cache=True, inline='always')
+def drawing_player(st, player):
+    """The player whose draw comes next in window (b): the partner in its turn, else
+    ``player``."""
+    return 1 - player if partners_turn(st, player) else player
 
 
 @njit(cache=True, inline='always')
@@ -334,10 +341,13 @@ def charm_or_aid(st, player, params):
 
 @njit(cache=True)
 def before_draw_item(st, player, params):
-    """Lucky Charm, then First Aid, then the Flashlight."""
+    """Lucky Charm, then First Aid, then the Flashlight; in the partner's window (b)
+    (``before_draw_items = "both_players"``), the Flashlight for the partner's draw, only when
+    the partner holds none of its own."""
     item = charm_or_aid(st, player, params)
-    if item < 0:
-        item = flashlight_now(st, player, params)
+    drawer = drawing_player(st, player)
+    if item < 0 and (drawer == player or not st[S_HELD + drawer] & kind_items(st, KIND_LOOK)):
+        item = flashlight_now(st, player, params, drawer)
     return item
 
 
@@ -345,8 +355,8 @@ def before_draw_item(st, player, params):
 def flashlight_order(st, player, k, params):
     """Order the ``k`` peeked cards: no Killer in one's own draws, wanted items first, and the
     Killer as deep as possible; under the deck when it holds the Killer and one's draws would
-    reach it."""
-    draws = st[S_DRAWS + player]
+    reach it (the partner's draws, for a Flashlight used in the partner's window (b))."""
+    draws = st[S_DRAWS + drawing_player(st, player)]
     missing = missing_escapes(st)
     unknown_killer = killer_chance_per_draw(st) > 0.0
     best = 0

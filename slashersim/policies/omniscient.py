@@ -111,10 +111,11 @@ def killer_in_next_draws(st, player):
 @njit(cache=True)
 def before_draw_item(st, player, params):
     """Lucky Charm and First Aid as the heuristic (:func:`.heuristic.charm_or_aid`); a
-    look-at-top item (the Flashlight) only against the Killer."""
+    look-at-top item (the Flashlight) only against the Killer in the next draw, its own or, in
+    the partner's window (b), the partner's."""
     item = H.charm_or_aid(st, player, params)
     lights = st[S_HELD + player] & kind_items(st, KIND_LOOK)
-    if item < 0 and lights and killer_in_next_draws(st, player):
+    if item < 0 and lights and killer_in_next_draws(st, H.drawing_player(st, player)):
         item = lowest_bit(lights)
     return item
 

@@ -183,6 +183,14 @@ class Observation:
         return _items(int(self.state[L.S_HELD])), _items(int(self.state[L.S_HELD + 1]))
 
     @property
+    def turn(self) -> int | None:
+        """In the item phase, the player whose turn it is (it draws next, or is drawing), or
+        None between turns: at a ``before_draw`` decision, the player it comes before (the
+        partner of the one asked, under ``before_draw_items = "both_players"``)."""
+        t = int(self.state[L.S_TURN])
+        return None if t < 0 else t
+
+    @property
     def deck_size(self) -> int:
         return int(self.state[L.S_DECK_N])
 
