@@ -144,6 +144,9 @@ def main():
     ap.add_argument("--parts", default=",".join(parts))
     ap.add_argument("--top", type=int, default=12)
     ap.add_argument("--out", default=None, help="also write the tables to this markdown file")
+    ap.add_argument("--estimates", default=None, metavar="JSON",
+                    help="also write each part's measured wall time, the estimate the compile "
+                         "notice prints, to this file (slashersim/data/compile_seconds.json)")
     a = ap.parse_args()
     lines = ["# Where compile time goes", "",
              f"Made by `python dev/benchmarks/compile_profile.py --parts {a.parts} --top {a.top}` "
@@ -154,12 +157,23 @@ def main():
              f"for every player it serves (the parts are named after them).",
              ""]
     print("\n".join(lines), flush=True)
+    walls = {}
     for part in a.parts.split(","):
-        block = report(part, profile(part), a.top) + [""]
+        data = profile(part)
+        walls[part] = round(data["wall"])
+        block = report(part, data, a.top) + [""]
         print("\n".join(block), flush=True)
         lines += block
     if a.out:
         Path(a.out).write_text("\n".join(lines))
+    if a.estimates:
+        made = (f"python dev/benchmarks/compile_profile.py --parts {a.parts} --estimates "
+                f"{a.estimates}")
+        Path(a.estimates).write_text(json.dumps(
+            {"made_by": made, "measured": revision(git_state()),
+             "machine": f"{os.cpu_count()} cores, idle",
+             "what": "the wall time of a fresh process compiling each part from a clean cache",
+             "seconds": walls}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

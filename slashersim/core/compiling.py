@@ -4,9 +4,9 @@ The first run after an install or an edit of the package compiles the kernels it
 a few seconds to about half a minute a part); later runs load them from the cache in about a
 second. A part counts as cached when numba's index file of its kernel
 (``FILE.FUNCTION-LINE.pyXY.nbi``) is in the cache folder, so the message never shows on a warm
-cache. The estimates were measured from a clean
-cache on an idle 2-core machine (the wall time of each part's process in
-``dev/benchmarks/compile_profile.py``).
+cache. The estimates are measured from a clean cache on an idle 2-core machine (the wall time
+of each part's process, written by ``dev/benchmarks/compile_profile.py --estimates`` into
+``slashersim/data/compile_seconds.json``).
 
 When a command of the command line needs two or more parts that are not cached and the machine
 has the cores, the parts compile side by side in helper processes (:func:`compile_apart`),
@@ -16,6 +16,8 @@ processes are started inside a notebook or a server). ``SLASHERSIM_COMPILE_PROCE
 compiles everything in the command's own process, one part after another.
 """
 from contextlib import contextmanager
+import functools
+import json
 import os
 from pathlib import Path
 import subprocess
@@ -25,18 +27,39 @@ import time
 from typing import NamedTuple
 
 
+#: the measured compile times of the package's own parts (``dev/benchmarks/compile_profile.py
+#: --estimates``): what the notice estimates
+MEASURED = Path(__file__).resolve().parents[1] / "data" / "compile_seconds.json"
+
+
+@functools.cache
+def measured_seconds():
+    """Part name -> the wall seconds measured for it from a clean cache (:data:`MEASURED`)."""
+    try:
+        return json.loads(MEASURED.read_text())["seconds"]
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
 class Part(NamedTuple):
     """A piece compiled (or loaded) as one: its ``name``, the kernel that holds it (file
     ``stem`` and ``function``), how the notice names it (``label``) and about how long it
-    takes from a clean cache on an idle 2-core machine (``seconds``). The engine's kernels are
-    :data:`KERNELS`; the players' parts come from their registry entries
+    takes from a clean cache on an idle 2-core machine (``declared``: a figure for a part no
+    one measured, such as a user's own player). The engine's kernels are :data:`KERNELS`; the
+    players' parts come from their registry entries
     (:func:`slashersim.policies.compile_parts`)."""
 
     name: str
     stem: str
     function: str
     label: str
-    seconds: int
+    declared: int
+
+    @property
+    def seconds(self):
+        """The measured compile time of this part (:func:`measured_seconds`), else the
+        declared one."""
+        return measured_seconds().get(self.name, self.declared)
 
 
 #: the engine's kernels that take the player as a function, by kind

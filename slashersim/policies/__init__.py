@@ -33,7 +33,9 @@ class PolicySpec(NamedTuple):
     function: str = "decide"    #: the ``@njit`` policy function in that module
     skill: str | None = None    #: the skill level it plays (novice, casual, expert), if any
     label: str = ""             #: how the compile notice names it ("the expert player")
-    compile_seconds: int = 30   #: its compile time (its kernels' each, for a fast path)
+    #: its compile time from a clean cache, for a player no one measured (a user's own); the
+    #: package's players are measured (``core.compiling.measured_seconds``)
+    compile_seconds: int = 30
     fast: bool = False          #: True if it has kernels of its own, with it compiled in
 
 
