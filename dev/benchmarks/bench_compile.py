@@ -3,7 +3,8 @@
 Each command runs in a fresh process with ``SLASHERSIM_CACHE_DIR`` set to an empty temporary
 folder, so every kernel it needs is compiled. Reported per command: the wall time of the whole
 process (the games played are few, except the README's main command, which runs as a new user
-runs it), the CPU time of the process and its helpers, and its target (:data:`TARGETS`). ``--processes N`` sets ``SLASHERSIM_COMPILE_PROCESSES``
+runs it), the CPU time of the process and its helpers, and its target (:data:`TARGETS`).
+``--processes N`` sets ``SLASHERSIM_COMPILE_PROCESSES``
 (1 = no helper processes); ``--root DIR`` measures another checkout (its package is put first
 on ``PYTHONPATH``).
 

@@ -26,7 +26,6 @@ import threading
 import time
 from typing import NamedTuple
 
-
 #: the measured compile times of the package's own parts (``dev/benchmarks/compile_profile.py
 #: --estimates``): what the notice estimates
 MEASURED = Path(__file__).resolve().parents[1] / "data" / "compile_seconds.json"
