@@ -99,8 +99,9 @@ class working_folder:
     document's examples run; the player registry is put back as it was afterwards."""
 
     def __enter__(self):
-        from slashersim.policies import POLICIES
-        self._registry = dict(POLICIES)         # a page may register a player of its own
+        from slashersim.policies import kept_registry
+        self._registry = kept_registry()        # a page may register a player of its own
+        self._registry.__enter__()
         self._tmp = tempfile.TemporaryDirectory(prefix="slashersim-docs-")
         self._cwd = os.getcwd()
         for name in LINKED:
@@ -110,9 +111,7 @@ class working_folder:
         return Path(self._tmp.name)
 
     def __exit__(self, *exc):
-        from slashersim.policies import POLICIES
-        POLICIES.clear()
-        POLICIES.update(self._registry)
+        self._registry.__exit__(None, None, None)
         sys.path.remove(self._tmp.name)
         os.chdir(self._cwd)
         self._tmp.cleanup()

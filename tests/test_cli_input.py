@@ -18,7 +18,7 @@ from slashersim.core import compiling
 from slashersim.core.config import ConfigError
 from slashersim.core.inputs import OutputLock, lock_path
 from slashersim.engine import interface
-from slashersim.policies import POLICIES, param_specs, param_vector
+from slashersim.policies import param_specs, param_vector, registered
 from slashersim.policies.baseline import decide as baseline
 from slashersim.policies.params import EXPERT, HEURISTIC, SEARCH, defaults, index_of
 
@@ -295,11 +295,11 @@ def _illegal(decision, player, arg, st, params):
 
 
 @pytest.fixture
-def broken(monkeypatch):
-    monkeypatch.setitem(POLICIES, "broken", SimpleNamespace(
-        name="broken", decide=_illegal, default_params=np.zeros(0), omniscient=False,
-        param_names=()))
-    return "broken"
+def broken():
+    with registered("broken", SimpleNamespace(
+            name="broken", decide=_illegal, default_params=np.zeros(0), omniscient=False,
+            param_names=())) as name:
+        yield name
 
 
 def test_invariant_violations_exit_1_and_show(capsys, broken):

@@ -14,7 +14,7 @@ from slashersim.cli import main
 from slashersim.core.config import GameConfig
 from slashersim.core.inputs import parse_games
 from slashersim.engine import interface
-from slashersim.policies import POLICIES, param_vector
+from slashersim.policies import param_vector, registered
 from slashersim.policies.baseline import decide as baseline
 from slashersim.present.text import format_policy_speeds
 from slashersim.runner import simulate
@@ -30,14 +30,14 @@ def _no_charm(decision, player, arg, st, params):
 
 
 @pytest.fixture
-def nocharm(monkeypatch):
+def nocharm():
     """A test policy ``nocharm`` in the registry, with one named parameter ``charm_off``
     (default 1): it plays as the baseline does but for Lucky Charms, so its results correlate
     strongly with the baseline's on common random numbers."""
-    monkeypatch.setitem(POLICIES, "nocharm", SimpleNamespace(
-        name="nocharm", decide=_no_charm, default_params=np.ones(1), omniscient=False,
-        param_names=("charm_off",)))
-    return "nocharm"
+    with registered("nocharm", SimpleNamespace(
+            name="nocharm", decide=_no_charm, default_params=np.ones(1), omniscient=False,
+            param_names=("charm_off",))) as name:
+        yield name
 
 
 def _wins(policy, games, seed, params=None):

@@ -589,14 +589,14 @@ def test_fair_policies_are_fair_under_the_how_tos_cards(policy, card):
     assert Hy.check_decisions(policy, points) == []
 
 
-def test_a_name_registered_anew_is_recorded_as_its_new_player(monkeypatch):
+def test_a_name_registered_anew_is_recorded_as_its_new_player():
     """The recorder of a name is the recorder of the player registered under it now, not of
     one registered under that name before."""
-    from slashersim.policies import POLICIES, PolicySpec, get_policy
-    monkeypatch.setitem(POLICIES, "someone", PolicySpec(".baseline"))
-    first = Hy._recorder("someone")
-    monkeypatch.setitem(POLICIES, "someone", PolicySpec(".exerciser"))
-    assert get_policy("someone").decide is get_policy("exerciser").decide
-    second = Hy._recorder("someone")
-    assert second[0] is not first[0]
-    assert Hy._recorder("someone") is second
+    from slashersim.policies import PolicySpec, get_policy, registered
+    with registered("someone", PolicySpec(".baseline")):
+        first = Hy._recorder("someone")
+    with registered("someone", PolicySpec(".exerciser")):
+        assert get_policy("someone").decide is get_policy("exerciser").decide
+        second = Hy._recorder("someone")
+        assert second[0] is not first[0]
+        assert Hy._recorder("someone") is second

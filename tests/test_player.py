@@ -244,10 +244,10 @@ class CautiousInPython:
 
 
 @pytest.fixture
-def cautious_registered(monkeypatch):
-    from slashersim.policies import POLICIES, PolicySpec
-    monkeypatch.setitem(POLICIES, "cautious", PolicySpec("examples.cautious"))
-    return "cautious"
+def cautious_registered():
+    from slashersim.policies import PolicySpec, registered
+    with registered("cautious", PolicySpec("examples.cautious")) as name:
+        yield name
 
 
 @pytest.mark.parametrize("config", list(CONFIGS.values())[:2], ids=list(CONFIGS)[:2])

@@ -8,6 +8,7 @@ and one line in ``POLICIES``; a policy with parameters lists them there as :clas
 specs (the built-in ones live in :mod:`.params`).
 """
 from collections.abc import Callable
+from contextlib import contextmanager
 import difflib
 from functools import cache
 from importlib import import_module
@@ -171,6 +172,28 @@ def param_specs(name):
     names = tuple(entry.param_names) or tuple(str(i) for i in range(len(entry.default_params)))
     return tuple(Param(n, float, -math.inf, math.inf, float(d))
                  for n, d in zip(names, entry.default_params))
+
+
+@contextmanager
+def registered(name, entry):
+    """Within the ``with`` block, ``entry`` (a :class:`PolicySpec`, or an entry with its
+    ``decide`` compiled already) is the player registered as ``name``; after it, the registry
+    is as it was (a player that held the name before holds it again)."""
+    with kept_registry():
+        POLICIES[name] = entry
+        yield name
+
+
+@contextmanager
+def kept_registry():
+    """Within the ``with`` block the registry may change (a document registers a player of
+    its own); after it, it is as it was."""
+    before = dict(POLICIES)
+    try:
+        yield POLICIES
+    finally:
+        POLICIES.clear()
+        POLICIES.update(before)
 
 
 def is_omniscient(name):

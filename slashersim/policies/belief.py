@@ -64,9 +64,9 @@ from .search import sample_item_deck
 SAMPLES = index_of(BELIEF, "samples")
 THRESHOLD = index_of(BELIEF, "threshold")
 ROLLOUT_BLUEPRINT = index_of(BELIEF, "rollout_blueprint")
-#: read by :func:`.common.round_end_cost` as ``value_at`` and the next index
+#: the play-outs' values of an escape item gained and of a game won
 ROLLOUT_ESCAPE = index_of(BELIEF, "rollout_escape")
-assert index_of(BELIEF, "rollout_win") == ROLLOUT_ESCAPE + 1
+ROLLOUT_WIN = index_of(BELIEF, "rollout_win")
 USE_BELIEF = index_of(BELIEF, "use_belief")
 SEARCH_LEADS_FROM = index_of(BELIEF, "search_leads_from")
 
@@ -216,7 +216,8 @@ def rollout_cost(st, trial, params):
         finish_round(BP.decide, trial, params)
     else:
         finish_round(H.decide, trial, params)
-    return round_end_cost(st, trial, params, np.int64(ROLLOUT_ESCAPE))
+    return round_end_cost(st, trial, params, np.int64(ROLLOUT_ESCAPE),
+                          np.int64(ROLLOUT_WIN))
 
 
 @njit(cache=True)

@@ -493,19 +493,19 @@ def fire_pit_gift(st, player):
 
 
 @njit(cache=True)
-def round_end_cost(before, after, params, value_at):
-    """Cost of the round from ``before`` to ``after``: a won game ``-params[value_at + 1]``, a
-    lost one ``+params[value_at + 1]``; else traps, health lost, less the escape items
-    gained (worth ``params[value_at]`` each)."""
+def round_end_cost(before, after, params, escape_at, win_at):
+    """Cost of the round from ``before`` to ``after``: a won game ``-params[win_at]``, a lost
+    one ``+params[win_at]``; else traps, health lost, less the escape items gained (worth
+    ``params[escape_at]`` each). The indices are the caller's named parameters."""
     if after[S_OUTCOME] == WIN:
-        return -params[value_at + 1]
+        return -params[win_at]
     if after[S_OUTCOME] == LOSS_HEALTH or after[S_OUTCOME] == LOSS_TRAPS:
-        return params[value_at + 1]
+        return params[win_at]
     cost = params[BREACH] * (after[S_TRAPS] - before[S_TRAPS])
     for p in range(2):
         cost += params[DAMAGE] * (before[S_HEALTH + p] - after[S_HEALTH + p])
     gained = team_escapes(after) - team_escapes(before)
-    return cost - params[value_at] * gained
+    return cost - params[escape_at] * gained
 
 
 @njit(cache=True)

@@ -25,10 +25,9 @@ from . import heuristic as H
 from .common import fresh_streams, item_value, round_end_cost
 from .params import OMNISCIENT, index_of
 
-#: rollout values of an escape item gained and of a game won, read
-#: by :func:`.common.round_end_cost` as ``value_at`` and the next index
+#: rollout values of an escape item gained and of a game won
 ESCAPE_VALUE = index_of(OMNISCIENT, "escape_value")
-assert index_of(OMNISCIENT, "win_value") == ESCAPE_VALUE + 1
+WIN_VALUE = index_of(OMNISCIENT, "win_value")
 
 
 @njit(cache=True)
@@ -43,7 +42,8 @@ def line_cost(st, trial, params):
     """Finish the round in ``trial`` with the heuristic and return its cost from ``st``."""
     forget_the_future(st, trial)
     finish_round(H.decide, trial, params)
-    return round_end_cost(st, trial, params, np.int64(ESCAPE_VALUE))
+    return round_end_cost(st, trial, params, np.int64(ESCAPE_VALUE),
+                          np.int64(WIN_VALUE))
 
 
 @njit(cache=True)

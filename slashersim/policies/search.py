@@ -49,10 +49,9 @@ from .params import SEARCH, index_of
 SAMPLES = index_of(SEARCH, "samples")
 #: 1: roll out the whole round, item phase included, on sampled item decks; 0: the play phase
 WHOLE_ROUND = index_of(SEARCH, "whole_round")
-#: rollout values of an escape item gained and of a game won (a game lost costs as much), read
-#: by :func:`.common.round_end_cost` as ``value_at`` and the next index
+#: rollout values of an escape item gained and of a game won (a game lost costs as much)
 ESCAPE_VALUE = index_of(SEARCH, "escape_value")
-assert index_of(SEARCH, "win_value") == ESCAPE_VALUE + 1
+WIN_VALUE = index_of(SEARCH, "win_value")
 #: extra cost, in traps, of a game lost to traps
 LOST_GAME_TRAPS = 10.0
 
@@ -143,7 +142,8 @@ def search_card(st, player, legal, params):
             play_given_card(trial, player, card)
             if whole:
                 finish_round(H.decide, trial, params)
-                totals[card] += round_end_cost(st, trial, params, np.int64(ESCAPE_VALUE))
+                totals[card] += round_end_cost(st, trial, params, np.int64(ESCAPE_VALUE),
+                                               np.int64(WIN_VALUE))
             else:
                 finish_play_phase(H.decide, trial, params)
                 totals[card] += round_cost(trial, params)
