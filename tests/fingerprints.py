@@ -27,8 +27,8 @@ CONFIGS = {
 }
 #: games per policy (the searches are slow)
 GAMES = {"baseline": 3000, "exerciser": 1500, "heuristic": 600, "expert": 120, "search": 6,
-         "omniscient": 6}
-PARAMS = {"search": {"samples": 4}}
+         "omniscient": 6, "belief": 2, "open_hands": 2}
+PARAMS = {"search": {"samples": 4}, "belief": {"samples": 2}, "open_hands": {"samples": 2}}
 #: timing fields, and the rules' name by content (a hash of the configuration hashed beside
 #: it), dropped before hashing
 VOLATILE = {"elapsed_s", "seconds", "created", "software", "machine", "command_line",
@@ -207,11 +207,16 @@ def cases():
     return out
 
 
-def main():
+def main(names=()):
+    """Pin the digest of every case, or (``names``) of those cases only, the others kept."""
+    import sys
     import tempfile
-    result = {}
+    names = names or sys.argv[1:]
+    result = json.loads(DATA.read_text()) if names else {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, fn in cases().items():
+            if names and name not in names:
+                continue
             result[name] = fn(tmp)
             print(name, result[name][:16], flush=True)
     DATA.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")

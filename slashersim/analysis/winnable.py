@@ -230,7 +230,7 @@ FIRST_TRIES = ("expert", "omniscient")
 
 def solve_state(st, seconds=1.0, in_play=False, players=FIRST_TRIES):
     """Solve the game from ``st`` (between rounds, or ``in_play``: between two tricks of a
-    play phase, as :func:`play_position` leaves it) within ``seconds`` (compiling the solver
+    play phase) within ``seconds`` (compiling the solver
     on first use does not count). ``players`` play each state between rounds on first; a
     winnable answer they find carries their answers as the line's last rounds."""
     _compiled(tuple(players))
@@ -333,20 +333,3 @@ def replay_from(st, line):
     out = st.copy()
     _solver().finish_game(out, line_script(line, int(st[L.S_ROUND])))
     return out
-
-
-def play_position(st, tricks):
-    """The position ``tricks`` tricks into the next round of ``st`` (between rounds): the
-    round begun, window (c) passed, and the tricks played with each player's lowest legal
-    card, by the engine's own functions; a starting point for solving the rest."""
-    from ..engine.playout import legal_cards, play_given_card
-    s = _solver().begun_round(st)
-    _solver().start_scripted(s, np.zeros(_scripted().P_SCRIPT, dtype=np.float64))
-    for _ in range(tricks):
-        leader = int(s[L.S_TRICK_LEADER])
-        for player in (leader, 1 - leader):
-            legal = int(legal_cards(s[L.S_HAND + player], s[L.S_LED]))
-            play_given_card(s, np.int64(player), np.int64((legal & -legal).bit_length() - 1))
-        if s[L.S_OUTCOME] != RUNNING:
-            break
-    return s

@@ -137,9 +137,11 @@ def simulate(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_S
         The rules (default: the rulebook defaults, ``GameConfig()``); a mapping of knobs is
         read with :meth:`GameConfig.from_dict`.
     policy : str or policy object, default "expert"
-        A policy name (``baseline``, ``exerciser``, ``heuristic``, ``expert``, ``search``,
-        ``omniscient``) or skill level (``novice``, ``casual``, ``expert``). Anything that is
-        not a ``str`` is handed to :func:`slashersim.runner.simulate` unchanged.
+        A registered policy name (:func:`slashersim.policies.policy_names`: ``baseline``,
+        ``exerciser``, ``heuristic``, ``expert``, ``search``, ``omniscient``, ``belief``,
+        ``open_hands``, and any a user registers) or skill level (``novice``, ``casual``,
+        ``expert``). Anything that is not a ``str`` is a Python player, handed to
+        :func:`slashersim.runner.simulate`.
     games : int, default 10_000
         Games to play, at least 1.
     seed : int, default 0

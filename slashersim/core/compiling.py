@@ -127,8 +127,9 @@ def session(parts=()):
 
 
 def cache_dir():
-    """Where numba keeps this package's kernels (``slashersim/__init__.py`` sets it unless
-    ``NUMBA_CACHE_DIR`` does)."""
+    """Where numba keeps this package's kernels (:mod:`slashersim.engine` sets it when it is
+    first imported, :func:`slashersim.core.numba_cache.configure`, unless ``NUMBA_CACHE_DIR``
+    does)."""
     from numba.core import config  # numba loads only when a kernel is about to
     return config.CACHE_DIR or None
 

@@ -54,7 +54,6 @@ FIRST_ADDED_ITEM = N_ITEM_IDS
 MAX_ITEM_IDS = FIRST_ADDED_ITEM + MAX_ADDED_ITEMS
 N_ESCAPES = 5
 #: bitmask (over item ids) of the escape items
-ESCAPE_MASK = (1 << N_ESCAPES) - 1
 ITEM_NAMES = ("map", "car_key", "gasoline", "bolt_cutters", "baseball_bat", "first_aid_small",
               "first_aid_large", "flashlight", "backpack", "lucky_charm", "walkie_talkie",
               "cursed_object", "killer") + tuple(f"junk_{i + 1}" for i in range(N_JUNK))

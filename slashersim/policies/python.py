@@ -51,8 +51,8 @@ def _items(mask):
 class Observation:
     """What ``player`` may know when it has to answer ``decision``, and the legal answers.
 
-    ``state`` is the player's view in the engine's state layout (:mod:`slashersim.engine.
-    layout`; hidden parts blanked, see :mod:`slashersim.engine.view`); the properties decode the
+    ``state`` is the player's view in the engine's state layout (:mod:`slashersim.core.layout`;
+    hidden parts blanked, see :mod:`slashersim.engine.view`); the properties decode the
     parts a player usually needs. Card ids are ``suit * 5 + rank - 1`` (suits white, green,
     yellow, red: :func:`slashersim.core.rules.card_name`), item ids index
     :data:`slashersim.core.rules.ITEM_NAMES`. When each kind of decision is asked, what its

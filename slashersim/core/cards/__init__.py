@@ -152,8 +152,9 @@ class CardSet:
 
     def tables(self, knobs=None):
         """The engine's tables of hooks (``core.layout.C_AREA_*``, ``C_ITEM_HEAL``,
-        ``C_CURSED_EXTRA``) with the rule parameters ``knobs`` (name -> value) filled in where
-        a card names one."""
+        ``C_ITEM_EXTRA`` and the items' kinds, ``C_KIND_ITEMS``, ``C_ITEM_KIND``,
+        ``C_KEEPABLE``, ``C_USABLE``) with the rule parameters ``knobs`` (name -> value) filled
+        in where a card names one."""
         return _tables(self, tuple(sorted((knobs or {}).items())))
 
 
