@@ -118,3 +118,18 @@ def test_the_rules_id_names_the_rules_by_content_not_by_path(tmp_path):
 def test_a_cards_hash_without_its_file_or_of_another_form_is_refused(kwargs, message):
     with pytest.raises(ConfigError, match=message):
         GameConfig(**kwargs)
+
+
+def test_the_card_file_is_read_once_per_configuration(monkeypatch):
+    """A configuration reads its card file when it is made; its checks, its kernel array, its
+    description and its copies read it no more."""
+    from slashersim.core import cards
+    reads = []
+    content = cards._content
+    monkeypatch.setattr(cards, "_content", lambda path: reads.append(path) or content(path))
+    config = GameConfig(cards=str(ROOT / "examples" / "bog.toml"))
+    assert len(reads) == 1
+    for _ in range(3):
+        config.resolved(), config.to_array(), config.describe(), config.rules_id
+        config.replace(health=5).to_array(), GameConfig.pool(config.resolved())
+    assert len(reads) == 1
