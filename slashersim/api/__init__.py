@@ -32,14 +32,19 @@ from . import checks
 __all__ = ["simulate", "compare", "sweep", "luck", "luck_fact", "luck_sources", "luck_state",
            "luck_timeline", "record", "tune", "bench", "policy_speeds", "report", "table_info",
            "winnable", "Winnability", "Simulation", "Comparison", "VariantComparison",
-           "LuckResult", "ConfigError", "GameConfig", "checks"]
+           "LuckResult", "ConfigError", "GameConfig", "checks", "side_by_side", "position",
+           "load_table"]
 
 _SUBMODULES = ("calls", "checks", "player", "results")
+#: names read from a module that loads nothing that compiles (a sweep table's reader)
+_LIGHT = {"load_table": "slashersim.runner.tables"}
 
 
 def __getattr__(name):
     if name in _SUBMODULES:
         return import_module(f"{__name__}.{name}")
+    if name in _LIGHT:
+        return getattr(import_module(_LIGHT[name]), name)
     if name.startswith("__"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(import_module(f"{__name__}.calls"), name)

@@ -33,7 +33,7 @@ from ..analysis.luck import (
     variance_sources,
 )
 from ..analysis.playouts import timeline, timeline_playouts, win_probability
-from ..analysis.position import Position, load_position
+from ..analysis.position import Position, load_position, parse_position
 from ..analysis.records import RecordFile, load_record, read_record, record_game, record_json
 from ..analysis.sweeps import SweepSpec, changed_cells, load_spec, parse_spec, run_sweep
 from ..analysis.sweeps import cells as spec_cells
@@ -42,6 +42,7 @@ from ..analysis.tune import check_knobs, check_search, planned_games
 from ..analysis.tune import tune as run_tune
 from ..analysis.winnable import Winnability, solve_game, solve_games
 from ..core import compiling, rules
+from ..core import layout as L
 from ..core.config import GameConfig
 from ..core.errors import ConfigError
 from ..core.inputs import (
@@ -58,6 +59,7 @@ from ..core.progress import bar
 from ..policies import DEFAULT_SKILL, compile_parts
 from ..policies.choice import check_params, check_policy, parse_names, parse_policy_list
 from ..runner import games_per_second as games_per_second
+from ..runner import play_side_by_side, prepare
 from ..runner import simulate as run_simulation
 from ..runner.backends import make_backend
 from ..runner.backends.local import LocalBackend
@@ -68,7 +70,8 @@ from .results import Comparison, LuckResult, Simulation, VariantComparison
 __all__ = ["simulate", "compare", "sweep", "luck", "luck_fact", "luck_sources", "luck_state",
            "luck_timeline", "record", "tune", "bench", "policy_speeds", "report", "table_info",
            "winnable", "Winnability", "Simulation", "Comparison", "VariantComparison",
-           "LuckResult", "ConfigError", "GameConfig"]
+           "LuckResult", "ConfigError", "GameConfig", "side_by_side", "position",
+           "load_table"]
 
 #: ``False``/``None`` (no bar), ``True`` (a tqdm bar on stderr) or ``progress(done, total)``
 Progress = bool | None | Callable[[int, int], Any]
@@ -707,6 +710,33 @@ def report(table: str | os.PathLike, out: str | os.PathLike, *,
     from ..analysis.report import write_report  # draws with matplotlib: loaded when asked
     return write_report(table, out, heatmap_knobs=None if heatmap is None else tuple(heatmap),
                         title=title, wrote=wrote)
+
+
+# --- what the page plays as it refines its answers --------------------------------------------
+
+def side_by_side(runs: Sequence[tuple[GameConfig, PolicyLike]], games: int, seed: int = 0, *,
+                 step: Callable[[int], Any] | None = None,
+                 on_chunk: Callable[[int, list, list], Any] | None = None) -> None:
+    """Play each ``(config, policy)`` of ``runs`` on games ``0 .. games - 1`` of ``seed``, the
+    same games for every run (common random numbers), chunk by chunk: ``on_chunk(start, won,
+    counts)`` after each chunk, ``won`` per run a boolean array of the chunk's games (game
+    ``start + i`` won), ``counts`` per run its counts so far (what :class:`Simulation`
+    reads); ``step(n)`` between two kernel calls, with the games just played. The counts
+    after the last chunk are those of :func:`simulate` with the same games and seed."""
+    players = [(config_of(config), prepare(check_policy(policy))) for config, policy in runs]
+
+    def chunk(start, records, counts):
+        on_chunk(start, [r[:, L.R_OUTCOME] == rules.WIN for r in records], counts)
+
+    play_side_by_side(players, check_count("games", games), check_seed(seed), step=step,
+                      on_chunk=None if on_chunk is None else chunk)
+
+
+def position(data: Mapping[str, Any]) -> Position:
+    """The position a mapping describes, in the format of a position file
+    (docs/reference/formats.md, "Position files"); a :class:`ConfigError` names the first
+    fault. :func:`luck_state` plays it out."""
+    return parse_position(data)
 
 
 for _name in __all__:

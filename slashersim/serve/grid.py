@@ -11,11 +11,10 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from ..api import load_table
 from ..core import rules
 from ..core.config import GameConfig
 from ..policies import SKILLS
-from ..runner.result import area_names
-from ..runner.tables import load_table
 
 #: the package's data (``slashersim/data/``, package data of the wheel), found with
 #: importlib.resources wherever the package is installed. In the repository each file there
@@ -122,7 +121,7 @@ class Grid:
             if config is None:
                 continue
             g = int(row["games"])
-            areas = area_names(config)
+            areas = config.card_set.slots
             answer = GridAnswer(
                 games=g, seed=int(seed), wins=int(row["wins"]), win_rate=float(row["win_rate"]),
                 win_ci=(float(row["win_ci_low"]), float(row["win_ci_high"])),

@@ -1,6 +1,6 @@
 """Runs that refine live: a setting (or two side by side on the same games) played in a
-background thread through the run driver (:func:`slashersim.runner.play_side_by_side`), and a
-position's win probability through :func:`slashersim.analysis.playouts.win_probability`.
+background thread, chunk by chunk (:func:`slashersim.api.side_by_side`), and a position's win
+probability (:func:`slashersim.api.luck_state`).
 
 Game ``g`` of a seed depends on ``(seed, g)`` only, so the counts after the last chunk are
 exactly those of ``slashersim simulate --games N`` with the same seed: the final numbers on the
@@ -19,14 +19,12 @@ import traceback
 
 import numpy as np
 
-from ..analysis.playouts import win_probability
+from .. import api
 from ..api import Simulation
-from ..core import compiling, rules
-from ..core import layout as L
+from ..core import compiling
 from ..core.errors import ConfigError
 from ..core.stats import mean_interval, unpaired_difference_interval
-from ..policies import SKILLS, compile_parts
-from ..runner import play_side_by_side, prepare
+from ..policies import SKILLS, compile_parts, param_specs, param_vector, resolve
 from .settings import Settings
 
 #: held around every call into the numba kernels (one launch at a time in this process)
@@ -69,6 +67,12 @@ def paired(only_a: int, only_b: int, wins_a: int, wins_b: int, n: int) -> dict:
             "only_a_won": only_a, "only_b_won": only_b}
 
 
+def _param_dict(policy: str) -> dict:
+    """The parameters of ``policy`` by name (its defaults), as a run records them."""
+    name = resolve(policy)
+    return {p.name: float(v) for p, v in zip(param_specs(name), param_vector(name))}
+
+
 class LiveRun:
     """Setting ``a`` (and ``b``, side by side on the same games) played on games ``0 ..
     a.games - 1`` of ``a.seed`` in a daemon thread; :meth:`snapshot` gives the numbers so far.
@@ -106,26 +110,25 @@ class LiveRun:
         self._thread.join(timeout)
         return not self._thread.is_alive()
 
-    def _chunk(self, start: int, records: list, counts: list) -> None:
+    def _chunk(self, start: int, won: list, counts: list) -> None:
         """After each chunk: the counts so far and, for two settings, the paired tally."""
         with self._lock:
-            if len(records) == 2:
-                wa = records[0][:, L.R_OUTCOME] == rules.WIN
-                wb = records[1][:, L.R_OUTCOME] == rules.WIN
+            if len(won) == 2:
+                wa, wb = won
                 self._tally += (wa.sum(), wb.sum(), (wa & ~wb).sum(), (wb & ~wa).sum())
             self._counts = [c.copy() for c in counts]
-            self._done = start + len(records[0])
+            self._done = start + len(won[0])
             self.chunks += 1
             self.note = None
 
     def _run(self) -> None:
         try:
-            runs = [(s.config(), prepare(s.policy)) for s in self._settings]
-            self._params = [player.param_dict for _, player in runs]
+            runs = [(s.config(), s.policy) for s in self._settings]
+            self._params = [_param_dict(s.policy) for s in self._settings]
             with KERNEL_LOCK:
-                play_side_by_side(runs, self.total, self.a.seed,
-                                  step=lambda n: between_calls(self._stop),
-                                  on_chunk=self._chunk)
+                api.side_by_side(runs, self.total, self.a.seed,
+                                 step=lambda n: between_calls(self._stop),
+                                 on_chunk=self._chunk)
         except Cancelled:
             pass
         except (ConfigError, ValueError) as e:
@@ -184,16 +187,17 @@ class LuckRun:
         self._thread.join(timeout)
         return not self._thread.is_alive()
 
-    def _step(self, n: int) -> None:
-        self.done += n
+    def _step(self, done: int, total: int) -> None:
+        self.done = done
         if self.done < self.games:
             between_calls()
 
     def _run(self) -> None:
         try:
             with KERNEL_LOCK:
-                self.result = win_probability(self.position, self.policy, self.games,
-                                              self.seed, step=self._step)
+                self.result = api.luck_state(self.position, policy=self.policy,
+                                             games=self.games, seed=self.seed,
+                                             progress=self._step)
         except (ConfigError, ValueError) as e:
             self.error = str(e)
         except Exception as e:

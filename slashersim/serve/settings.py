@@ -17,7 +17,7 @@ import shlex
 import socket
 from typing import Any
 
-from ..analysis.position import parse_position
+from .. import api
 from ..core import rules
 from ..core.config import GameConfig
 from ..core.errors import ConfigError
@@ -279,7 +279,7 @@ def parse_position_text(text: str, cards: str | None = None):
         raise ConfigError(f"the position is not valid JSON: {e}") from None
     if cards is not None and isinstance(data, dict) and isinstance(data.get("config", {}), dict):
         data = {**data, "config": {"cards": cards, **data.get("config", {})}}
-    return parse_position(data)
+    return api.position(data)
 
 
 def check_luck(position: str, playouts: Any, seed: Any,
