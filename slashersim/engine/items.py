@@ -29,7 +29,7 @@ from ..core.layout import (
     C_WHITE_RED_KNIVES,
     KNAPSACK_CAPACITY,
     S_AREA,
-    S_CABINS_EXTRA,
+    S_CABINS_EXTRA_DRAWS,
     S_CHARMS_ROUND,
     S_CURSED_DRAWN,
     S_DAMAGE,
@@ -428,10 +428,10 @@ def open_draw(policy, player, st, params):
 def takes_extra_draw(policy, player, st, params):
     """Whether ``player``, its draw count drawn without the Killer, draws one card more: the
     area card gives an extra draw (the Cabins), the deck is not empty, and it says yes
-    (``extra_draw``); counted in ``S_CABINS_EXTRA``."""
+    (``extra_draw``); counted in ``S_CABINS_EXTRA_DRAWS``."""
     if st[C_AREA_EXTRA_DRAW + st[S_AREA]] and st[S_DECK_N] > 0:
         if ask(policy, interface.EXTRA_DRAW, player, 0, st, params) == 1:
-            st[S_CABINS_EXTRA] += 1
+            st[S_CABINS_EXTRA_DRAWS] += 1
             return True
     return False
 
