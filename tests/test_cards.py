@@ -430,7 +430,7 @@ def test_a_changed_item_heals_as_its_card_says(tmp_path):
 
 def test_the_cursed_objects_draws_are_its_cards(tmp_path):
     path = write(tmp_path, "[item.cursed_object]\nextra_draws = 1\n")
-    cursed = L.C_ITEM_EXTRA + rules.CURSED_OBJECT
+    cursed = L.C_ITEM_EXTRA_DRAWS + rules.CURSED_OBJECT
     assert GameConfig(cards=path).to_array()[cursed] == 1
     assert GameConfig(cursed_extra_draws=2).to_array()[cursed] == 2
 
@@ -454,8 +454,8 @@ def test_the_printed_items_are_of_their_printed_kinds():
     assert cfg[L.C_KEEPABLE] == (1 << rules.CURSED_OBJECT) - 1      # the old ``card < 11``
     assert [int(cfg[L.C_ITEM_KIND + i]) for i in range(12)] == \
         [rules.KIND_ESCAPE] * 5 + [rules.KIND_HEAL] * 2 + [
-            rules.KIND_LOOK, rules.KIND_KEEP_MORE, rules.KIND_REMOVE_TRAP, rules.KIND_FETCH,
-            rules.KIND_CURSED]
+            rules.KIND_LOOK_AT_TOP, rules.KIND_KEEP_ONE_MORE, rules.KIND_REMOVE_TRAP,
+            rules.KIND_TAKE_FROM_DISCARD, rules.KIND_CURSED]
 
 
 def test_an_item_of_another_kind_does_what_its_kind_does(tmp_path):

@@ -783,7 +783,7 @@ def test_fire_pit_trade_moves_an_item():
     st = make_state(area=FIRE_PIT)
     st[L.S_ROUND_LEADER] = 0
     hold(st, 0, MAP, FLASHLIGHT)
-    steps.fire_pit_gifts(scripted, st, script(p0=dict(trade=MAP)), 0)
+    steps.gift_window(scripted, st, script(p0=dict(trade=MAP)), 0)
     assert held(st, 0) == {FLASHLIGHT}
     assert held(st, 1) == {MAP}
 

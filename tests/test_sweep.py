@@ -154,7 +154,7 @@ def test_table_rows_equal_direct_simulations(tmp_path):
         for item in rules.ITEM_STAT_NAMES:
             assert getattr(row, f"used_{item}") == items["used"][item]
             assert getattr(row, f"kept_{item}") == items["kept"][item]
-        for name in ("killer_draws", "cabins_extra_draws", "gifts"):
+        for name in ("killer_draws", "extra_draws", "gifts"):
             assert getattr(row, name) == items[name]
     assert (df["rounds_hideaway"] == 0).tolist() == [True, False, True, False]
     assert df["cell"].tolist() == [0, 1, 2, 3]

@@ -503,7 +503,7 @@ def write_report(table, out_dir, heatmap_knobs=None, title=None, wrote=None):
     if items:
         lines += ["", "## Items", "", "Items used and kept per game by each player (policy), "
                   "pooled over the table's cells; a Cursed Object counts as used when drawn. "
-                  "Killer draws, Cabins' extra cards and Fire pit gifts per game below.", ""]
+                  "Killer draws, extra cards drawn and items given per game below.", ""]
         lines += items
     lines += ["", "## Highlights", ""]
     lines += _highlights(df, varying)

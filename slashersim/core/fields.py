@@ -105,7 +105,7 @@ RECORDS = (
     Record("used", ITEM, OWN, "times each item card was used (a Cursed Object counts as used "
                               "when drawn)"),
     Record("kept_item", ITEM, OWN, "times each item card was kept", "kept"),
-    Record("cabins_extra_draws", GAME, OWN,
+    Record("extra_draws", GAME, OWN,
            "extra cards drawn where an area card allows one more draw"),
     Record("gifts", GAME, OWN, "items given to the partner where an area card allows gifts"),
     Record("last_area", GAME, "area", "the area of the round the game ended in, by area id"),
@@ -180,9 +180,9 @@ COUNTS = (
           "item_stats.kept"),
     Count("killer_draws", "killer_draws", SUM, "Killers drawn", "killer_draws",
           "item_stats.killer_draws"),
-    Count("cabins_extra_draws", "cabins_extra_draws", SUM, "extra cards drawn where an area "
-                                                           "card allows one more draw",
-          "cabins_extra_draws", "item_stats.cabins_extra_draws"),
+    Count("extra_draws", "extra_draws", SUM, "extra cards drawn where an area card allows one "
+                                             "more draw", "extra_draws",
+          "item_stats.extra_draws"),
     Count("gifts", "gifts", SUM, "items given to the partner where an area card allows gifts",
           "gifts", "item_stats.gifts"),
     Count("kept", "kept", TOTAL, "item cards kept, both players"),
@@ -282,7 +282,7 @@ HOOKS = (
          shown="one of the kinds"),
     Hook("item_heal", ITEM, NUMBER, "a heal item only: health healed", "heal", 0,
          (1, MAX_HEALTH), only="heal", shown=f"1..{MAX_HEALTH} (printed: 1 and 2)"),
-    Hook("item_extra", ITEM, NUMBER, "a cursed item only: draws it adds", "extra_draws", 0,
+    Hook("item_extra_draws", ITEM, NUMBER, "a cursed item only: draws it adds", "extra_draws", 0,
          (0, 12), only="cursed", shown="0..12, or the rule parameter `cursed_extra_draws`"),
     Hook("kind_items", KIND, FROM_TABLES, "the item ids of each kind, a bitmask per kind"),
     Hook("keepable", ONE, FROM_TABLES, "the item ids a player may keep: those of a kind that is "

@@ -219,6 +219,8 @@ _k = _Layout()
 #: the offset of each count but the histograms by round, by name
 COUNT_OFFSETS = _k.fields("K_", [c for c in F.COUNTS if c.by != F.OPEN])
 K_FIXED_SIZE = _k.size
+#: the counts before the histograms by round: ``(name, offset, slots)``, in order
+COUNT_FIELDS = tuple(_k.names)
 #: the histograms by round at the open end of the counts, each ``max_rounds + 1`` long
 OPEN_COUNTS = tuple(c.name for c in F.COUNTS if c.by == F.OPEN)
 #: columns of :data:`COUNT_OPS`

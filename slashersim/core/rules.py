@@ -94,8 +94,9 @@ ITEM_KIND_TABLE = (
     ItemKind("junk", False, False, "never kept: drawn, it is discarded"),
 )
 ITEM_KINDS = tuple(kind.name for kind in ITEM_KIND_TABLE)
-(KIND_ESCAPE, KIND_HEAL, KIND_LOOK, KIND_KEEP_MORE, KIND_REMOVE_TRAP, KIND_FETCH, KIND_CURSED,
- KIND_JUNK) = range(len(ITEM_KINDS))
+#: the code of each kind, ``KIND_<NAME>``
+(KIND_ESCAPE, KIND_HEAL, KIND_LOOK_AT_TOP, KIND_KEEP_ONE_MORE, KIND_REMOVE_TRAP,
+ KIND_TAKE_FROM_DISCARD, KIND_CURSED, KIND_JUNK) = range(len(ITEM_KINDS))
 N_ITEM_KINDS = len(ITEM_KINDS)
 #: the 12 item cards of the retail game (Killer and Junk excluded)
 STANDARD_ITEMS = tuple(range(CURSED_OBJECT + 1))

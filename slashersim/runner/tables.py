@@ -3,12 +3,13 @@
 A sweep table has one row per cell × policy. It stores **counts** — integers that pool by
 adding — and derives every rate from them:
 
-- counts: ``games``, ``wins``, ``loss_health``, ``loss_traps``, ``timeout``,
+- counts: each count of the field registry that has a column (``core.fields.COUNTS``), in its
+  order: ``games``, ``wins``, ``loss_health``, ``loss_traps``, ``timeout``,
   ``invariant_violations``, ``rounds`` (rounds played, all games), ``damage`` (health lost
   to the Killer), ``traps_<area>`` and ``rounds_<area>`` (traps set off in, and rounds played
   in, each area), ``rounds_hist`` (games that ended in round 0, 1, 2, ...: a list column of
   integers in parquet, JSON text in CSV), the item totals ``used_<item>``, ``kept_<item>``,
-  ``killer_draws``, ``cabins_extra_draws``, ``gifts``; ``cell`` numbers the cell (an index
+  ``killer_draws``, ``extra_draws``, ``gifts``, ...; ``cell`` numbers the cell (an index
   into the provenance's ``cells``);
 - rates: ``win_rate``, ``win_ci_low``, ``win_ci_high`` (95 % Wilson) and ``mean_rounds`` are
   written beside the counts for a reader with nothing but pandas, and :func:`load_table`
@@ -23,10 +24,13 @@ under the key ``slashersim`` (JSON), and for CSV in a sidecar file ``NAME.csv.js
 :func:`load_table` puts it in ``DataFrame.attrs["slashersim"]``; ``slashersim info FILE``
 prints it.
 
-Tables written before format 2 (no provenance, ``trap_rate_<area>`` rates and a JSON
-``rounds_hist``) still load: their outcome counts are exact and ``rounds`` is rebuilt from
-``rounds_hist``, but trap rates cannot become counts, so they are dropped and anything that
-needs trap counts refuses in one line naming the command that regenerates the table.
+Tables of format 2 name a column as format 3 does not (:data:`RENAMED_COLUMNS`:
+``cabins_extra_draws``, the extra cards of any area card that allows one, is ``extra_draws``);
+they load under the new names. Tables written before format 2 (no provenance,
+``trap_rate_<area>`` rates and a JSON ``rounds_hist``) still load: their outcome counts are
+exact and ``rounds`` is rebuilt from ``rounds_hist``, but trap rates cannot become counts, so
+they are dropped and anything that needs trap counts refuses in one line naming the command
+that regenerates the table.
 
 Pure Python (pandas, pyarrow): nothing here compiles or plays.
 """
@@ -46,8 +50,13 @@ from ..core.errors import ConfigError
 from ..core.stats import rates, wilson_arrays
 from .result import ITEMS, count_fields
 
-#: the table format written by this version; 1 is the format before provenance and counts
-FORMAT = 2
+#: the table format written by this version; 1 is the format before provenance and counts, 2
+#: the format before the names of :data:`RENAMED_COLUMNS`
+FORMAT = 3
+#: the columns of older tables under their old names: old name -> name
+RENAMED_COLUMNS = {"cabins_extra_draws": "extra_draws"}
+#: the first format with provenance and counts
+COUNTS_FORMAT = 2
 #: the key of the provenance in the parquet schema metadata
 METADATA_KEY = "slashersim"
 AREAS = tuple(rules.AREA_NAMES)
@@ -292,14 +301,21 @@ def read_provenance(path):
 
 def table_format(provenance, columns):
     """The format of a table: its provenance's ``format``, else 1 for a table with trap rates
-    and no trap counts (written before format 2), else :data:`FORMAT` (counts, no
-    provenance: e.g. built in memory)."""
+    and no trap counts (written before format 2), else 2 for one with a column of
+    :data:`RENAMED_COLUMNS` under its old name, else :data:`FORMAT` (counts, no provenance:
+    e.g. built in memory)."""
     if provenance is not None:
         return int(provenance.get("format", 1))
     if any(c in columns for c in TRAP_RATE_COLUMNS) and \
             not any(c in columns for c in TRAP_COUNT_COLUMNS):
         return 1
-    return FORMAT
+    return 2 if any(c in columns for c in RENAMED_COLUMNS) else FORMAT
+
+
+def _renamed(df):
+    """``df`` with the columns of an older table under their names of this format."""
+    return df.rename(columns={old: new for old, new in RENAMED_COLUMNS.items()
+                              if old in df.columns and new not in df.columns})
 
 
 def _read(path):
@@ -417,12 +433,13 @@ def load_table(table):
     if fmt > FORMAT:
         raise TableError(f"table {source or ''} is of format {fmt}, newer than this slashersim "
                          f"reads ({FORMAT}); upgrade slashersim".replace("table  ", "table "))
+    df = _renamed(df)
     check_table(df)
     missing = carried.get("missing")
-    if fmt < FORMAT and missing is None:
+    if fmt < COUNTS_FORMAT and missing is None:
         df = _from_format_1(df, source)
-        missing = (f"it was written before table format {FORMAT} and holds trap rates, not "
-                   f"trap counts; regenerate it with: "
+        missing = (f"it was written before table format {COUNTS_FORMAT} and holds trap rates, "
+                   f"not trap counts; regenerate it with: "
                    f"{regenerate_command(source or 'TABLE.parquet')}")
     df = df.reset_index(drop=True)
     for col in knob_columns(df):
@@ -525,9 +542,10 @@ def table_info(path):
     prov, columns = read_provenance(path)
     fmt = table_format(prov, columns)
     if prov is None:
-        if fmt < FORMAT:
+        if fmt < COUNTS_FORMAT:
             raise TableError(f"table {str(path)!r} has no provenance (written before table "
-                             f"format {FORMAT}); regenerate it with: {regenerate_command(path)}")
+                             f"format {COUNTS_FORMAT}); regenerate it with: "
+                             f"{regenerate_command(path)}")
         where = f"its sidecar {str(sidecar_path(path))!r} is missing" \
             if Path(path).suffix.lower() == ".csv" else "its metadata holds none"
         raise TableError(f"table {str(path)!r} has no provenance: {where}; regenerate it "

@@ -155,9 +155,9 @@ class CardSet:
         return hash((self.file, self.sha256))
 
     def tables(self, knobs=None):
-        """The engine's tables of hooks (``core.layout.C_AREA_*``, ``C_ITEM_HEAL``,
-        ``C_CURSED_EXTRA``) with the rule parameters ``knobs`` (name -> value) filled in where
-        a card names one."""
+        """The engine's tables of hooks (``core.fields.HOOKS``: ``core.layout.C_AREA_*``,
+        ``C_ITEM_HEAL``, ...) by name, with the rule parameters ``knobs`` (name -> value)
+        filled in where a card names one."""
         return _tables(self, tuple(sorted((knobs or {}).items())))
 
 
