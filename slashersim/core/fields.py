@@ -279,7 +279,7 @@ HOOKS = (
                                       "count, 1: odd, -1: no such rule"),
     Hook("sweep", AREA, FROM_TABLES, "1: one player must win every trick"),
     Hook("item_kind", ITEM, CHOICE, "what the item does (its kind)", "kind", "junk", ITEM_KINDS,
-         shown="one of the kinds"),
+         shown="one of the [kinds](#item-kinds)"),
     Hook("item_heal", ITEM, NUMBER, "a heal item only: health healed", "heal", 0,
          (1, MAX_HEALTH), only="heal", shown=f"1..{MAX_HEALTH} (printed: 1 and 2)"),
     Hook("item_extra_draws", ITEM, NUMBER, "a cursed item only: draws it adds", "extra_draws", 0,
