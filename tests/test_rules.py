@@ -223,6 +223,16 @@ def test_reaching_trap_limit_loses():
     assert st[L.S_OUTCOME] == R.LOSS_TRAPS
 
 
+def test_the_trap_that_loses_notes_its_round():
+    st = make_state()                         # traps = 3
+    st[L.S_ROUND], st[L.S_TRAPS] = 5, 1
+    tricks.set_off_trap(st)                   # the 2nd trap: the game goes on
+    assert (st[L.S_OUTCOME], st[L.S_LOST_ROUND]) == (R.RUNNING, 0)
+    st[L.S_ROUND], st[L.S_TRAP_ROUND] = 6, 0
+    tricks.set_off_trap(st)                   # the 3rd, in round 6
+    assert (st[L.S_OUTCOME], st[L.S_LOST_ROUND]) == (R.LOSS_TRAPS, 6)
+
+
 def test_trap_limit_is_a_parameter():
     st = make_state(traps=1)
     tricks.set_off_trap(st)
@@ -539,6 +549,17 @@ def test_killer_health_floors_at_zero_and_loses():
     assert st[L.S_HEALTH] == 0
     assert st[L.S_DAMAGE] == 2
     assert st[L.S_OUTCOME] == R.LOSS_HEALTH
+
+
+def test_the_killer_that_takes_the_last_health_notes_its_round():
+    st = _killer_state(health=5, knives=1)    # 2 damage: the game goes on
+    st[L.S_ROUND] = 4
+    items.resolve_killer(st, 0)
+    assert (st[L.S_HEALTH], st[L.S_LOST_ROUND]) == (3, 0)
+    st = _killer_state(health=2, knives=1)
+    st[L.S_ROUND] = 9
+    items.resolve_killer(st, 0)
+    assert (st[L.S_OUTCOME], st[L.S_LOST_ROUND]) == (R.LOSS_HEALTH, 9)
 
 
 def test_killer_damage_uses_knives_left_after_nullify():

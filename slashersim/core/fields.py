@@ -109,6 +109,8 @@ RECORDS = (
            "extra cards drawn where an area card allows one more draw"),
     Record("gifts", GAME, OWN, "items given to the partner where an area card allows gifts"),
     Record("last_area", GAME, "area", "the area of the round the game ended in, by area id"),
+    Record("lost_round", GAME, OWN, "the round the game was lost in, the Killer taking a last "
+                                    "health or the last trap set off (0: not lost)"),
 )
 
 # --- statistics: the counts of a run ----------------------------------------------------------
@@ -174,6 +176,9 @@ COUNTS = (
           "rounds_by_area"),
     Count("rounds_hist", "rounds", HIST, "games that ended in round 0, 1, 2, ... (a list of "
                                          "integers)", "rounds_hist", "rounds_hist", by=OPEN),
+    Count("lost_round_hist", "lost_round", HIST, "games lost in round 0, 1, 2, ..., by health or "
+                                                 "by traps (a list of integers)",
+          "lost_round_hist", "losses.lost_round_hist", by=OPEN, when=(LOSS_HEALTH, LOSS_TRAPS)),
     Count("used", "used", SUM, "times each item card was used (a Cursed Object counts as used "
                                "when drawn)", "used", "item_stats.used"),
     Count("kept_item", "kept_item", SUM, "times each item card was kept", "kept",

@@ -52,12 +52,14 @@ from ..core.layout import (
     S_KILLER_DRAWS,
     S_KNAPSACK,
     S_KNIVES,
+    S_LOST_ROUND,
     S_OUT,
     S_OUTCOME,
     S_PEEK,
     S_PEEK_N,
     S_PICK,
     S_PICKS,
+    S_ROUND,
     S_ROUND_LEADER,
     S_TRAPS,
     S_TRICK_LEADER,
@@ -495,6 +497,7 @@ def resolve_killer(st, player):
         reshuffle_item_deck(st)
     if st[S_HEALTH + player] == 0:
         st[S_OUTCOME] = LOSS_HEALTH
+        st[S_LOST_ROUND] = st[S_ROUND]
 
 
 # --- step 8: keeping ------------------------------------------------------------------------
