@@ -15,21 +15,19 @@ breaks never):
 
 - ``title``, ``level`` (1 or 2: the rulebook's area-deck group), ``source`` (the text it comes
   from), ``rule`` (the card's words);
-- ``breaks_on_trick``: an expression over one trick; ``breaks_on_tricks_won``: over the tricks
-  each player has won, asked after every trick (the first breach of a round sets off its trap);
-  true or false, and not the same on every trick unless written ``"false"`` or ``"true"`` (read
-  with a warning, :attr:`CardSet.warnings`);
-- ``white_shift`` (-1, 0, 1: the whites' colour one step down or up), ``greens_removed`` and
-  ``draw_reduction`` (0..20), ``extra_draw`` (true: one more card may be drawn after the draws),
-  ``killer`` (``"damage"``, or ``"all_health"``: the Killer takes all health), ``gifts`` (true:
-  items may be given in the item phase). A number may also be the name of the rule parameter
-  that sets it (``greens_removed = "lakeside_removal"``), which is how the printed cards keep
-  their [choice] points as parameters.
+- the key of each of its hooks (``core.fields.HOOKS``, docs/cards.md): the rules
+  ``breaks_on_trick``, an expression over one trick, and ``breaks_on_tricks_won``, over the
+  tricks each player has won, asked after every trick (the first breach of a round sets off its
+  trap), true or false, and not the same on every trick unless written ``"false"`` or
+  ``"true"`` (read with a warning, :attr:`CardSet.warnings`); then its effects, each a number
+  in its range, a flag or one of its values. A number may also be the name of the rule
+  parameter that sets it (``greens_removed = "lakeside_removal"``), which is how the printed
+  cards keep their [choice] points as parameters.
 
-An item card's keys: ``title``, ``source``, ``rule``; ``kind``, what it does (one of
-``rules.ITEM_KINDS``: an escape item, a heal, ...); ``heal`` (a heal item's health healed) and
-``extra_draws`` (a cursed item's draws added). A new item takes a printed one's place in the
-item deck (``replaces``), or joins the deck beside the twelve (``added = true``; at most
+An item card's keys: ``title``, ``source``, ``rule``, and the key of each of its hooks:
+``kind``, what it does (one of ``rules.ITEM_KINDS``: an escape item, a heal, ...), and the
+numbers that belong to one kind. A new item takes a printed one's place in the item deck
+(``replaces``), or joins the deck beside the twelve (``added = true``; at most
 ``rules.MAX_ADDED_ITEMS``, with the ids ``rules.FIRST_ADDED_ITEM ..``), and states its kind.
 The engine and the players read an item only through its kind (``core.layout.C_KIND_ITEMS``,
 ``C_ITEM_KIND``, ``C_KEEPABLE``, ``C_USABLE``).
