@@ -209,10 +209,28 @@ _r = _Layout()
 RECORD_OFFSETS = _r.fields("R_", F.RECORDS)
 RECORD_SIZE = _r.size
 RECORD_FIELDS = tuple(_r.names)
-#: what ``engine.game.write_record`` copies from the state: ``(record offset, state offset,
-#: slots)`` of each record field but the derived ones
-RECORD_COPY = np.array([(RECORD_OFFSETS[r.name], _s.offset(r.name if r.state == F.OWN else r.state),
-                         r.slots) for r in F.RECORDS if r.state != F.DERIVED], dtype=np.int64)
+
+
+
+def _runs(rows):
+    """``rows`` of ``[source, target, slots, *rest]`` with each run of rows that follow on in
+    both the source and the target (and share the rest) made one row: fewer, longer copies."""
+    out = []
+    for source, target, slots, *rest in rows:
+        last = out[-1] if out else None
+        if last and last[0] + last[2] == source and last[1] + last[2] == target \
+                and last[3:] == rest:
+            last[2] += slots
+        else:
+            out.append([source, target, slots, *rest])
+    return np.array(out, dtype=np.int64).reshape(len(out), -1)
+
+
+#: what ``engine.game.write_record`` copies from the state: ``(state offset, record offset,
+#: slots)`` of each record field but the derived ones, fields that follow on in both as one
+RECORD_COPY = _runs([[_s.offset(r.name if r.state == F.OWN else r.state),
+                      RECORD_OFFSETS[r.name], r.slots]
+                     for r in F.RECORDS if r.state != F.DERIVED])
 
 # --- counts of a run ----------------------------------------------------------------------
 _k = _Layout()
@@ -223,15 +241,22 @@ K_FIXED_SIZE = _k.size
 COUNT_FIELDS = tuple(_k.names)
 #: the histograms by round at the open end of the counts, each ``max_rounds + 1`` long
 OPEN_COUNTS = tuple(c.name for c in F.COUNTS if c.by == F.OPEN)
-#: columns of :data:`COUNT_OPS`
-OP_HOW, OP_RECORD, OP_SLOTS, OP_COUNT, OP_BINS, OP_WHEN = range(6)
-#: what ``engine.game.aggregate`` does for each count: ``(how, record offset, record slots, count
-#: offset (an open histogram: its number among them), histogram slots (0: open), outcomes
-#: counted as a bitmask)``
-COUNT_OPS = np.array([
-    (c.how, RECORD_OFFSETS.get(c.of, 0), F.RECORD[c.of].slots if c.of else 0,
-     OPEN_COUNTS.index(c.name) if c.by == F.OPEN else COUNT_OFFSETS[c.name],
-     c.slots if c.how == F.HIST else 0, c.when_mask) for c in F.COUNTS], dtype=np.int64)
+
+
+def _count_ops(how):
+    """What ``engine.game.aggregate`` does for each count reduced by ``how``: ``(record offset,
+    count offset, slots, histogram slots, outcomes counted)``; the count offset of a histogram
+    by round is its number among :data:`OPEN_COUNTS` (``histogram slots`` 0: ``max_rounds +
+    1``), the outcomes a bitmask over their codes; sums that follow on in both as one."""
+    rows = [[RECORD_OFFSETS.get(c.of, 0),
+             OPEN_COUNTS.index(c.name) if c.by == F.OPEN else COUNT_OFFSETS[c.name],
+             F.RECORD[c.of].slots if c.of else 1, c.slots if how == F.HIST else 0, c.when_mask]
+            for c in F.COUNTS if c.how == how]
+    return _runs(rows) if how == F.SUM else np.array(rows, dtype=np.int64).reshape(-1, 5)
+
+
+COUNT_GAMES, COUNT_SUMS, COUNT_TOTALS, COUNT_ANYS, COUNT_HISTS = (
+    _count_ops(how) for how in (F.GAMES, F.SUM, F.TOTAL, F.ANY, F.HIST))
 
 
 def counts_size(max_rounds):

@@ -3,7 +3,6 @@ parallel chunk of games."""
 from numba import njit, prange, types
 import numpy as np
 
-from ..core.fields import ANY, GAMES, SUM, TOTAL
 from ..core.layout import (
     C_CHECK,
     C_JUNK,
@@ -13,14 +12,12 @@ from ..core.layout import (
     C_MAX_ROUNDS,
     C_N_ADDED_ITEMS,
     CFG_SIZE,
-    COUNT_OPS,
+    COUNT_ANYS,
+    COUNT_GAMES,
+    COUNT_HISTS,
+    COUNT_SUMS,
+    COUNT_TOTALS,
     K_FIXED_SIZE,
-    OP_BINS,
-    OP_COUNT,
-    OP_HOW,
-    OP_RECORD,
-    OP_SLOTS,
-    OP_WHEN,
     OPEN_COUNTS,
     R_ESCAPES,
     R_OUTCOME,
@@ -198,7 +195,7 @@ def write_record(st, rec):
     ``ndarray(int32, (RECORD_SIZE,))``: each field of the record (``core.fields.RECORDS``) from
     its state field (``layout.RECORD_COPY``), and the escape items the team holds."""
     for j in range(RECORD_COPY.shape[0]):
-        r, s = RECORD_COPY[j, 0], RECORD_COPY[j, 1]
+        s, r = RECORD_COPY[j, 0], RECORD_COPY[j, 1]
         for k in range(RECORD_COPY[j, 2]):
             rec[r + k] = st[s + k]
     rec[R_ESCAPES] = team_escapes(st)
@@ -263,29 +260,32 @@ def simulate_chunk(policy, cfg, params, seed, game0, records, held, repeats):
 @lazy_njit(types.void(types.int32[:, ::1], types.int64[::1]), cache=True)
 def aggregate(records, counts):
     """Add the records of a chunk into ``counts`` (laid out by ``layout.K_*``): each count of
-    the field registry (``core.fields.COUNTS``) reduces its record field as ``layout.COUNT_OPS``
-    says; a histogram by round at the open end of the counts has ``max_rounds + 1`` slots."""
+    the field registry (``core.fields.COUNTS``) reduces its record field as ``layout.COUNT_*``
+    say, for the games of the outcomes it counts; a histogram by round at the open end of the
+    counts has ``max_rounds + 1`` slots."""
     open_slots = (counts.shape[0] - K_FIXED_SIZE) // len(OPEN_COUNTS)
     for i in range(records.shape[0]):
         r = records[i]
         outcome = np.int64(1) << r[R_OUTCOME]
-        for j in range(COUNT_OPS.shape[0]):
-            if COUNT_OPS[j, OP_WHEN] & outcome == 0:
-                continue
-            how, src, dst = COUNT_OPS[j, OP_HOW], COUNT_OPS[j, OP_RECORD], COUNT_OPS[j, OP_COUNT]
-            if how == GAMES:
-                counts[dst] += 1
-            elif how == SUM:
-                for k in range(COUNT_OPS[j, OP_SLOTS]):
+        for j in range(COUNT_GAMES.shape[0]):
+            if COUNT_GAMES[j, 4] & outcome:
+                counts[COUNT_GAMES[j, 1]] += 1
+        for j in range(COUNT_SUMS.shape[0]):
+            if COUNT_SUMS[j, 4] & outcome:
+                src, dst = COUNT_SUMS[j, 0], COUNT_SUMS[j, 1]
+                for k in range(COUNT_SUMS[j, 2]):
                     counts[dst + k] += r[src + k]
-            elif how == TOTAL:
-                for k in range(COUNT_OPS[j, OP_SLOTS]):
+        for j in range(COUNT_TOTALS.shape[0]):
+            if COUNT_TOTALS[j, 4] & outcome:
+                src, dst = COUNT_TOTALS[j, 0], COUNT_TOTALS[j, 1]
+                for k in range(COUNT_TOTALS[j, 2]):
                     counts[dst] += r[src + k]
-            elif how == ANY:
-                if r[src] != 0:
-                    counts[dst] += 1
-            else:
-                bins = COUNT_OPS[j, OP_BINS]
+        for j in range(COUNT_ANYS.shape[0]):
+            if COUNT_ANYS[j, 4] & outcome and r[COUNT_ANYS[j, 0]] != 0:
+                counts[COUNT_ANYS[j, 1]] += 1
+        for j in range(COUNT_HISTS.shape[0]):
+            if COUNT_HISTS[j, 4] & outcome:
+                dst, bins = COUNT_HISTS[j, 1], COUNT_HISTS[j, 3]
                 if bins == 0:
                     dst, bins = K_FIXED_SIZE + dst * open_slots, open_slots
-                counts[dst + min(r[src], bins - 1)] += 1
+                counts[dst + min(r[COUNT_HISTS[j, 0]], bins - 1)] += 1
