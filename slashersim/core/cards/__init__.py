@@ -219,9 +219,10 @@ def _check_keys(name, card, text, where, keys=AREA_KEYS, kind="area"):
             _check_rule(name, key, value, f"{at}, {key} of {name!r}")
         elif build == F.CHOICE:
             if value not in hook.values:
-                raise CardError(f"{at}: {key} of {name!r} is {value!r}"
-                                + did_you_mean(value, hook.values) + "; expected one of: "
-                                + ", ".join(hook.values))
+                hint = did_you_mean(value, hook.values)
+                if hint.startswith("; did you mean"):
+                    hint += "; expected one of: " + ", ".join(hook.values)
+                raise CardError(f"{at}: {key} of {name!r} is {value!r}{hint}")
         elif isinstance(neutral, bool):
             if not isinstance(value, bool):
                 raise CardError(f"{at}: {key} of {name!r} must be true or false, got {value!r}")
