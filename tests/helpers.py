@@ -132,9 +132,12 @@ def assert_one_line_error(p, needle):
 
 
 def parquet_equals(path, df):
-    """Whether the parquet table at ``path`` holds ``df`` (``rounds_hist`` read back as a
-    list column)."""
+    """Whether the parquet table at ``path`` holds ``df`` (``rounds_hist`` and the other list
+    columns read back as lists)."""
     import pandas as pd
+
+    from slashersim.runner.tables import LIST_COLUMNS
     back = pd.read_parquet(path)
-    return back.drop(columns="rounds_hist").equals(df.drop(columns="rounds_hist")) and \
-        [list(h) for h in back["rounds_hist"]] == [list(h) for h in df["rounds_hist"]]
+    lists = [c for c in LIST_COLUMNS if c in df.columns]
+    return back.drop(columns=lists).equals(df.drop(columns=lists)) and \
+        all([list(h) for h in back[c]] == [list(h) for h in df[c]] for c in lists)

@@ -130,13 +130,18 @@ def test_the_printed_file_as_a_card_file_plays_the_printed_games(tmp_path):
     ('[area.cabins]\nwhite_shift = 2\n', "white_shift of 'cabins' must be a whole number -1..1"),
     ('[area.cabins]\ngreens_removed = "lakeside_removel"\n',
      "names no rule parameter 'lakeside_removel'; did you mean 'lakeside_removal'?"),
-    ('[area.cabins]\nkiller = "everything"\n', "killer of 'cabins' is 'everything'"),
+    ('[area.cabins]\nkiller = "everything"\n',
+     "killer of 'cabins' is 'everything'; expected one of: damage, all_health"),
+    ('[area.cabins]\nkiller = "all_healt"\n', "killer of 'cabins' is 'all_healt'; did you mean "
+                                              "'all_health'?; expected one of: damage, all_health"),
     ('[area.cabins]\nextra_draw = 1\n', "extra_draw of 'cabins' must be true or false"),
     ('[area.cabin]\nrule = "x"\n', "'cabin' is not an area of the game; did you mean 'cabins'?"),
     ('[junk.one]\nrule = "x"\n', "no card kind 'junk'"),
     ('[item.knife]\nrule = "x"\n', "'knife' is not an item of the game"),
     ('[item.map]\nheal = 1\n', "heal is a key of a heal item, and 'map' is of kind 'escape'"),
-    ('[item.map]\nkind = "heel"\n', "kind of 'map' is 'heel'; did you mean 'heal'?"),
+    ('[item.map]\nkind = "heel"\n', "kind of 'map' is 'heel'; did you mean 'heal'?; expected "
+                                     "one of: escape, heal, look_at_top, keep_one_more, "
+                                     "remove_trap, take_from_discard, cursed, junk"),
     ('[item.map]\nkind = "heal"\n', "'map' is a heal item: give it heal = N"),
     ('[item.map]\nextra_draws = 2\n', "extra_draws is a key of a cursed item"),
     ('[item.rope]\nreplaces = "map"\n', "the new item 'rope' states its kind: kind = one of"),
@@ -430,7 +435,7 @@ def test_a_changed_item_heals_as_its_card_says(tmp_path):
 
 def test_the_cursed_objects_draws_are_its_cards(tmp_path):
     path = write(tmp_path, "[item.cursed_object]\nextra_draws = 1\n")
-    cursed = L.C_ITEM_EXTRA + rules.CURSED_OBJECT
+    cursed = L.C_ITEM_EXTRA_DRAWS + rules.CURSED_OBJECT
     assert GameConfig(cards=path).to_array()[cursed] == 1
     assert GameConfig(cursed_extra_draws=2).to_array()[cursed] == 2
 
@@ -454,8 +459,8 @@ def test_the_printed_items_are_of_their_printed_kinds():
     assert cfg[L.C_KEEPABLE] == (1 << rules.CURSED_OBJECT) - 1      # the old ``card < 11``
     assert [int(cfg[L.C_ITEM_KIND + i]) for i in range(12)] == \
         [rules.KIND_ESCAPE] * 5 + [rules.KIND_HEAL] * 2 + [
-            rules.KIND_LOOK, rules.KIND_KEEP_MORE, rules.KIND_REMOVE_TRAP, rules.KIND_FETCH,
-            rules.KIND_CURSED]
+            rules.KIND_LOOK_AT_TOP, rules.KIND_KEEP_ONE_MORE, rules.KIND_REMOVE_TRAP,
+            rules.KIND_TAKE_FROM_DISCARD, rules.KIND_CURSED]
 
 
 def test_an_item_of_another_kind_does_what_its_kind_does(tmp_path):

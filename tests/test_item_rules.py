@@ -555,7 +555,7 @@ def test_cabins_extra_card_not_offered_on_an_empty_deck():
     assert not draw_items(scripted, 0, st, p)
     assert drawn(st) == [MAP]
     assert asked(p) == []
-    assert st[L.S_CABINS_EXTRA] == 0
+    assert st[L.S_EXTRA_DRAWS] == 0
 
 
 def test_cabins_extra_card_offered_after_the_cursed_objects_extras():
@@ -569,7 +569,7 @@ def test_cabins_extra_card_offered_after_the_cursed_objects_extras():
     assert log(p) == [(interface.EXTRA_DRAW, 0, 0, 3, 0, 7)]
     assert drawn(st) == [MAP, CAR_KEY, GASOLINE, BACKPACK]
     assert deck(st) == [LUCKY_CHARM]
-    assert st[L.S_CABINS_EXTRA] == 1
+    assert st[L.S_EXTRA_DRAWS] == 1
 
 
 # ==========================================================================================
@@ -1053,7 +1053,7 @@ def test_item_statistics_count_exactly_what_happened():
     item_phase(scripted, st, p)
     assert used(st) == {FLASHLIGHT: 1, CURSED_OBJECT: 1, BACKPACK: 1, FIRST_AID_LARGE: 1}
     assert kept(st) == {MAP: 1, GASOLINE: 1, WALKIE_TALKIE: 1}
-    assert st[L.S_CABINS_EXTRA] == 1 and st[L.S_GIFTS] == 0
+    assert st[L.S_EXTRA_DRAWS] == 1 and st[L.S_GIFTS] == 0
     assert held(st, 0) == {MAP, GASOLINE} and held(st, 1) == {WALKIE_TALKIE}
     assert st[L.S_HEALTH + 1] == 6
     assert deck(st) == [BOLT_CUTTERS]
@@ -1064,7 +1064,7 @@ def test_item_statistics_count_exactly_what_happened():
                                               FIRST_AID_LARGE)] == [1, 1, 1, 1]
     assert int(rec[L.R_USED:L.R_USED + 12].sum()) == 4
     assert int(rec[L.R_KEPT_ITEM:L.R_KEPT_ITEM + 12].sum()) == 3
-    assert (rec[L.R_CABINS_EXTRA], rec[L.R_GIFTS]) == (1, 0)
+    assert (rec[L.R_EXTRA_DRAWS], rec[L.R_GIFTS]) == (1, 0)
 
 
 # ==========================================================================================
@@ -1149,7 +1149,7 @@ def test_exerciser_always_draws_the_cabins_extra_card():
     st[L.S_DRAWS] = 1
     assert not draw_items(exerciser, 0, st, NO_PARAMS)
     assert drawn(st) == [MAP, CAR_KEY]
-    assert st[L.S_CABINS_EXTRA] == 1
+    assert st[L.S_EXTRA_DRAWS] == 1
 
 
 def test_exerciser_counts_the_cabins_extra_card_for_the_backpack():
@@ -1160,7 +1160,7 @@ def test_exerciser_counts_the_cabins_extra_card_for_the_backpack():
     put_deck(st, [FLASHLIGHT, FIRST_AID_SMALL, MAP])
     st[L.S_WHITE_COLOUR] = COL_G
     item_turn(exerciser, 0, st, NO_PARAMS)
-    assert st[L.S_CABINS_EXTRA] == 1
+    assert st[L.S_EXTRA_DRAWS] == 1
     assert held(st, 0) == {FLASHLIGHT, FIRST_AID_SMALL}
     assert discard(st) == [BACKPACK] and deck(st) == [MAP]
 

@@ -55,6 +55,24 @@ def test_with_one_round_every_loss_by_health_is_in_round_one():
     assert s["losses"]["timeout"] == s["outcomes"]["timeout"]
 
 
+def test_each_lost_game_is_counted_in_the_round_it_was_lost_in():
+    """The record's ``lost_round`` is the round of a lost game's end, 0 for any other game, and
+    ``losses.lost_round_hist`` counts the lost games by it, whichever way they were lost."""
+    r = simulate(GameConfig(max_rounds=6, health=3), "baseline", games=2000, seed=3,
+                 keep_records=True)
+    rec = r.records
+    lost = rec["outcome"].isin(["loss_health", "loss_traps"])
+    assert lost.any() and (~lost).any()
+    assert (rec["lost_round"][lost] == rec["rounds"][lost]).all()
+    assert (rec["lost_round"][~lost] == 0).all()
+    s = r.summary()
+    hist = s["losses"]["lost_round_hist"]
+    assert hist == np.bincount(rec["lost_round"][lost], minlength=len(hist)).tolist()
+    assert hist[0] == 0 and sum(hist) == s["outcomes"]["loss_health"] + \
+        s["outcomes"]["loss_traps"]
+    assert r.fields["lost_round_hist"] == hist
+
+
 def test_late_losses_count_in_the_last_round_bucket():
     counts = np.zeros(L.counts_size(40), dtype=np.int64)
     rec = np.zeros((2, L.RECORD_SIZE), dtype=np.int32)
@@ -86,7 +104,7 @@ def test_simulate_reads_in_plain_words(capsys):
     s = json.loads(out)
     assert set(s["trap_rate_by_area"]) == set(rules.AREA_NAMES)
     assert set(s["losses"]) == {"health_by_area", "health_by_round", "traps_by_area",
-                                "timeout"}
+                                "lost_round_hist", "timeout"}
 
 
 def test_a_new_card_is_shown_by_its_title(tmp_path, capsys):

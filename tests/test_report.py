@@ -254,7 +254,7 @@ def test_items_used_and_kept_per_game_by_player(tmp_path):
     for i, item in enumerate(rules.ITEM_STAT_NAMES):
         df[f"used_{item}"] = [(i + 1) * (1 if p == "a" else 2) for p in df["policy"]]
         df[f"kept_{item}"] = 3
-    df["killer_draws"], df["cabins_extra_draws"], df["gifts"] = 5, 0, 7
+    df["killer_draws"], df["extra_draws"], df["gifts"] = 5, 0, 7
     text = write_report(df, tmp_path / "r").read_text()
     assert "## Items" in text
     games = df.groupby("policy")["games"].sum()
@@ -324,7 +324,7 @@ def test_health_steps_explain_a_flat_step():
     df["killer_draws"] = np.where(df["health"] == 4, 2 * df["games"], df["games"])
     for item in rules.ITEM_STAT_NAMES:
         df[f"used_{item}"], df[f"kept_{item}"] = 1, 1
-    df["cabins_extra_draws"], df["gifts"] = 0, 0
+    df["extra_draws"], df["gifts"] = 0, 0
     steps = health_steps(df)
     assert len(steps) == 1
     step = steps.iloc[0]

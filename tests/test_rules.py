@@ -223,6 +223,16 @@ def test_reaching_trap_limit_loses():
     assert st[L.S_OUTCOME] == R.LOSS_TRAPS
 
 
+def test_the_trap_that_loses_notes_its_round():
+    st = make_state()                         # traps = 3
+    st[L.S_ROUND], st[L.S_TRAPS] = 5, 1
+    tricks.set_off_trap(st)                   # the 2nd trap: the game goes on
+    assert (st[L.S_OUTCOME], st[L.S_LOST_ROUND]) == (R.RUNNING, 0)
+    st[L.S_ROUND], st[L.S_TRAP_ROUND] = 6, 0
+    tricks.set_off_trap(st)                   # the 3rd, in round 6
+    assert (st[L.S_OUTCOME], st[L.S_LOST_ROUND]) == (R.LOSS_TRAPS, 6)
+
+
 def test_trap_limit_is_a_parameter():
     st = make_state(traps=1)
     tricks.set_off_trap(st)
@@ -541,6 +551,17 @@ def test_killer_health_floors_at_zero_and_loses():
     assert st[L.S_OUTCOME] == R.LOSS_HEALTH
 
 
+def test_the_killer_that_takes_the_last_health_notes_its_round():
+    st = _killer_state(health=5, knives=1)    # 2 damage: the game goes on
+    st[L.S_ROUND] = 4
+    items.resolve_killer(st, 0)
+    assert (st[L.S_HEALTH], st[L.S_LOST_ROUND]) == (3, 0)
+    st = _killer_state(health=2, knives=1)
+    st[L.S_ROUND] = 9
+    items.resolve_killer(st, 0)
+    assert (st[L.S_OUTCOME], st[L.S_LOST_ROUND]) == (R.LOSS_HEALTH, 9)
+
+
 def test_killer_damage_uses_knives_left_after_nullify():
     # won red 5 + red 3 + 2 greens: red 3 nullified, 3 knives -> 4 damage; MAP drawn first
     # is not kept (nothing kept on a Killer)
@@ -783,7 +804,7 @@ def test_fire_pit_trade_moves_an_item():
     st = make_state(area=FIRE_PIT)
     st[L.S_ROUND_LEADER] = 0
     hold(st, 0, MAP, FLASHLIGHT)
-    steps.fire_pit_gifts(scripted, st, script(p0=dict(trade=MAP)), 0)
+    steps.gift_window(scripted, st, script(p0=dict(trade=MAP)), 0)
     assert held(st, 0) == {FLASHLIGHT}
     assert held(st, 1) == {MAP}
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from helpers import assert_one_line_error, run_cli
+from helpers import assert_one_line_error, parquet_equals, run_cli
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
@@ -26,7 +26,13 @@ from slashersim.cli import main
 from slashersim.core import rules
 from slashersim.core.config import ConfigError, GameConfig
 from slashersim.runner import simulate
-from slashersim.runner.tables import FORMAT, TABLE_COLUMNS, knob_columns, load_table
+from slashersim.runner.tables import (
+    FORMAT,
+    LIST_COLUMNS,
+    TABLE_COLUMNS,
+    knob_columns,
+    load_table,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -133,8 +139,10 @@ def test_table_rows_equal_direct_simulations(tmp_path):
     assert not [c for c in df.columns if c.startswith("trap_rate_")]
     assert len(df) == 4
     back = pd.read_parquet(tmp_path / "out.parquet")
-    assert back.drop(columns="rounds_hist").equals(df.drop(columns="rounds_hist"))
-    assert [list(h) for h in back["rounds_hist"]] == list(df["rounds_hist"])
+    assert LIST_COLUMNS == ("rounds_hist", "lost_round_hist")
+    assert back.drop(columns=list(LIST_COLUMNS)).equals(df.drop(columns=list(LIST_COLUMNS)))
+    for col in LIST_COLUMNS:
+        assert [list(h) for h in back[col]] == list(df[col])
     assert not checkpoint_dir(tmp_path / "out.parquet").exists()
     for row, (knobs, config) in zip(df.itertuples(index=False), cells(spec)):
         assert {k: getattr(row, k) for k in knobs} == knobs
@@ -147,6 +155,7 @@ def test_table_rows_equal_direct_simulations(tmp_path):
             assert getattr(row, name) == s["outcomes"][name]
         assert row.mean_rounds == s["mean_rounds"] and row.rounds == s["rounds"]
         assert row.damage == s["damage"] and row.rounds_hist == s["rounds_hist"]
+        assert row.lost_round_hist == s["losses"]["lost_round_hist"]
         for area in rules.AREA_NAMES:
             assert getattr(row, f"traps_{area}") == s["traps_by_area"][area]
             assert getattr(row, f"rounds_{area}") == s["rounds_by_area"][area]
@@ -154,7 +163,7 @@ def test_table_rows_equal_direct_simulations(tmp_path):
         for item in rules.ITEM_STAT_NAMES:
             assert getattr(row, f"used_{item}") == items["used"][item]
             assert getattr(row, f"kept_{item}") == items["kept"][item]
-        for name in ("killer_draws", "cabins_extra_draws", "gifts"):
+        for name in ("killer_draws", "extra_draws", "gifts"):
             assert getattr(row, name) == items[name]
     assert (df["rounds_hideaway"] == 0).tolist() == [True, False, True, False]
     assert df["cell"].tolist() == [0, 1, 2, 3]
@@ -172,7 +181,7 @@ def test_the_table_says_how_it_was_made(tmp_path):
     assert schema.field("rounds_hist").type == pa.list_(pa.int64())
     prov = json.loads(schema.metadata[b"slashersim"])
     assert df.attrs["slashersim"] == prov
-    assert prov["format"] == FORMAT == 2 and prov["kind"] == "sweep"
+    assert prov["format"] == FORMAT == 3 and prov["kind"] == "sweep"
     assert prov["software"]["slashersim"] == __version__
     assert prov["command"] == "slashersim sweep spec.toml --out out.parquet"
     assert (prov["seed"], prov["games"]) == (11, 3000)
@@ -185,7 +194,7 @@ def test_the_table_says_how_it_was_made(tmp_path):
                      "white_colours"):
             assert knob in cell["config"]
     loaded = load_table(out)
-    assert loaded.attrs["slashersim"] == prov and loaded.attrs["format"] == 2
+    assert loaded.attrs["slashersim"] == prov and loaded.attrs["format"] == 3
 
 
 def test_csv(tmp_path, capsys):
@@ -225,8 +234,7 @@ def test_interrupted_sweep_resumes_to_the_same_table(tmp_path):
     assert seen[0] == (0, 4, 2000, 12000) and seen[-1] == (4, 4, 12000, 12000)
     assert len(seen) == 1 + 10
     assert df.equals(reference)
-    assert pd.read_parquet(out).drop(columns="rounds_hist").equals(
-        reference.drop(columns="rounds_hist"))
+    assert parquet_equals(out, reference)
     assert not ckpt.exists()
 
 

@@ -19,7 +19,9 @@ from slashersim.present import figures
 from slashersim.runner.tables import (
     FORMAT,
     TableError,
+    knob_columns,
     load_table,
+    pool_counts,
     read_provenance,
     sidecar_path,
     write_table,
@@ -28,6 +30,9 @@ from slashersim.runner.tables import (
 ROOT = Path(__file__).resolve().parents[1]
 #: a copy of the difficulty table as committed before table format 2
 OLD = ROOT / "tests" / "data" / "difficulty.parquet"
+#: a small table of format 2 (novice and casual, health 7 and 4, 300 games each), written by
+#: the code of that format, whose column ``cabins_extra_draws`` is ``extra_draws`` since
+FORMAT_2 = ROOT / "tests" / "data" / "table_format2.parquet"
 
 PROVENANCE = {"format": FORMAT, "kind": "sweep", "created": "2026-12-03T00:00:00+00:00",
               "software": {"slashersim": "0.1.0", "git": {"commit": "a" * 40, "dirty": False},
@@ -68,7 +73,8 @@ def test_provenance_round_trip(written):
 def test_info_prints_how_the_table_was_made(written, capsys):
     assert main(["info", str(written / "t.parquet")]) == 0
     out = capsys.readouterr().out
-    for needle in ("sweep table, format 2, 6 rows (6 cells x 1 policies)", "git " + "a" * 40,
+    for needle in (f"sweep table, format {FORMAT}, 6 rows (6 cells x 1 policies)",
+                   "git " + "a" * 40,
                    "command      slashersim sweep spec.toml --out t.parquet", "seed         1",
                    "2,000 per cell and policy", "policy       baseline: no parameters",
                    "escapes_needed = 4", "item_timing    = item_phase",
@@ -107,8 +113,37 @@ def test_info_compiles_nothing(written):
 
 def test_a_newer_format_is_refused(tmp_path):
     write_table(make_table(), tmp_path / "n.parquet", {**PROVENANCE, "format": FORMAT + 1})
-    with pytest.raises(TableError, match="format 3, newer than this slashersim reads"):
+    with pytest.raises(TableError, match=f"format {FORMAT + 1}, newer than this slashersim reads"):
         load_table(tmp_path / "n.parquet")
+
+
+# --- format 2: a column under its old name -------------------------------------------------------
+
+def test_a_table_of_format_2_loads_under_the_new_names(tmp_path):
+    """The committed table of format 2 counts the extra cards drawn as ``cabins_extra_draws``
+    (the casual player's 27 at health 7 and 4 at health 4, the novice's none): it loads with
+    them in ``extra_draws``, not as a knob, pools and reports them."""
+    raw = pd.read_parquet(FORMAT_2)
+    assert "cabins_extra_draws" in raw.columns and "extra_draws" not in raw.columns
+    assert read_provenance(FORMAT_2)[0]["format"] == 2
+    df = load_table(FORMAT_2)
+    assert df.attrs["format"] == 2 and "missing" not in df.attrs
+    assert "cabins_extra_draws" not in df.columns
+    assert df["policy"].tolist() == ["baseline", "heuristic", "baseline", "heuristic"]
+    assert df["extra_draws"].tolist() == [0, 27, 0, 4]
+    assert df["gifts"].tolist() == [0, 26, 0, 7]
+    assert knob_columns(df) == ["health"]
+    pooled = pool_counts(df, ["policy"]).set_index("policy")
+    assert pooled.loc["heuristic", "extra_draws"] == 31
+    text = write_report(FORMAT_2, tmp_path / "r").read_text()
+    assert "| extra_draws | 0.000 |  | 0.052 |  |" in text
+
+
+def test_a_table_in_memory_with_the_old_name_loads_under_the_new_one():
+    df = pd.read_parquet(FORMAT_2)
+    loaded = load_table(df)
+    assert loaded.attrs["format"] == 2
+    assert loaded["extra_draws"].tolist() == df["cabins_extra_draws"].tolist()
 
 
 # --- the old format: rates, no provenance --------------------------------------------------------

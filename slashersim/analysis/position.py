@@ -20,8 +20,8 @@ STATE_KEYS = ("config", "round", "area", "areas_seen", "arrows", "leader", "heal
 DECK_KEYS = ("discard", "gone", "top", "killer_position")
 ITEMS = {name: i for i, name in enumerate(rules.ITEM_NAMES[:rules.JUNK])}
 #: the kinds of item that are used up (and leave the game where used items do)
-USED_KINDS = (rules.KIND_HEAL, rules.KIND_LOOK, rules.KIND_KEEP_MORE, rules.KIND_REMOVE_TRAP,
-              rules.KIND_FETCH)
+USED_KINDS = (rules.KIND_HEAL, rules.KIND_LOOK_AT_TOP, rules.KIND_KEEP_ONE_MORE,
+              rules.KIND_REMOVE_TRAP, rules.KIND_TAKE_FROM_DISCARD)
 
 
 class Position(NamedTuple):

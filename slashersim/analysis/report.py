@@ -21,6 +21,7 @@ from ..present import figures
 from ..present.figures import DPI, FigureUnavailable, format_value, resolved_configs, setting_words
 from ..runner.tables import (
     ITEM_COLUMNS,
+    ITEM_TOTALS,
     knob_columns,
     load_table,
     pool_counts,
@@ -404,7 +405,7 @@ def _items_table(df):
             cells += [f"{pooled.loc[p, f'used_{item}'] / g:.3f}",
                       f"{pooled.loc[p, f'kept_{item}'] / g:.3f}"]
         lines.append(f"| {item} | " + " | ".join(cells) + " |")
-    for name in ("killer_draws", "cabins_extra_draws", "gifts"):
+    for name in ITEM_TOTALS:
         cells = []
         for p in policies:
             cells += [f"{pooled.loc[p, name] / pooled.loc[p, 'games']:.3f}", ""]
@@ -502,7 +503,7 @@ def write_report(table, out_dir, heatmap_knobs=None, title=None, wrote=None):
     if items:
         lines += ["", "## Items", "", "Items used and kept per game by each player (policy), "
                   "pooled over the table's cells; a Cursed Object counts as used when drawn. "
-                  "Killer draws, Cabins' extra cards and Fire pit gifts per game below.", ""]
+                  "Killer draws, extra cards drawn and items given per game below.", ""]
         lines += items
     lines += ["", "## Highlights", ""]
     lines += _highlights(df, varying)

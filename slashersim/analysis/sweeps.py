@@ -97,12 +97,14 @@ class SweepSpec:
                 for knob, n in seen.items()]
 
     def fingerprint(self):
-        """The spec as canonical JSON text; checkpoints of another fingerprint are refused."""
-        return json.dumps({"format": 2, "games": self.games, "seed": self.seed,
+        """The spec as canonical JSON text, with the layout of the counts its checkpoints hold;
+        checkpoints of another fingerprint are refused."""
+        return json.dumps({"format": 3, "games": self.games, "seed": self.seed,
                            "policy_games": self.policy_games,
                            "policies": list(self.policies), "chunk_games": self.chunk_games,
                            "base": self.base, "axes": [[k, v] for k, v in self.axes.items()],
-                           "counts_size": L.counts_size(0), **self._winnable_keys()},
+                           "counts": [*L.COUNT_FIELDS, *L.OPEN_COUNTS],
+                           **self._winnable_keys()},
                           sort_keys=True, default=str)
 
     def _winnable_keys(self):

@@ -454,21 +454,8 @@ class GameConfig:
         cfg[L.C_TOP_GROUP] = rules.top_group_size(
             int(cfg[L.C_ITEM_IN:L.C_ITEM_IN + rules.MAX_ITEM_IDS].sum()), v["top_group"])
         hooks = cards.tables({k: v[k] for k in C.PARAMETERS})
-        for offset, table in ((L.C_AREA_SAFE, "safe"), (L.C_AREA_TRICKS_BREAK, "tricks_break"),
-                              (L.C_AREA_WHITE_SHIFT, "white_shift"),
-                              (L.C_AREA_GREENS_REMOVED, "greens_removed"),
-                              (L.C_AREA_DRAW_REDUCTION, "draw_reduction"),
-                              (L.C_AREA_EXTRA_DRAW, "extra_draw"),
-                              (L.C_AREA_KILLER_ALL, "killer_all"), (L.C_AREA_GIFTS, "gifts"),
-                              (L.C_AREA_FLEX, "flex"),
-                              (L.C_AREA_HAS_TRICK_RULE, "has_trick_rule"),
-                              (L.C_AREA_HAS_TRICKS_WON_RULE, "has_tricks_won_rule"),
-                              (L.C_AREA_PARITY, "parity"), (L.C_AREA_SWEEP, "sweep"),
-                              (L.C_ITEM_HEAL, "item_heal"), (L.C_ITEM_EXTRA, "item_extra"),
-                              (L.C_KIND_ITEMS, "kind_items"), (L.C_ITEM_KIND, "item_kind"),
-                              (L.C_KEEPABLE, "keepable"),
-                              (L.C_USABLE, "usable")):
-            flat = hooks[table].ravel()
+        for name, offset in L.HOOK_OFFSETS.items():
+            flat = hooks[name].ravel()
             cfg[offset:offset + flat.size] = flat
         return cfg
 

@@ -6,9 +6,16 @@ array ``st`` of length ``STATE_SIZE`` that starts with a copy of ``cfg`` (so ``s
 a rule setting) and the game's random streams, then the game itself; a finished game is one
 row of ``RECORD_FIELDS`` int32 columns; a run's counts are one int64 array laid out by ``K_*``.
 Plain offsets keep the kernels allocation-free and let numba pass everything as arrays.
+
+The statistics and the card hooks are laid out from the field registry (:mod:`.fields`), which
+declares each once: a statistic's own state slot ``S_<NAME>``, its record field ``R_<NAME>``
+and its counts ``K_<NAME>``, and each hook's table ``C_AREA_<NAME>`` (a row per area card) or
+``C_<NAME>``, are made here from its line there.
 """
 import numpy as np
 
+from . import fields as F
+from .fields import MAX_KILLER_START, MAX_LOSS_ROUND  # noqa: F401 (the counts' histograms)
 from .rules import MAX_ADDED_ITEMS, MAX_AREAS, MAX_ITEM_IDS, STANDARD_ITEMS
 
 
@@ -24,6 +31,17 @@ class _Layout:
         self.size += n
         self.names.append((name, off, n))
         return off
+
+    def offset(self, name):
+        """The offset of the field ``name``."""
+        return next(off for field, off, _ in self.names if field == name)
+
+    def fields(self, prefix, declared):
+        """Lay out the ``declared`` fields of the registry (each with a ``name`` and ``slots``)
+        in order, and name each ``<prefix><NAME>`` in this module; ``{name: offset}``."""
+        offsets = {f.name: self.field(f.name, f.slots) for f in declared}
+        globals().update({prefix + name.upper(): off for name, off in offsets.items()})
+        return offsets
 
 
 # --- cfg: rule settings -------------------------------------------------------------------
@@ -44,14 +62,6 @@ C_TOP_GROUP = _c.field("top_group")
 C_KILLER_RESHUFFLE = _c.field("killer_reshuffle")    #: rules.KILLER_RESHUFFLE_*
 C_USED_ITEMS = _c.field("used_items")                #: rules.USED_*
 C_JUNK = _c.field("junk")                            #: Junk cards set aside
-#: the item ids of each kind (``rules.KIND_*``, from the cards): escape items, heals, ...
-C_KIND_ITEMS = _c.field("kind_items", 8)
-C_ITEM_KIND = _c.field("item_kind", MAX_ITEM_IDS)    #: each item card's kind (rules.KIND_*)
-#: the item ids a player may keep (every item card but the cursed and junk kinds)
-C_KEEPABLE = _c.field("keepable")
-#: the item ids usable in a use window: the heal, look-at-top and remove-trap kinds
-C_USABLE = _c.field("usable")
-C_ITEM_EXTRA = _c.field("item_extra", MAX_ITEM_IDS)  #: draws a cursed item adds
 C_WHITE_RED_KNIVES = _c.field("white_red_knives")
 C_WHITE_RED_GREENS = _c.field("white_red_greens")
 C_WALKIE_WITHOUT_DRAW = _c.field("walkie_without_draw")
@@ -84,30 +94,11 @@ C_WHITE_COLOUR = _c.field("white_colour", 8)         #: colour of a white at hea
 #: item cards a card file adds beside the twelve (ids ``rules.FIRST_ADDED_ITEM ..``)
 C_N_ADDED_ITEMS = _c.field("n_added_items")
 C_ITEM_IN = _c.field("item_in", MAX_ITEM_IDS)        #: 1 if the item card is in the game
-# the area cards' hooks, one table per hook (slashersim.core.cards builds them from the card file)
-#: ``[(area * 4 + trump) * 20 + lead]``: bitmask of the follow cards whose trick keeps the rule
-C_AREA_SAFE = _c.field("area_safe", MAX_AREAS * 4 * 20)
-#: ``[area * 9 + t0]``: bitmask over ``t1`` of the tricks won (t0, t1) that break the rule
-C_AREA_TRICKS_BREAK = _c.field("area_tricks_break", MAX_AREAS * 9)
-C_AREA_WHITE_SHIFT = _c.field("area_white_shift", MAX_AREAS)  #: whites' colour steps up (+) or down
-C_AREA_GREENS_REMOVED = _c.field("area_greens_removed", MAX_AREAS)
-C_AREA_DRAW_REDUCTION = _c.field("area_draw_reduction", MAX_AREAS)
-C_AREA_EXTRA_DRAW = _c.field("area_extra_draw", MAX_AREAS)  #: 1: one more card may be drawn
-C_AREA_KILLER_ALL = _c.field("area_killer_all", MAX_AREAS)  #: 1: the Killer takes all health
-C_AREA_GIFTS = _c.field("area_gifts", MAX_AREAS)     #: 1: items may be given
-# what the players read of the cards (derived from the tables above)
-#: ``[(area * 4 + trump) * 20 + card]``: how many of the 38 (lead, follow) pairs with ``card``
-#: keep the trick rule
-C_AREA_FLEX = _c.field("area_flex", MAX_AREAS * 4 * 20)
-#: 1: a single trick can break it
-C_AREA_HAS_TRICK_RULE = _c.field("area_has_trick_rule", MAX_AREAS)
-#: 1: the tricks won can break it
-C_AREA_HAS_TRICKS_WON_RULE = _c.field("area_has_tricks_won_rule", MAX_AREAS)
-#: 0: each player must end the round with an even trick count, 1: odd, -1: no such rule
-C_AREA_PARITY = _c.field("area_parity", MAX_AREAS)
-C_AREA_SWEEP = _c.field("area_sweep", MAX_AREAS)     #: 1: one player must win every trick
-#: health each First Aid card heals, by item id (0 for the other items)
-C_ITEM_HEAL = _c.field("item_heal", MAX_ITEM_IDS)
+#: the card hooks (``fields.HOOKS``), one table each, filled from the cards by
+#: ``GameConfig.to_array``: ``C_AREA_<NAME>`` a row per area card, ``C_<NAME>`` per item id,
+#: per item kind or one
+HOOK_OFFSETS = {h.name: _c.field(h.name, h.slots) for h in F.HOOKS}
+globals().update({h.field: HOOK_OFFSETS[h.name] for h in F.HOOKS})
 #: 1: a recorded game, whose positions the engine shows the recorder (``interface.observe``)
 C_OBSERVE = _c.field("observe")
 CFG_SIZE = _c.size
@@ -186,20 +177,9 @@ S_DECK_SEEN = _s.field("deck_seen", DECK_CAPACITY)
 S_PERM = _s.field("perm", 20)                        #: deal scratch
 KNAPSACK_CAPACITY = 16
 S_KNAPSACK = _s.field("knapsack", KNAPSACK_CAPACITY + 1)  #: nullify scratch
-S_DAMAGE = _s.field("damage", 2)
-S_KEPT = _s.field("kept", 2)
-S_KILLER_START = _s.field("killer_start")
-S_KILLER_DRAWS = _s.field("killer_draws")
-S_TRAPS_AREA = _s.field("traps_area", MAX_AREAS)
-S_ROUNDS_AREA = _s.field("rounds_area", MAX_AREAS)
-S_VIOLATIONS = _s.field("violations")
-S_FIRST_AREA = _s.field("first_area")
-S_FIRST_TRUMP = _s.field("first_trump")
-S_FIRST_YELLOWS = _s.field("first_yellows", 2)
-S_USED = _s.field("used", MAX_ITEM_IDS)              #: items used, by item id
-S_KEPT_ITEM = _s.field("kept_item", MAX_ITEM_IDS)    #: items kept, by item id
-S_CABINS_EXTRA = _s.field("cabins_extra")            #: Cabins' extra cards drawn
-S_GIFTS = _s.field("gifts")                          #: items given in the Fire pit
+#: the statistics' own slots (``fields.RECORDS`` whose state is ``OWN``), ``S_<NAME>``: the
+#: rules count into them during a game
+_s.fields("S_", [r for r in F.RECORDS if r.state == F.OWN])
 S_CURSED_DRAWN = _s.field("cursed_drawn")            #: 1 once this draw held the Cursed Object
 STATE_SIZE = _s.size
 #: the fields of the state after the rule settings: ``(name, offset, slots)``, in order
@@ -225,62 +205,71 @@ VIEW_SIZE = V_LEGAL + MAX_LEGAL
 
 # --- per-game records ---------------------------------------------------------------------
 _r = _Layout()
-R_OUTCOME = _r.field("outcome")
-R_ROUNDS = _r.field("rounds")
-R_KILLER_START = _r.field("killer_start")
-R_DAMAGE = _r.field("damage", 2)
-R_KEPT = _r.field("kept", 2)
-R_ESCAPES = _r.field("escapes")
-R_TRAPS = _r.field("traps")
-R_HEALTH = _r.field("health", 2)
-R_KILLER_DRAWS = _r.field("killer_draws")
-R_VIOLATIONS = _r.field("violations")
-R_TRAPS_AREA = _r.field("traps_area", MAX_AREAS)
-R_ROUNDS_AREA = _r.field("rounds_area", MAX_AREAS)
-R_FIRST_AREA = _r.field("first_area")
-R_FIRST_TRUMP = _r.field("first_trump")
-R_FIRST_YELLOWS = _r.field("first_yellows", 2)
-R_USED = _r.field("used", MAX_ITEM_IDS)
-R_KEPT_ITEM = _r.field("kept_item", MAX_ITEM_IDS)
-R_CABINS_EXTRA = _r.field("cabins_extra_draws")
-R_GIFTS = _r.field("gifts")
-R_LAST_AREA = _r.field("last_area")                  #: the area of the round the game ended in
+#: the offset of each record field, by name
+RECORD_OFFSETS = _r.fields("R_", F.RECORDS)
 RECORD_SIZE = _r.size
 RECORD_FIELDS = tuple(_r.names)
 
+
+
+def _runs(rows):
+    """``rows`` of ``[source, target, slots, *rest]`` with each run of rows that follow on in
+    both the source and the target (and share the rest) made one row: fewer, longer copies."""
+    out = []
+    for source, target, slots, *rest in rows:
+        last = out[-1] if out else None
+        if last and last[0] + last[2] == source and last[1] + last[2] == target \
+                and last[3:] == rest:
+            last[2] += slots
+        else:
+            out.append([source, target, slots, *rest])
+    return np.array(out, dtype=np.int64).reshape(len(out), -1)
+
+
+#: what ``engine.game.write_record`` copies from the state: ``(state offset, record offset,
+#: slots)`` of each record field but the derived ones, fields that follow on in both as one
+RECORD_COPY = _runs([[_s.offset(r.name if r.state == F.OWN else r.state),
+                      RECORD_OFFSETS[r.name], r.slots]
+                     for r in F.RECORDS if r.state != F.DERIVED])
+
 # --- counts of a run ----------------------------------------------------------------------
-MAX_KILLER_START = 20
 _k = _Layout()
-K_GAMES = _k.field("games")
-K_OUTCOMES = _k.field("outcomes", 5)                 #: indexed by rules outcome code
-K_ROUNDS = _k.field("rounds")
-K_DAMAGE = _k.field("damage")
-K_KEPT = _k.field("kept")
-K_KILLER_DRAWS = _k.field("killer_draws")
-K_VIOLATIONS = _k.field("violations")                #: games with any violation
-K_TRAPS_AREA = _k.field("traps_area", MAX_AREAS)
-K_ROUNDS_AREA = _k.field("rounds_area", MAX_AREAS)
-K_KILLER_GAMES = _k.field("killer_games", MAX_KILLER_START + 1)
-K_KILLER_WINS = _k.field("killer_wins", MAX_KILLER_START + 1)
-K_USED = _k.field("used", MAX_ITEM_IDS)              #: items used, by item id
-K_KEPT_ITEM = _k.field("kept_item", MAX_ITEM_IDS)    #: items kept, by item id
-K_CABINS_EXTRA = _k.field("cabins_extra_draws")
-K_GIFTS = _k.field("gifts")
-#: games lost by health, by the area of the round the Killer took the last health in
-K_LOSS_HEALTH_AREA = _k.field("loss_health_area", MAX_AREAS)
-#: games lost by traps, by the area of the round the last trap was set off in
-K_LOSS_TRAPS_AREA = _k.field("loss_traps_area", MAX_AREAS)
-#: rounds told apart in :data:`K_LOSS_HEALTH_ROUND`; later rounds count in the last
-MAX_LOSS_ROUND = 12
-#: games lost by health in round r, r = 1..MAX_LOSS_ROUND (the last: that round or later)
-K_LOSS_HEALTH_ROUND = _k.field("loss_health_round", MAX_LOSS_ROUND + 1)
-K_ROUNDS_HIST = _k.field("rounds_hist", 0)           #: games ending in round r, r = 0..max
+#: the offset of each count but the histograms by round, by name
+COUNT_OFFSETS = _k.fields("K_", [c for c in F.COUNTS if c.by != F.OPEN])
 K_FIXED_SIZE = _k.size
+#: the counts before the histograms by round: ``(name, offset, slots)``, in order
+COUNT_FIELDS = tuple(_k.names)
+#: the histograms by round at the open end of the counts, each ``max_rounds + 1`` long
+OPEN_COUNTS = tuple(c.name for c in F.COUNTS if c.by == F.OPEN)
+
+
+def _count_ops(how):
+    """What ``engine.game.aggregate`` does for each count reduced by ``how``: ``(record offset,
+    count offset, slots, histogram slots, outcomes counted)``; the count offset of a histogram
+    by round is its number among :data:`OPEN_COUNTS` (``histogram slots`` 0: ``max_rounds +
+    1``), the outcomes a bitmask over their codes; sums that follow on in both as one."""
+    rows = [[RECORD_OFFSETS.get(c.of, 0),
+             OPEN_COUNTS.index(c.name) if c.by == F.OPEN else COUNT_OFFSETS[c.name],
+             F.RECORD[c.of].slots if c.of else 1, c.slots if how == F.HIST else 0, c.when_mask]
+            for c in F.COUNTS if c.how == how]
+    return _runs(rows) if how == F.SUM else np.array(rows, dtype=np.int64).reshape(-1, 5)
+
+
+COUNT_GAMES, COUNT_SUMS, COUNT_TOTALS, COUNT_ANYS, COUNT_HISTS = (
+    _count_ops(how) for how in (F.GAMES, F.SUM, F.TOTAL, F.ANY, F.HIST))
 
 
 def counts_size(max_rounds):
     """Length of a counts array for runs of at most ``max_rounds`` rounds."""
-    return K_FIXED_SIZE + max_rounds + 1
+    return K_FIXED_SIZE + len(OPEN_COUNTS) * (max_rounds + 1)
+
+
+def open_count(counts, name):
+    """The histogram by round ``name`` (one of :data:`OPEN_COUNTS`) of ``counts``: games by
+    round 0, 1, ..., ``max_rounds``."""
+    n = (len(counts) - K_FIXED_SIZE) // len(OPEN_COUNTS)
+    start = K_FIXED_SIZE + OPEN_COUNTS.index(name) * n
+    return counts[start:start + n]
 
 
 def new_state(cfg):

@@ -23,8 +23,8 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]
 #: checks it is covered); a folder covers every module under it but those of
 #: :data:`NOT_KERNEL_SOURCES` (the players' registry, the checks of their choice and of what a
 #: Python player reaches)
-KERNEL_SOURCES = ("core/layout.py", "core/rules.py", "engine/", "policies/", "runner/kernels.py",
-                  "runner/recorded.py", "analysis/hygiene.py")
+KERNEL_SOURCES = ("core/layout.py", "core/fields.py", "core/rules.py", "engine/", "policies/",
+                  "runner/kernels.py", "runner/recorded.py", "analysis/hygiene.py")
 NOT_KERNEL_SOURCES = ("policies/__init__.py", "policies/choice.py", "policies/params.py",
                       "policies/reach.py")
 

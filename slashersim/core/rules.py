@@ -5,6 +5,8 @@ definitions as the Python side. The rules themselves are stated in ``docs/rules.
 comments below name its sections.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 # --- number cards (docs/rules.md, "The cards") --------------------------------------------
@@ -57,15 +59,43 @@ N_ESCAPES = 5
 ITEM_NAMES = ("map", "car_key", "gasoline", "bolt_cutters", "baseball_bat", "first_aid_small",
               "first_aid_large", "flashlight", "backpack", "lucky_charm", "walkie_talkie",
               "cursed_object", "killer") + tuple(f"junk_{i + 1}" for i in range(N_JUNK))
-#: what an item card does, its kind (docs/cards.md, "Item kinds"): an escape item; heal its
-#: holder (or the partner) by its ``heal``; look at the top 3 cards and order them (the
-#: Flashlight); keep one more drawn card (the Backpack); remove a set-off trap (the Lucky
-#: Charm); take a card from the discard pile (the Walkie-talkie); leave the game when drawn and
-#: add its ``extra_draws`` (the Cursed Object); or junk, never kept
-ITEM_KINDS = ("escape", "heal", "look_at_top", "keep_one_more", "remove_trap",
-              "take_from_discard", "cursed", "junk")
-(KIND_ESCAPE, KIND_HEAL, KIND_LOOK, KIND_KEEP_MORE, KIND_REMOVE_TRAP, KIND_FETCH, KIND_CURSED,
- KIND_JUNK) = range(len(ITEM_KINDS))
+
+
+class ItemKind(NamedTuple):
+    """What an item card does, its kind (docs/cards.md, "Item kinds"): its ``name``, whether a
+    drawn card of the kind may be kept (``kept``) and is used in a use window (``usable``: the
+    windows of the item phase, and of the play phase with ``item_timing = any_time``), and what
+    an item of the kind does (``does``)."""
+
+    name: str
+    kept: bool
+    usable: bool
+    does: str
+
+
+#: the item kinds, in the order of their codes ``KIND_*``
+ITEM_KIND_TABLE = (
+    ItemKind("escape", True, False,
+             "an escape item: the team wins holding `escapes_needed` different ones"),
+    ItemKind("heal", True, True,
+             "used in a use window: +`heal` health to its holder (or the partner where "
+             "`first_aid_target = either`), never above the maximum"),
+    ItemKind("look_at_top", True, True,
+             "used before a draw: look at the top 3 cards and put them back in any order, on "
+             "top or at the bottom"),
+    ItemKind("keep_one_more", True, False,
+             "used after a draw of two or more keepable cards: keep one more"),
+    ItemKind("remove_trap", True, True, "used in a use window: remove one set-off trap"),
+    ItemKind("take_from_discard", True, False,
+             "used after drawing: take a card from the discard pile instead"),
+    ItemKind("cursed", False, False,
+             "never kept: drawn, it leaves the game and adds its `extra_draws`"),
+    ItemKind("junk", False, False, "never kept: drawn, it is discarded"),
+)
+ITEM_KINDS = tuple(kind.name for kind in ITEM_KIND_TABLE)
+#: the code of each kind, ``KIND_<NAME>``
+(KIND_ESCAPE, KIND_HEAL, KIND_LOOK_AT_TOP, KIND_KEEP_ONE_MORE, KIND_REMOVE_TRAP,
+ KIND_TAKE_FROM_DISCARD, KIND_CURSED, KIND_JUNK) = range(len(ITEM_KINDS))
 N_ITEM_KINDS = len(ITEM_KINDS)
 #: the 12 item cards of the retail game (Killer and Junk excluded)
 STANDARD_ITEMS = tuple(range(CURSED_OBJECT + 1))

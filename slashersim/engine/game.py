@@ -12,68 +12,27 @@ from ..core.layout import (
     C_MAX_ROUNDS,
     C_N_ADDED_ITEMS,
     CFG_SIZE,
-    K_CABINS_EXTRA,
-    K_DAMAGE,
-    K_GAMES,
-    K_GIFTS,
-    K_KEPT,
-    K_KEPT_ITEM,
-    K_KILLER_DRAWS,
-    K_KILLER_GAMES,
-    K_KILLER_WINS,
-    K_LOSS_HEALTH_AREA,
-    K_LOSS_HEALTH_ROUND,
-    K_LOSS_TRAPS_AREA,
-    K_OUTCOMES,
-    K_ROUNDS,
-    K_ROUNDS_AREA,
-    K_ROUNDS_HIST,
-    K_TRAPS_AREA,
-    K_USED,
-    K_VIOLATIONS,
-    MAX_KILLER_START,
-    MAX_LOSS_ROUND,
-    R_CABINS_EXTRA,
-    R_DAMAGE,
+    COUNT_ANYS,
+    COUNT_GAMES,
+    COUNT_HISTS,
+    COUNT_SUMS,
+    COUNT_TOTALS,
+    K_FIXED_SIZE,
+    OPEN_COUNTS,
     R_ESCAPES,
-    R_FIRST_AREA,
-    R_FIRST_TRUMP,
-    R_FIRST_YELLOWS,
-    R_GIFTS,
-    R_HEALTH,
-    R_KEPT,
-    R_KEPT_ITEM,
-    R_KILLER_DRAWS,
-    R_KILLER_START,
-    R_LAST_AREA,
     R_OUTCOME,
-    R_ROUNDS,
-    R_ROUNDS_AREA,
-    R_TRAPS,
-    R_TRAPS_AREA,
-    R_USED,
-    R_VIOLATIONS,
+    RECORD_COPY,
     S_AREA,
-    S_CABINS_EXTRA,
     S_CHARMS_ROUND,
-    S_DAMAGE,
     S_DECK,
     S_DECK_N,
     S_DISCARD,
     S_DISCARD_N,
-    S_FIRST_AREA,
-    S_FIRST_TRUMP,
-    S_FIRST_YELLOWS,
-    S_GIFTS,
     S_HAND,
     S_HEALTH,
     S_HELD,
     S_JUNK_ASIDE,
-    S_KEPT,
-    S_KEPT_ITEM,
     S_KILLER_DRAWN,
-    S_KILLER_DRAWS,
-    S_KILLER_START,
     S_OUT,
     S_OUTCOME,
     S_PLAYED,
@@ -81,11 +40,9 @@ from ..core.layout import (
     S_ROUNDS_AREA,
     S_TRAP_ROUND,
     S_TRAPS,
-    S_TRAPS_AREA,
     S_TRAPS_AT_START,
     S_TRICK,
     S_TRUMP_DECK,
-    S_USED,
     S_VIOLATIONS,
     S_WON,
     STATE_SIZE,
@@ -100,13 +57,8 @@ from ..core.rules import (
     JUNK,
     KILLER,
     KILLER_RESHUFFLE_AT_CLEANUP,
-    LOSS_HEALTH,
-    LOSS_TRAPS,
-    MAX_AREAS,
-    MAX_ITEM_IDS,
     RUNNING,
     TIMEOUT,
-    WIN,
 )
 from .bits import popcount
 from .deal import setup_game, start_round
@@ -240,30 +192,13 @@ def play_rounds(policy, st, params):
 @njit(cache=True)
 def write_record(st, rec):
     """Copy the per-game summary of a finished ``st`` into ``rec``, an
-    ``ndarray(int32, (RECORD_SIZE,))``."""
-    rec[R_OUTCOME] = st[S_OUTCOME]
-    rec[R_ROUNDS] = st[S_ROUND]
-    rec[R_KILLER_START] = st[S_KILLER_START]
+    ``ndarray(int32, (RECORD_SIZE,))``: each field of the record (``core.fields.RECORDS``) from
+    its state field (``layout.RECORD_COPY``), and the escape items the team holds."""
+    for j in range(RECORD_COPY.shape[0]):
+        s, r = RECORD_COPY[j, 0], RECORD_COPY[j, 1]
+        for k in range(RECORD_COPY[j, 2]):
+            rec[r + k] = st[s + k]
     rec[R_ESCAPES] = team_escapes(st)
-    rec[R_TRAPS] = st[S_TRAPS]
-    rec[R_KILLER_DRAWS] = st[S_KILLER_DRAWS]
-    rec[R_VIOLATIONS] = st[S_VIOLATIONS]
-    rec[R_FIRST_AREA] = st[S_FIRST_AREA]
-    rec[R_FIRST_TRUMP] = st[S_FIRST_TRUMP]
-    for p in range(2):
-        rec[R_DAMAGE + p] = st[S_DAMAGE + p]
-        rec[R_KEPT + p] = st[S_KEPT + p]
-        rec[R_HEALTH + p] = st[S_HEALTH + p]
-        rec[R_FIRST_YELLOWS + p] = st[S_FIRST_YELLOWS + p]
-    for a in range(MAX_AREAS):
-        rec[R_TRAPS_AREA + a] = st[S_TRAPS_AREA + a]
-        rec[R_ROUNDS_AREA + a] = st[S_ROUNDS_AREA + a]
-    for i in range(MAX_ITEM_IDS):
-        rec[R_USED + i] = st[S_USED + i]
-        rec[R_KEPT_ITEM + i] = st[S_KEPT_ITEM + i]
-    rec[R_CABINS_EXTRA] = st[S_CABINS_EXTRA]
-    rec[R_GIFTS] = st[S_GIFTS]
-    rec[R_LAST_AREA] = st[S_AREA]
 
 
 @njit
@@ -324,33 +259,33 @@ def simulate_chunk(policy, cfg, params, seed, game0, records, held, repeats):
 
 @lazy_njit(types.void(types.int32[:, ::1], types.int64[::1]), cache=True)
 def aggregate(records, counts):
-    """Add the records of a chunk into ``counts`` (laid out by ``layout.K_*``)."""
-    max_rounds = counts.shape[0] - K_ROUNDS_HIST - 1
+    """Add the records of a chunk into ``counts`` (laid out by ``layout.K_*``): each count of
+    the field registry (``core.fields.COUNTS``) reduces its record field as ``layout.COUNT_*``
+    say, for the games of the outcomes it counts; a histogram by round at the open end of the
+    counts has ``max_rounds + 1`` slots."""
+    open_slots = (counts.shape[0] - K_FIXED_SIZE) // len(OPEN_COUNTS)
     for i in range(records.shape[0]):
         r = records[i]
-        counts[K_GAMES] += 1
-        counts[K_OUTCOMES + r[R_OUTCOME]] += 1
-        counts[K_ROUNDS] += r[R_ROUNDS]
-        counts[K_DAMAGE] += r[R_DAMAGE] + r[R_DAMAGE + 1]
-        counts[K_KEPT] += r[R_KEPT] + r[R_KEPT + 1]
-        counts[K_KILLER_DRAWS] += r[R_KILLER_DRAWS]
-        if r[R_VIOLATIONS]:
-            counts[K_VIOLATIONS] += 1
-        for a in range(MAX_AREAS):
-            counts[K_TRAPS_AREA + a] += r[R_TRAPS_AREA + a]
-            counts[K_ROUNDS_AREA + a] += r[R_ROUNDS_AREA + a]
-        for j in range(MAX_ITEM_IDS):
-            counts[K_USED + j] += r[R_USED + j]
-            counts[K_KEPT_ITEM + j] += r[R_KEPT_ITEM + j]
-        counts[K_CABINS_EXTRA] += r[R_CABINS_EXTRA]
-        counts[K_GIFTS] += r[R_GIFTS]
-        if r[R_OUTCOME] == LOSS_HEALTH:
-            counts[K_LOSS_HEALTH_AREA + r[R_LAST_AREA]] += 1
-            counts[K_LOSS_HEALTH_ROUND + min(r[R_ROUNDS], MAX_LOSS_ROUND)] += 1
-        elif r[R_OUTCOME] == LOSS_TRAPS:
-            counts[K_LOSS_TRAPS_AREA + r[R_LAST_AREA]] += 1
-        k = min(r[R_KILLER_START], MAX_KILLER_START)
-        counts[K_KILLER_GAMES + k] += 1
-        if r[R_OUTCOME] == WIN:
-            counts[K_KILLER_WINS + k] += 1
-        counts[K_ROUNDS_HIST + min(r[R_ROUNDS], max_rounds)] += 1
+        outcome = np.int64(1) << r[R_OUTCOME]
+        for j in range(COUNT_GAMES.shape[0]):
+            if COUNT_GAMES[j, 4] & outcome:
+                counts[COUNT_GAMES[j, 1]] += 1
+        for j in range(COUNT_SUMS.shape[0]):
+            if COUNT_SUMS[j, 4] & outcome:
+                src, dst = COUNT_SUMS[j, 0], COUNT_SUMS[j, 1]
+                for k in range(COUNT_SUMS[j, 2]):
+                    counts[dst + k] += r[src + k]
+        for j in range(COUNT_TOTALS.shape[0]):
+            if COUNT_TOTALS[j, 4] & outcome:
+                src, dst = COUNT_TOTALS[j, 0], COUNT_TOTALS[j, 1]
+                for k in range(COUNT_TOTALS[j, 2]):
+                    counts[dst] += r[src + k]
+        for j in range(COUNT_ANYS.shape[0]):
+            if COUNT_ANYS[j, 4] & outcome and r[COUNT_ANYS[j, 0]] != 0:
+                counts[COUNT_ANYS[j, 1]] += 1
+        for j in range(COUNT_HISTS.shape[0]):
+            if COUNT_HISTS[j, 4] & outcome:
+                dst, bins = COUNT_HISTS[j, 1], COUNT_HISTS[j, 3]
+                if bins == 0:
+                    dst, bins = K_FIXED_SIZE + dst * open_slots, open_slots
+                counts[dst + min(r[COUNT_HISTS[j, 0]], bins - 1)] += 1

@@ -13,7 +13,7 @@ from ..core.layout import (
     C_DRAW_ORDER,
     C_ESCAPES_NEEDED,
     C_GIFTS,
-    C_ITEM_EXTRA,
+    C_ITEM_EXTRA_DRAWS,
     C_ITEM_HEAL,
     C_ITEM_TIMING,
     C_JUNK,
@@ -29,7 +29,6 @@ from ..core.layout import (
     C_WHITE_RED_KNIVES,
     KNAPSACK_CAPACITY,
     S_AREA,
-    S_CABINS_EXTRA,
     S_CHARMS_ROUND,
     S_CURSED_DRAWN,
     S_DAMAGE,
@@ -41,6 +40,7 @@ from ..core.layout import (
     S_DRAWN,
     S_DRAWN_N,
     S_DRAWS,
+    S_EXTRA_DRAWS,
     S_GIFTS,
     S_GREENS,
     S_HEALTH,
@@ -52,12 +52,14 @@ from ..core.layout import (
     S_KILLER_DRAWS,
     S_KNAPSACK,
     S_KNIVES,
+    S_LOST_ROUND,
     S_OUT,
     S_OUTCOME,
     S_PEEK,
     S_PEEK_N,
     S_PICK,
     S_PICKS,
+    S_ROUND,
     S_ROUND_LEADER,
     S_TRAPS,
     S_TRICK_LEADER,
@@ -83,10 +85,10 @@ from ..core.rules import (
     KILLER_RESHUFFLE_AT_ONCE,
     KIND_CURSED,
     KIND_ESCAPE,
-    KIND_FETCH,
-    KIND_KEEP_MORE,
-    KIND_LOOK,
+    KIND_KEEP_ONE_MORE,
+    KIND_LOOK_AT_TOP,
     KIND_REMOVE_TRAP,
+    KIND_TAKE_FROM_DISCARD,
     LOSS_HEALTH,
     MAX_ITEM_IDS,
     NO_YELLOW_DRAW_MAY,
@@ -288,7 +290,7 @@ def use_item(st, player, answer, flashlight_answer):
           and (st[S_HELD + player] >> item) & 1 == 1)
     aid = ok and st[C_ITEM_HEAL + item] > 0
     if target == player:
-        ok = ok and (aid or of_kind(st, item, KIND_LOOK)
+        ok = ok and (aid or of_kind(st, item, KIND_LOOK_AT_TOP)
                      or (of_kind(st, item, KIND_REMOVE_TRAP) and st[S_TRAPS] > 0))
     else:
         ok = ok and aid and st[C_AID_TARGET] == AID_EITHER
@@ -324,7 +326,7 @@ def use_items(policy, decision, player, st, params, arg):
         if item < 0:
             break
         answer = 0
-        look = 0 <= item < MAX_ITEM_IDS and of_kind(st, item, KIND_LOOK)
+        look = 0 <= item < MAX_ITEM_IDS and of_kind(st, item, KIND_LOOK_AT_TOP)
         if look and (st[S_HELD + player] >> item) & 1:
             k = peek_top(st, player)
             if k > 0:
@@ -364,10 +366,11 @@ def play_window(policy, decision, arg, st, params):
 
 
 @njit
-def fire_pit_gifts(policy, st, params, window):
-    """Fire pit gift window ``window`` (docs/rules.md, "Fire pit gifts": 0 and 1 before the
-    first and the second turn, 2 after both): each player, the first to draw first, may give
-    held items to the partner (``C_GIFTS``: one-way gifts, or none)."""
+def gift_window(policy, st, params, window):
+    """Gift window ``window`` of an area whose card allows gifts (docs/rules.md, "Fire pit
+    gifts": 0 and 1 before the first and the second turn, 2 after both): each player, the first
+    to draw first, may give held items to the partner (``C_GIFTS``: one-way gifts, or none);
+    counted in ``S_GIFTS``."""
     if st[C_GIFTS] == GIFTS_NONE:
         return
     first = item_first_player(st)
@@ -393,7 +396,7 @@ def draw_one(st):
     """Draw the top card of the (non-empty) item deck: the draws it adds, or -1 on the Killer.
 
     The Killer and the other cards go to the drawn cards ``st[S_DRAWN:]``; an item of the
-    cursed kind (the Cursed Object) leaves the game instead and adds its ``C_ITEM_EXTRA``
+    cursed kind (the Cursed Object) leaves the game instead and adds its ``C_ITEM_EXTRA_DRAWS``
     mandatory draws.
     """
     st[S_DECK_N] -= 1
@@ -403,7 +406,7 @@ def draw_one(st):
         st[S_CURSED_DRAWN] = 1
         st[S_OUT] |= 1 << card
         st[S_USED + card] += 1
-        return st[C_ITEM_EXTRA + card]
+        return st[C_ITEM_EXTRA_DRAWS + card]
     st[S_DRAWN + st[S_DRAWN_N]] = card
     st[S_DRAWN_N] += 1
     return -1 if card == KILLER else 0
@@ -428,10 +431,10 @@ def open_draw(policy, player, st, params):
 def takes_extra_draw(policy, player, st, params):
     """Whether ``player``, its draw count drawn without the Killer, draws one card more: the
     area card gives an extra draw (the Cabins), the deck is not empty, and it says yes
-    (``extra_draw``); counted in ``S_CABINS_EXTRA``."""
+    (``extra_draw``); counted in ``S_EXTRA_DRAWS``."""
     if st[C_AREA_EXTRA_DRAW + st[S_AREA]] and st[S_DECK_N] > 0:
         if ask(policy, interface.EXTRA_DRAW, player, 0, st, params) == 1:
-            st[S_CABINS_EXTRA] += 1
+            st[S_EXTRA_DRAWS] += 1
             return True
     return False
 
@@ -494,6 +497,7 @@ def resolve_killer(st, player):
         reshuffle_item_deck(st)
     if st[S_HEALTH + player] == 0:
         st[S_OUTCOME] = LOSS_HEALTH
+        st[S_LOST_ROUND] = st[S_ROUND]
 
 
 # --- step 8: keeping ------------------------------------------------------------------------
@@ -537,7 +541,7 @@ def keep_items(policy, player, st, params):
     st[S_PICK + 1] = -1
     st[S_PICKS] = 1
     optional = may_keep_none(st)
-    bags = held_before & kind_items(st, KIND_KEEP_MORE)
+    bags = held_before & kind_items(st, KIND_KEEP_ONE_MORE)
     if bags and n_keepable >= 2:
         if ask(policy, interface.USE_BACKPACK, player, n_keepable, st, params) == 1:
             bag = lowest_bit(bags)
@@ -559,7 +563,7 @@ def keep_items(policy, player, st, params):
         if won:
             break
     from_discard = -1
-    radios = held_before & kind_items(st, KIND_FETCH)
+    radios = held_before & kind_items(st, KIND_TAKE_FROM_DISCARD)
     if not won and radios and st[S_DISCARD_N] > 0 and \
             (n > 0 or st[C_WALKIE_WITHOUT_DRAW]):
         d = ask(policy, interface.TAKE_DISCARD, player, 0, st, params)
@@ -667,13 +671,13 @@ def item_phase_part(policy, st, params, start, stop):
         if i == 0:
             item_phase_start(policy, st, params)
         if gifts:
-            fire_pit_gifts(policy, st, params, i)
+            gift_window(policy, st, params, i)
         item_turn(policy, first ^ i, st, params, i)
         if st[S_OUTCOME]:
             return
     if stop == 2:
         if gifts:
-            fire_pit_gifts(policy, st, params, np.int64(2))
+            gift_window(policy, st, params, np.int64(2))
         if st[S_OUTCOME] == RUNNING:
             observe(policy, st, params, SNAP_ITEMS, 2, 0, False)
 

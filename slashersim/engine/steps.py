@@ -71,6 +71,6 @@ def draw_items(policy, player, st, params):
 
 
 @njit(types.void(_P, _ST, _PAR, _I), cache=True)
-def fire_pit_gifts(policy, st, params, window):
-    """:func:`items.fire_pit_gifts`: gift window ``window`` (0, 1: before each turn; 2: after)."""
-    items.fire_pit_gifts(policy, st, params, window)
+def gift_window(policy, st, params, window):
+    """:func:`items.gift_window`: gift window ``window`` (0, 1: before each turn; 2: after)."""
+    items.gift_window(policy, st, params, window)

@@ -8,9 +8,11 @@ from ..core.layout import (
     S_AREA,
     S_HAND,
     S_LED,
+    S_LOST_ROUND,
     S_OUTCOME,
     S_PLAY_LOG,
     S_PLAYED,
+    S_ROUND,
     S_ROUND_LEADER,
     S_TRAP_ROUND,
     S_TRAPS,
@@ -45,6 +47,7 @@ def set_off_trap(st):
     st[S_TRAPS_AREA + st[S_AREA]] += 1
     if st[S_TRAPS] >= st[C_TRAPS]:
         st[S_OUTCOME] = LOSS_TRAPS
+        st[S_LOST_ROUND] = st[S_ROUND]
 
 
 @njit(cache=True, inline='always')

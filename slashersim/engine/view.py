@@ -63,7 +63,7 @@ from ..core.layout import (
 from ..core.rules import (
     AID_EITHER,
     AREA_DECK_LEVELS,
-    KIND_LOOK,
+    KIND_LOOK_AT_TOP,
     MAX_ITEM_IDS,
 )
 from . import interface
@@ -140,7 +140,7 @@ def legal_answers(decision, player, arg, st, out):
             if not (held >> item) & 1:
                 continue
             aid = st[C_ITEM_HEAL + item] > 0
-            if aid or of_kind(st, item, KIND_LOOK) or st[S_TRAPS] > 0:
+            if aid or of_kind(st, item, KIND_LOOK_AT_TOP) or st[S_TRAPS] > 0:
                 out[n] = item
                 n += 1
             if aid and st[C_AID_TARGET] == AID_EITHER:

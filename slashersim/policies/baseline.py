@@ -24,11 +24,11 @@ from ..core.layout import (
 )
 from ..core.rules import (
     KIND_ESCAPE,
-    KIND_FETCH,
     KIND_HEAL,
-    KIND_KEEP_MORE,
-    KIND_LOOK,
+    KIND_KEEP_ONE_MORE,
+    KIND_LOOK_AT_TOP,
     KIND_REMOVE_TRAP,
+    KIND_TAKE_FROM_DISCARD,
     N_ITEM_KINDS,
 )
 from ..engine import interface
@@ -39,8 +39,8 @@ from ..engine.rng import POLICY, rand_below
 #: keep priority of an item by its kind (higher first; a heal item: that of a small kit, one
 #: more for a large one, which heals 2 or more); escape items come before all of them
 KIND_PRIORITY = np.zeros(N_ITEM_KINDS, dtype=np.int64)
-for _rank, _kind in enumerate((KIND_LOOK, KIND_KEEP_MORE, KIND_FETCH, KIND_REMOVE_TRAP,
-                               KIND_HEAL)):
+for _rank, _kind in enumerate((KIND_LOOK_AT_TOP, KIND_KEEP_ONE_MORE, KIND_TAKE_FROM_DISCARD,
+                               KIND_REMOVE_TRAP, KIND_HEAL)):
     KIND_PRIORITY[_kind] = _rank + 1
 #: First Aid Large is used while health is at most this, then Small while at most the next
 LARGE_AID_BELOW = 5

@@ -48,11 +48,11 @@ from ..core.rules import (
     COLOUR_YELLOW,
     GREEN,
     KIND_ESCAPE,
-    KIND_FETCH,
     KIND_HEAL,
-    KIND_KEEP_MORE,
-    KIND_LOOK,
+    KIND_KEEP_ONE_MORE,
+    KIND_LOOK_AT_TOP,
     KIND_REMOVE_TRAP,
+    KIND_TAKE_FROM_DISCARD,
     LOSS_HEALTH,
     LOSS_TRAPS,
     N_ITEM_KINDS,
@@ -452,8 +452,8 @@ def settled_card(st, player, legal, params):
 #: how much the team wants a kept item of each kind (a heal item that heals 2 or more: 7; an
 #: escape item the team lacks: 100, :func:`item_value`)
 KIND_VALUE = np.zeros(N_ITEM_KINDS)
-for _kind, _value in ((KIND_LOOK, 9.0), (KIND_FETCH, 8.0), (KIND_KEEP_MORE, 6.0),
-                      (KIND_HEAL, 5.0), (KIND_REMOVE_TRAP, 4.0)):
+for _kind, _value in ((KIND_LOOK_AT_TOP, 9.0), (KIND_TAKE_FROM_DISCARD, 8.0),
+                      (KIND_KEEP_ONE_MORE, 6.0), (KIND_HEAL, 5.0), (KIND_REMOVE_TRAP, 4.0)):
     KIND_VALUE[_kind] = _value
 
 

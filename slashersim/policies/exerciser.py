@@ -20,7 +20,7 @@ from numba import njit
 import numpy as np
 
 from ..core.layout import S_DECK_N, S_DRAWS, S_HELD, S_PEEK
-from ..core.rules import KILLER, KIND_ESCAPE, KIND_LOOK
+from ..core.rules import KILLER, KIND_ESCAPE, KIND_LOOK_AT_TOP
 from ..engine import interface
 from ..engine.bits import lowest_bit
 from ..engine.interface import FLASHLIGHT_ORDERS, N_FLASHLIGHT_ORDERS, kind_items
@@ -33,7 +33,7 @@ def flashlight_now(st, player):
     """After the baseline's First Aid: a look-at-top item (the Flashlight), when the draw
     count n >= 1 and the deck is not empty."""
     item = B.first_aid_now(st, player)
-    lights = st[S_HELD + player] & kind_items(st, KIND_LOOK)
+    lights = st[S_HELD + player] & kind_items(st, KIND_LOOK_AT_TOP)
     if item < 0 and lights and st[S_DRAWS + player] >= 1 and st[S_DECK_N] > 0:
         item = lowest_bit(lights)
     return item

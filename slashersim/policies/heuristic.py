@@ -25,7 +25,7 @@ import numpy as np
 
 from ..core.layout import (
     C_AID_TARGET,
-    C_ITEM_EXTRA,
+    C_ITEM_EXTRA_DRAWS,
     C_ITEM_HEAL,
     C_ITEM_IN,
     S_AREA,
@@ -53,7 +53,7 @@ from ..core.rules import (
     KIND_CURSED,
     KIND_ESCAPE,
     KIND_HEAL,
-    KIND_LOOK,
+    KIND_LOOK_AT_TOP,
     MAX_HEALTH,
     MAX_ITEM_IDS,
     SUIT_MASK,
@@ -255,7 +255,7 @@ def killer_chance_per_draw(st):
 def flashlight_now(st, player, params, drawer):
     """Use a look-at-top item (the Flashlight) before ``drawer``'s draw when the Killer may be
     among the cards it draws."""
-    lights = st[S_HELD + player] & kind_items(st, KIND_LOOK)
+    lights = st[S_HELD + player] & kind_items(st, KIND_LOOK_AT_TOP)
     if not lights or st[S_DRAWS + drawer] <= 0:
         return -1
     risk = killer_chance_per_draw(st) * st[S_DRAWS + drawer]
@@ -346,7 +346,8 @@ def before_draw_item(st, player, params):
     the partner holds none of its own."""
     item = charm_or_aid(st, player, params)
     drawer = drawing_player(st, player)
-    if item < 0 and (drawer == player or not st[S_HELD + drawer] & kind_items(st, KIND_LOOK)):
+    if item < 0 and (drawer == player
+                     or not st[S_HELD + drawer] & kind_items(st, KIND_LOOK_AT_TOP)):
         item = flashlight_now(st, player, params, drawer)
     return item
 
@@ -387,7 +388,7 @@ def flashlight_order(st, player, k, params):
                         gain = 0.0
                         continue
                     if of_kind(st, card, KIND_CURSED):
-                        pending += st[C_ITEM_EXTRA + card]
+                        pending += st[C_ITEM_EXTRA_DRAWS + card]
                     elif (missing >> card) & 1:
                         gain = 100.0
                 score += gain

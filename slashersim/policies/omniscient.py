@@ -15,8 +15,17 @@ is among one's next draws; the others are the heuristic's.
 from numba import njit
 import numpy as np
 
-from ..core.layout import C_ITEM_EXTRA, CFG_SIZE, S_DECK, S_DECK_N, S_DRAWS, S_HAND, S_HELD, S_LED
-from ..core.rules import KILLER, KIND_CURSED, KIND_LOOK
+from ..core.layout import (
+    C_ITEM_EXTRA_DRAWS,
+    CFG_SIZE,
+    S_DECK,
+    S_DECK_N,
+    S_DRAWS,
+    S_HAND,
+    S_HELD,
+    S_LED,
+)
+from ..core.rules import KILLER, KIND_CURSED, KIND_LOOK_AT_TOP
 from ..engine import interface
 from ..engine.bits import lowest_bit
 from ..engine.interface import keepable, kind_items, of_kind
@@ -102,7 +111,7 @@ def killer_in_next_draws(st, player):
         if card == KILLER:
             return True
         if of_kind(st, card, KIND_CURSED):
-            pending += st[C_ITEM_EXTRA + card]
+            pending += st[C_ITEM_EXTRA_DRAWS + card]
         pending -= 1
         depth += 1
     return False
@@ -114,7 +123,7 @@ def before_draw_item(st, player, params):
     look-at-top item (the Flashlight) only against the Killer in the next draw, its own or, in
     the partner's window (b), the partner's."""
     item = H.charm_or_aid(st, player, params)
-    lights = st[S_HELD + player] & kind_items(st, KIND_LOOK)
+    lights = st[S_HELD + player] & kind_items(st, KIND_LOOK_AT_TOP)
     if item < 0 and lights and killer_in_next_draws(st, H.drawing_player(st, player)):
         item = lowest_bit(lights)
     return item

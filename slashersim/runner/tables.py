@@ -3,12 +3,13 @@
 A sweep table has one row per cell × policy. It stores **counts** — integers that pool by
 adding — and derives every rate from them:
 
-- counts: ``games``, ``wins``, ``loss_health``, ``loss_traps``, ``timeout``,
+- counts: each count of the field registry that has a column (``core.fields.COUNTS``), in its
+  order: ``games``, ``wins``, ``loss_health``, ``loss_traps``, ``timeout``,
   ``invariant_violations``, ``rounds`` (rounds played, all games), ``damage`` (health lost
   to the Killer), ``traps_<area>`` and ``rounds_<area>`` (traps set off in, and rounds played
   in, each area), ``rounds_hist`` (games that ended in round 0, 1, 2, ...: a list column of
   integers in parquet, JSON text in CSV), the item totals ``used_<item>``, ``kept_<item>``,
-  ``killer_draws``, ``cabins_extra_draws``, ``gifts``; ``cell`` numbers the cell (an index
+  ``killer_draws``, ``extra_draws``, ``gifts``, ...; ``cell`` numbers the cell (an index
   into the provenance's ``cells``);
 - rates: ``win_rate``, ``win_ci_low``, ``win_ci_high`` (95 % Wilson) and ``mean_rounds`` are
   written beside the counts for a reader with nothing but pandas, and :func:`load_table`
@@ -23,10 +24,13 @@ under the key ``slashersim`` (JSON), and for CSV in a sidecar file ``NAME.csv.js
 :func:`load_table` puts it in ``DataFrame.attrs["slashersim"]``; ``slashersim info FILE``
 prints it.
 
-Tables written before format 2 (no provenance, ``trap_rate_<area>`` rates and a JSON
-``rounds_hist``) still load: their outcome counts are exact and ``rounds`` is rebuilt from
-``rounds_hist``, but trap rates cannot become counts, so they are dropped and anything that
-needs trap counts refuses in one line naming the command that regenerates the table.
+Tables of format 2 name a column as format 3 does not (:data:`RENAMED_COLUMNS`:
+``cabins_extra_draws``, the extra cards of any area card that allows one, is ``extra_draws``);
+they load under the new names. Tables written before format 2 (no provenance,
+``trap_rate_<area>`` rates and a JSON ``rounds_hist``) still load: their outcome counts are
+exact and ``rounds`` is rebuilt from ``rounds_hist``, but trap rates cannot become counts, so
+they are dropped and anything that needs trap counts refuses in one line naming the command
+that regenerates the table.
 
 Pure Python (pandas, pyarrow): nothing here compiles or plays.
 """
@@ -40,32 +44,56 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..core import fields as F
 from ..core import rules
 from ..core.errors import ConfigError
 from ..core.stats import rates, wilson_arrays
 from .result import ITEMS, count_fields
 
-#: the table format written by this version; 1 is the format before provenance and counts
-FORMAT = 2
+#: the table format written by this version; 1 is the format before provenance and counts, 2
+#: the format before the names of :data:`RENAMED_COLUMNS`
+FORMAT = 3
+#: the columns of older tables under their old names: old name -> name
+RENAMED_COLUMNS = {"cabins_extra_draws": "extra_draws"}
+#: the first format with provenance and counts
+COUNTS_FORMAT = 2
 #: the key of the provenance in the parquet schema metadata
 METADATA_KEY = "slashersim"
 AREAS = tuple(rules.AREA_NAMES)
 
-OUTCOME_COLUMNS = ("wins", "loss_health", "loss_traps", "timeout")
+OUTCOME_COLUMNS = F.OUTCOME_COLUMNS
 TRAP_COUNT_COLUMNS = tuple(f"traps_{a}" for a in AREAS)
 AREA_ROUND_COLUMNS = tuple(f"rounds_{a}" for a in AREAS)
 TRAP_RATE_COLUMNS = tuple(f"trap_rate_{a}" for a in AREAS)
+
+
+def _columns(count):
+    """The columns of a count of the field registry in a table of the printed cards."""
+    if count.per == F.AREA:
+        return tuple(f"{count.column}_{a}" for a in AREAS)
+    if count.per == F.ITEM:
+        return tuple(f"{count.column}_{i}" for i in rules.ITEM_STAT_NAMES)
+    return OUTCOME_COLUMNS if count.per == F.OUTCOME else (count.column,)
+
+
+#: the counts of the field registry (``core.fields.COUNTS``) that are columns, in order
+COUNTS = tuple(c for c in F.COUNTS if c.column)
+#: the columns of a list of counts by round (games by round 0, 1, ...; JSON text in CSV)
+LIST_COLUMNS = tuple(c.column for c in COUNTS if c.per == F.OPEN)
+#: the rates written after a count's column: ``win_rate``, its 95 % Wilson interval and
+#: ``mean_rounds``, for a reader with nothing but pandas (:func:`load_table` derives them anew)
+RATES = {"wins": ("win_rate", "win_ci_low", "win_ci_high"), "rounds": ("mean_rounds",)}
 #: the item statistics: totals over the cell's games (see ``simulate --json``)
-ITEM_COLUMNS = tuple(f"{kind}_{i}" for kind in ("used", "kept") for i in rules.ITEM_STAT_NAMES) \
-    + ("killer_draws", "cabins_extra_draws", "gifts")
+ITEM_COLUMNS = tuple(col for c in COUNTS if c.answer.startswith("item_stats.")
+                     for col in _columns(c))
+#: the item statistics that are one total per cell, not one per item card
+ITEM_TOTALS = tuple(c.column for c in COUNTS if c.answer.startswith("item_stats.")
+                    and c.per == F.GAME)
 #: integer counts: pooling rows adds them
-COUNT_COLUMNS = ("games", *OUTCOME_COLUMNS, "invariant_violations", "rounds", "damage",
-                 *TRAP_COUNT_COLUMNS, *AREA_ROUND_COLUMNS, *ITEM_COLUMNS)
+COUNT_COLUMNS = tuple(col for c in COUNTS if c.per != F.OPEN for col in _columns(c))
 #: the columns after the knobs, in the order ``sweep`` writes them
-TABLE_COLUMNS = ("policy", "cell", "games", "wins", "win_rate", "win_ci_low", "win_ci_high",
-                 "loss_health", "loss_traps", "timeout", "invariant_violations", "rounds",
-                 "mean_rounds", "damage", *TRAP_COUNT_COLUMNS, *AREA_ROUND_COLUMNS,
-                 "rounds_hist", *ITEM_COLUMNS)
+TABLE_COLUMNS = ("policy", "cell", *(col for c in COUNTS for column in _columns(c)
+                                     for col in (column, *RATES.get(column, ()))))
 #: the exact solver's answers for the first games of a cell (a sweep with ``winnable``): the
 #: games solved, the three counts, and the winnable share with its 95 % interval
 WINNABLE_COLUMNS = ("solved", "winnable", "unwinnable", "undecided", "winnable_share",
@@ -176,21 +204,22 @@ def sidecar_path(csv_path):
 def write_table(df, path, provenance, csv=False):
     """Write table ``df`` to ``path`` atomically, with ``provenance`` (a JSON-ready dict): as
     parquet with the provenance in the schema metadata, or with ``csv`` as CSV
-    (``rounds_hist`` as JSON text) with the provenance in :func:`sidecar_path`."""
+    (the lists by round, ``rounds_hist`` and the like, as JSON text) with the provenance in
+    :func:`sidecar_path`."""
     text = json.dumps(provenance, sort_keys=False)
     if csv:
         out = df.copy()
-        if "rounds_hist" in out.columns:
-            out["rounds_hist"] = [json.dumps([int(v) for v in h]) for h in out["rounds_hist"]]
+        for col in LIST_COLUMNS:
+            if col in out.columns:
+                out[col] = [json.dumps([int(v) for v in h]) for h in out[col]]
         _replace_atomic(path, lambda tmp: out.to_csv(tmp, index=False))
         _replace_atomic(sidecar_path(path), lambda tmp: tmp.write_text(text + "\n"))
         return
     table = pa.Table.from_pandas(df, preserve_index=False)
-    if "rounds_hist" in df.columns:
-        i = table.schema.get_field_index("rounds_hist")
-        hist = pa.array([[int(v) for v in h] for h in df["rounds_hist"]],
-                        type=pa.list_(pa.int64()))
-        table = table.set_column(i, "rounds_hist", hist)
+    for col in LIST_COLUMNS:
+        if col in df.columns:
+            hist = pa.array([[int(v) for v in h] for h in df[col]], type=pa.list_(pa.int64()))
+            table = table.set_column(table.schema.get_field_index(col), col, hist)
     meta = dict(table.schema.metadata or {})
     meta[METADATA_KEY.encode()] = text.encode()
     table = table.replace_schema_metadata(meta)
@@ -272,14 +301,21 @@ def read_provenance(path):
 
 def table_format(provenance, columns):
     """The format of a table: its provenance's ``format``, else 1 for a table with trap rates
-    and no trap counts (written before format 2), else :data:`FORMAT` (counts, no
-    provenance: e.g. built in memory)."""
+    and no trap counts (written before format 2), else 2 for one with a column of
+    :data:`RENAMED_COLUMNS` under its old name, else :data:`FORMAT` (counts, no provenance:
+    e.g. built in memory)."""
     if provenance is not None:
         return int(provenance.get("format", 1))
     if any(c in columns for c in TRAP_RATE_COLUMNS) and \
             not any(c in columns for c in TRAP_COUNT_COLUMNS):
         return 1
-    return FORMAT
+    return 2 if any(c in columns for c in RENAMED_COLUMNS) else FORMAT
+
+
+def _renamed(df):
+    """``df`` with the columns of an older table under their names of this format."""
+    return df.rename(columns={old: new for old, new in RENAMED_COLUMNS.items()
+                              if old in df.columns and new not in df.columns})
 
 
 def _read(path):
@@ -304,9 +340,10 @@ def _hashable(value):
     return value
 
 
-def parse_hist(value, i=0):
-    """A ``rounds_hist`` cell as a list of ints: from a list or array (parquet), JSON text
-    (CSV) or numpy's printed form ``"[0 3 5]"``; ``None`` for a missing value."""
+def parse_hist(value, i=0, column="rounds_hist"):
+    """A cell of a list column (``column``: ``rounds_hist`` and the like) as a list of ints:
+    from a list or array (parquet), JSON text (CSV) or numpy's printed form ``"[0 3 5]"``;
+    ``None`` for a missing value."""
     if isinstance(value, str):
         text = value.strip()
         try:
@@ -314,20 +351,20 @@ def parse_hist(value, i=0):
         except json.JSONDecodeError:
             body = text.strip("[]").replace(",", " ").split()
             if "..." in body:
-                raise TableError(f"rounds_hist of row {i} is abbreviated ('...'): "
+                raise TableError(f"{column} of row {i} is abbreviated ('...'): "
                                  f"{value!r}") from None
             try:
                 value = [int(v) for v in body]
             except ValueError:
-                raise TableError(f"rounds_hist of row {i} is not a list of integers: "
+                raise TableError(f"{column} of row {i} is not a list of integers: "
                                  f"{value!r}") from None
     elif value is None or (isinstance(value, float) and math.isnan(value)):
         return None
     arr = np.asarray(value)
     if arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.number)):
-        raise TableError(f"rounds_hist of row {i} is not a list of integers: {value!r}")
+        raise TableError(f"{column} of row {i} is not a list of integers: {value!r}")
     if arr.size and (np.any(arr < 0) or np.any(arr != np.round(arr))):
-        raise TableError(f"rounds_hist of row {i} has a negative or fractional count")
+        raise TableError(f"{column} of row {i} has a negative or fractional count")
     return [int(v) for v in arr]
 
 
@@ -369,11 +406,11 @@ def load_table(table):
     """The sweep table as a checked DataFrame, from a DataFrame or a ``.parquet`` / ``.csv``
     path, every rate recomputed from the counts (:func:`derive_rates`).
 
-    ``rounds_hist`` becomes a list of ints per row; list-valued knobs (e.g. ``red_knives``)
-    become tuples so that they can be grouped. ``df.attrs["slashersim"]`` holds the provenance
-    (``None`` when the table has none) and ``df.attrs["format"]`` the table format; a table of
-    format 1 also gets ``df.attrs["missing"]``, what it cannot give and how to regenerate it.
-    The input frame is not modified.
+    ``rounds_hist`` (and each list column) becomes a list of ints per row; list-valued knobs
+    (e.g. ``red_knives``) become tuples so that they can be grouped. ``df.attrs["slashersim"]``
+    holds the provenance (``None`` when the table has none) and ``df.attrs["format"]`` the table
+    format; a table of format 1 also gets ``df.attrs["missing"]``, what it cannot give and how
+    to regenerate it. The input frame is not modified.
 
     Raises
     ------
@@ -396,20 +433,22 @@ def load_table(table):
     if fmt > FORMAT:
         raise TableError(f"table {source or ''} is of format {fmt}, newer than this slashersim "
                          f"reads ({FORMAT}); upgrade slashersim".replace("table  ", "table "))
+    df = _renamed(df)
     check_table(df)
     missing = carried.get("missing")
-    if fmt < FORMAT and missing is None:
+    if fmt < COUNTS_FORMAT and missing is None:
         df = _from_format_1(df, source)
-        missing = (f"it was written before table format {FORMAT} and holds trap rates, not "
-                   f"trap counts; regenerate it with: "
+        missing = (f"it was written before table format {COUNTS_FORMAT} and holds trap rates, "
+                   f"not trap counts; regenerate it with: "
                    f"{regenerate_command(source or 'TABLE.parquet')}")
     df = df.reset_index(drop=True)
     for col in knob_columns(df):
         if df[col].dtype == object:
             df[col] = df[col].map(_hashable)
-    if "rounds_hist" in df.columns:
-        df["rounds_hist"] = pd.Series([parse_hist(v, i) for i, v in
-                                       enumerate(df["rounds_hist"])], dtype=object)
+    for col in LIST_COLUMNS:
+        if col in df.columns:
+            df[col] = pd.Series([parse_hist(v, i, col) for i, v in enumerate(df[col])],
+                                dtype=object)
     for col in count_columns(df.columns):
         df[col] = df[col].astype(np.int64)
     derive_rates(df)
@@ -457,14 +496,15 @@ def pool_counts(df, by):
     return derive_rates(pooled)
 
 
-def pool_rounds_hist(df):
-    """The element-wise sum of the rows' ``rounds_hist`` lists (shorter ones padded with 0)."""
-    if "rounds_hist" not in df.columns:
-        raise TableError("the table has no 'rounds_hist' column")
-    hists = [h if isinstance(h, list) else parse_hist(h, i)
-             for i, h in enumerate(df["rounds_hist"])]
+def pool_rounds_hist(df, column="rounds_hist"):
+    """The element-wise sum of the rows' lists of ``column`` (``rounds_hist`` or another list
+    column; shorter ones padded with 0)."""
+    if column not in df.columns:
+        raise TableError(f"the table has no {column!r} column")
+    hists = [h if isinstance(h, list) else parse_hist(h, i, column)
+             for i, h in enumerate(df[column])]
     if any(h is None for h in hists):
-        raise TableError("some rows have no rounds_hist")
+        raise TableError(f"some rows have no {column}")
     total = np.zeros(max(1, max(len(h) for h in hists)), dtype=np.int64)
     for h in hists:
         total[:len(h)] += np.asarray(h, dtype=np.int64)
@@ -502,9 +542,10 @@ def table_info(path):
     prov, columns = read_provenance(path)
     fmt = table_format(prov, columns)
     if prov is None:
-        if fmt < FORMAT:
+        if fmt < COUNTS_FORMAT:
             raise TableError(f"table {str(path)!r} has no provenance (written before table "
-                             f"format {FORMAT}); regenerate it with: {regenerate_command(path)}")
+                             f"format {COUNTS_FORMAT}); regenerate it with: "
+                             f"{regenerate_command(path)}")
         where = f"its sidecar {str(sidecar_path(path))!r} is missing" \
             if Path(path).suffix.lower() == ".csv" else "its metadata holds none"
         raise TableError(f"table {str(path)!r} has no provenance: {where}; regenerate it "

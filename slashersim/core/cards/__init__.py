@@ -15,21 +15,19 @@ breaks never):
 
 - ``title``, ``level`` (1 or 2: the rulebook's area-deck group), ``source`` (the text it comes
   from), ``rule`` (the card's words);
-- ``breaks_on_trick``: an expression over one trick; ``breaks_on_tricks_won``: over the tricks
-  each player has won, asked after every trick (the first breach of a round sets off its trap);
-  true or false, and not the same on every trick unless written ``"false"`` or ``"true"`` (read
-  with a warning, :attr:`CardSet.warnings`);
-- ``white_shift`` (-1, 0, 1: the whites' colour one step down or up), ``greens_removed`` and
-  ``draw_reduction`` (0..20), ``extra_draw`` (true: one more card may be drawn after the draws),
-  ``killer`` (``"damage"``, or ``"all_health"``: the Killer takes all health), ``gifts`` (true:
-  items may be given in the item phase). A number may also be the name of the rule parameter
-  that sets it (``greens_removed = "lakeside_removal"``), which is how the printed cards keep
-  their [choice] points as parameters.
+- the key of each of its hooks (``core.fields.HOOKS``, docs/cards.md): the rules
+  ``breaks_on_trick``, an expression over one trick, and ``breaks_on_tricks_won``, over the
+  tricks each player has won, asked after every trick (the first breach of a round sets off its
+  trap), true or false, and not the same on every trick unless written ``"false"`` or
+  ``"true"`` (read with a warning, :attr:`CardSet.warnings`); then its effects, each a number
+  in its range, a flag or one of its values. A number may also be the name of the rule
+  parameter that sets it (``greens_removed = "lakeside_removal"``), which is how the printed
+  cards keep their [choice] points as parameters.
 
-An item card's keys: ``title``, ``source``, ``rule``; ``kind``, what it does (one of
-``rules.ITEM_KINDS``: an escape item, a heal, ...); ``heal`` (a heal item's health healed) and
-``extra_draws`` (a cursed item's draws added). A new item takes a printed one's place in the
-item deck (``replaces``), or joins the deck beside the twelve (``added = true``; at most
+An item card's keys: ``title``, ``source``, ``rule``, and the key of each of its hooks:
+``kind``, what it does (one of ``rules.ITEM_KINDS``: an escape item, a heal, ...), and the
+numbers that belong to one kind. A new item takes a printed one's place in the item deck
+(``replaces``), or joins the deck beside the twelve (``added = true``; at most
 ``rules.MAX_ADDED_ITEMS``, with the ids ``rules.FIRST_ADDED_ITEM ..``), and states its kind.
 The engine and the players read an item only through its kind (``core.layout.C_KIND_ITEMS``,
 ``C_ITEM_KIND``, ``C_KEEPABLE``, ``C_USABLE``).
@@ -43,6 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import fields as F
 from .. import rules
 from ..files import parse_toml, read_toml
 from .language import (
@@ -58,25 +57,28 @@ from .language import (
 PRINTED_FILE = Path(__file__).with_name("printed.toml")
 #: the name a configuration gives the printed cards
 PRINTED = "printed"
-#: the keys of an area card, with the printed game's neutral value
-AREA_KEYS = {"replaces": "", "added": False, "title": "", "level": 2, "source": "", "rule": "",
-             "breaks_on_trick": "false",
-             "breaks_on_tricks_won": "false", "white_shift": 0, "greens_removed": 0,
-             "draw_reduction": 0, "extra_draw": False, "killer": "damage", "gifts": False}
-#: the keys of an item card (a key left out keeps the printed value): its ``kind`` (one of
-#: ``rules.ITEM_KINDS``), ``heal`` only on a card of the heal kind, ``extra_draws`` only on one
-#: of the cursed kind
-ITEM_KEYS = {"replaces": "", "added": False, "title": "", "source": "", "rule": "",
-             "kind": "junk", "heal": 0, "extra_draws": 0}
+#: the keys of an area card that no hook reads, with the printed game's neutral value: its
+#: place, its name and words, its rulebook group
+_AREA_PLACE_KEYS = {"replaces": "", "added": False, "title": "", "level": 2, "source": "",
+                    "rule": ""}
+#: ... and of an item card
+_ITEM_PLACE_KEYS = {"replaces": "", "added": False, "title": "", "source": "", "rule": ""}
+#: the keys of an area card, with the printed game's neutral value: its place, name and words,
+#: then the key of each area hook (``core.fields.HOOKS``)
+AREA_KEYS = {**_AREA_PLACE_KEYS, **{h.key: h.neutral for h in F.HOOKS
+                                    if h.per == F.AREA and h.key}}
+#: the keys of an item card (a key left out keeps the printed value): its place, name and words,
+#: then the key of each item hook: its ``kind`` (one of ``rules.ITEM_KINDS``), ``heal`` only on
+#: a card of the heal kind, ``extra_draws`` only on one of the cursed kind
+ITEM_KEYS = {**_ITEM_PLACE_KEYS, **{h.key: h.neutral for h in F.HOOKS
+                                    if h.per == F.ITEM and h.key}}
 #: the keys that belong to one item kind only
-_KIND_ONLY = {"heal": "heal", "extra_draws": "cursed"}
+_KIND_ONLY = {h.key: h.only for h in F.HOOKS if h.only}
 #: the items a card file may name: the twelve item cards
 ITEM_CARDS = rules.ITEM_NAMES[:rules.CURSED_OBJECT + 1]
 #: the rule parameters a card's number may name
 PARAMETERS = ("lakeside_removal", "tent_site_reduction", "cursed_extra_draws")
-_RANGES = {"white_shift": (-1, 1), "greens_removed": (0, 20), "draw_reduction": (0, 20),
-           "level": (1, 2), "heal": (1, rules.MAX_HEALTH), "extra_draws": (0, 12)}
-_KILLER = ("damage", "all_health")
+_RANGES = {"level": (1, 2), **{h.key: h.values for h in F.HOOKS if h.build == F.NUMBER}}
 
 __all__ = ["CardError", "CardSet", "load", "remember", "check_content", "PRINTED", "AREA_KEYS",
            "ITEM_KEYS"]
@@ -151,10 +153,9 @@ class CardSet:
         return hash((self.file, self.sha256))
 
     def tables(self, knobs=None):
-        """The engine's tables of hooks (``core.layout.C_AREA_*``, ``C_ITEM_HEAL``,
-        ``C_ITEM_EXTRA`` and the items' kinds, ``C_KIND_ITEMS``, ``C_ITEM_KIND``,
-        ``C_KEEPABLE``, ``C_USABLE``) with the rule parameters ``knobs`` (name -> value) filled
-        in where a card names one."""
+        """The engine's tables of hooks (``core.fields.HOOKS``: ``core.layout.C_AREA_*``,
+        ``C_ITEM_HEAL``, ...) by name, with the rule parameters ``knobs`` (name -> value)
+        filled in where a card names one."""
         return _tables(self, tuple(sorted((knobs or {}).items())))
 
 
@@ -210,19 +211,18 @@ def _check_keys(name, card, text, where, keys=AREA_KEYS, kind="area"):
             raise CardError(f"{at}: {kind} {name!r} has no key {key!r}"
                             + did_you_mean(key, keys))
         neutral = keys[key]
-        if key.startswith("breaks_"):
+        hook = F.hook_of_key(kind, key)
+        build = hook.build if hook else None
+        if build == F.EXPRESSION:
             if not isinstance(value, str):
                 raise CardError(f"{at}: {key} of {name!r} must be an expression in quotes")
             _check_rule(name, key, value, f"{at}, {key} of {name!r}")
-        elif key == "killer":
-            if value not in _KILLER:
-                raise CardError(f"{at}: killer of {name!r} is {value!r}"
-                                + did_you_mean(value, _KILLER))
-        elif key == "kind" and kind == "item":
-            if value not in rules.ITEM_KINDS:
-                raise CardError(f"{at}: kind of {name!r} is {value!r}"
-                                + did_you_mean(value, rules.ITEM_KINDS) + "; the kinds are "
-                                + ", ".join(rules.ITEM_KINDS))
+        elif build == F.CHOICE:
+            if value not in hook.values:
+                hint = did_you_mean(value, hook.values)
+                if hint.startswith("; did you mean"):
+                    hint += "; expected one of: " + ", ".join(hook.values)
+                raise CardError(f"{at}: {key} of {name!r} is {value!r}{hint}")
         elif isinstance(neutral, bool):
             if not isinstance(value, bool):
                 raise CardError(f"{at}: {key} of {name!r} must be true or false, got {value!r}")
@@ -499,17 +499,59 @@ def _number(value, knobs):
     return int(knobs[value]) if isinstance(value, str) else int(value)
 
 
+def _value(hook, value, knobs):
+    """The number a hook's table holds for a card's ``value`` of its key."""
+    if hook.build == F.FLAG:
+        return int(bool(value))
+    if hook.build == F.CHOICE:
+        return hook.values.index(value)
+    return _number(value, knobs)
+
+
+def _key_table(hook, cards, knobs):
+    """The table of a hook read from one key of each card: a row per area card, or per item id
+    (the ids of no item card hold the key's neutral value)."""
+    if hook.per == F.AREA:
+        return np.array([_value(hook, card[hook.key], knobs) for card in cards.areas.values()],
+                        dtype=np.int64)
+    table = np.full(rules.MAX_ITEM_IDS, _value(hook, hook.neutral, knobs), dtype=np.int64)
+    for item, card in zip(cards.item_ids, cards.items.values()):
+        table[item] = _value(hook, card[hook.key], knobs)
+    return table
+
+
 @functools.lru_cache(maxsize=64)
 def _tables(cards, knobs):
+    """Every hook's table (``core.fields.HOOKS``): those of a number, flag or choice of a card
+    read from its key, the rules' from their expressions, the rest from these."""
     knobs = dict(knobs)
+    tables = {h.name: _key_table(h, cards, knobs) for h in F.HOOKS
+              if h.build in (F.NUMBER, F.FLAG, F.CHOICE)}
+    safe, tricks_break = _rule_tables(cards)
+    tables.update(safe=safe, tricks_break=tricks_break, flex=_flex(safe),
+                  **_tricks_won_facts(tricks_break), **_kind_masks(cards))
+    full = (1 << rules.N_NUMBER_CARDS) - 1
+    n = len(cards.areas)
+    tables["has_tricks_won_rule"] = np.array([int(tricks_break[a].any()) for a in range(n)],
+                                             dtype=np.int64)
+    tables["has_trick_rule"] = np.array(
+        [any(int(safe[a, t, c]) | (1 << c) != full for t in range(rules.N_SUITS)
+             for c in range(rules.N_NUMBER_CARDS)) for a in range(n)], dtype=np.int64)
+    tables = {h.name: tables[h.name] for h in F.HOOKS}
+    for array in tables.values():
+        array.flags.writeable = False
+    return tables
+
+
+def _rule_tables(cards):
+    """The tables of the area cards' rules: ``safe`` (``[area, trump, lead]``: bitmask of the
+    follow cards whose trick keeps the rule) and ``tricks_break`` (``[area, t0]``: bitmask over
+    ``t1`` of the tricks won that break it)."""
     n = len(cards.areas)
     safe = np.zeros((n, rules.N_SUITS, rules.N_NUMBER_CARDS), dtype=np.int64)
     tricks_break = np.zeros((n, rules.TRICKS_PER_ROUND + 1), dtype=np.int64)
-    out = {key: np.zeros(n, dtype=np.int64) for key in
-           ("white_shift", "greens_removed", "draw_reduction", "extra_draw", "killer_all",
-            "gifts")}
+    where = cards.file or PRINTED_FILE.name
     for a, card in enumerate(cards.areas.values()):
-        where = cards.file or PRINTED_FILE.name
         on_trick = Expression(card["breaks_on_trick"], TRICK_NAMES, where)
         on_won = Expression(card["breaks_on_tricks_won"], TRICKS_WON_NAMES, where)
         for trump in range(rules.N_SUITS):
@@ -521,55 +563,36 @@ def _tables(cards, knobs):
             for t1 in range(rules.TRICKS_PER_ROUND + 1 - t0):
                 if on_won(tricks_won_env(t0, t1)):
                     tricks_break[a, t0] |= 1 << t1
-        out["white_shift"][a] = _number(card["white_shift"], knobs)
-        out["greens_removed"][a] = _number(card["greens_removed"], knobs)
-        out["draw_reduction"][a] = _number(card["draw_reduction"], knobs)
-        out["extra_draw"][a] = bool(card["extra_draw"])
-        out["killer_all"][a] = card["killer"] == "all_health"
-        out["gifts"][a] = bool(card["gifts"])
+    return safe, tricks_break
+
+
+def _flex(safe):
+    """``[area, trump, card]``: how many of the 38 (lead, follow) pairs with ``card`` keep the
+    trick rule."""
     flex = np.zeros_like(safe)
-    for a in range(n):
+    for a in range(safe.shape[0]):
         for trump in range(rules.N_SUITS):
             row = safe[a, trump]
             for c in range(rules.N_NUMBER_CARDS):
                 flex[a, trump, c] = bin(int(row[c])).count("1") + sum(
                     1 for o in range(rules.N_NUMBER_CARDS) if o != c and (row[o] >> c) & 1)
-    facts = _tricks_won_facts(tricks_break)
-    out["item_heal"] = np.zeros(rules.MAX_ITEM_IDS, dtype=np.int64)
-    out["item_extra"] = np.zeros(rules.MAX_ITEM_IDS, dtype=np.int64)
-    for item, card in zip(cards.item_ids, cards.items.values()):
-        out["item_heal"][item] = _number(card["heal"], knobs)
-        out["item_extra"][item] = _number(card["extra_draws"], knobs)
-    out.update(_kind_masks(cards))
-    full = (1 << rules.N_NUMBER_CARDS) - 1
-    out["has_tricks_won_rule"] = np.array([int(tricks_break[a].any()) for a in range(n)],
-                                          dtype=np.int64)
-    out["has_trick_rule"] = np.array(
-        [any(int(safe[a, t, c]) | (1 << c) != full for t in range(rules.N_SUITS)
-             for c in range(rules.N_NUMBER_CARDS)) for a in range(n)], dtype=np.int64)
-    tables = {"safe": safe, "flex": flex, "tricks_break": tricks_break, **out, **facts}
-    for array in tables.values():
-        array.flags.writeable = False
-    return tables
+    return flex
 
 
 def _kind_masks(cards):
-    """The item ids of each kind (``kind_items``; the Junk cards are of the junk kind), each
-    item's kind (``item_kind``), and the ids a player may keep (``keepable``) and use in a use
-    window (``usable``)."""
+    """The item ids of each kind (``kind_items``; the Junk cards are of the junk kind), and the
+    ids a player may keep (``keepable``) and use in a use window (``usable``): those of the
+    kinds kept and usable (``rules.ITEM_KIND_TABLE``)."""
     kinds = np.zeros(rules.N_ITEM_KINDS, dtype=np.int64)
-    item_kind = np.full(rules.MAX_ITEM_IDS, rules.KIND_JUNK, dtype=np.int64)
-    every = 0
     for item, card in zip(cards.item_ids, cards.items.values()):
-        item_kind[item] = rules.ITEM_KINDS.index(card["kind"])
-        kinds[item_kind[item]] |= 1 << item
-        every |= 1 << item
+        kinds[rules.ITEM_KINDS.index(card["kind"])] |= 1 << item
     for j in range(rules.N_JUNK):
         kinds[rules.KIND_JUNK] |= 1 << (rules.JUNK + j)
-    keepable = every & ~kinds[rules.KIND_CURSED] & ~kinds[rules.KIND_JUNK]
-    usable = kinds[rules.KIND_HEAL] | kinds[rules.KIND_LOOK] | kinds[rules.KIND_REMOVE_TRAP]
-    return {"kind_items": kinds, "item_kind": item_kind,
-            "keepable": np.array([keepable], dtype=np.int64),
+    keepable = usable = 0
+    for k, kind in enumerate(rules.ITEM_KIND_TABLE):
+        keepable |= int(kinds[k]) if kind.kept else 0
+        usable |= int(kinds[k]) if kind.usable else 0
+    return {"kind_items": kinds, "keepable": np.array([keepable], dtype=np.int64),
             "usable": np.array([usable], dtype=np.int64)}
 
 
