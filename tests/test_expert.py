@@ -456,8 +456,8 @@ def test_expert_plays_the_pinned_games():
     """Speed work must not change a decision: 300 games at the rulebook defaults, seed 7, as
     the expert played them once the streams were seeded one-way (wins, and the sum and a
     column-weighted sum of the records with the outcome as its code; the later ``last_area``
-    and ``lost_round`` columns left out; re-pinned when the game came to end at the keep that wins it: the same
-    outcomes, without the cards kept after the winning one)."""
+    and ``lost_round`` columns left out; re-pinned when the game came to end at the keep that
+    wins it: the same outcomes, without the cards kept after the winning one)."""
     r = simulate(GameConfig(), "expert", games=300, seed=7, keep_records=True)
     rec = r.records.drop(columns=["game", "last_area", "lost_round"]).assign(
         outcome=r.records["outcome"].cat.codes)
