@@ -13,10 +13,17 @@ Times are the compiling process's CPU seconds (``time.process_time``; numba comp
 thread), so a busy machine changes them little; the whole process's wall time is given beside
 them.
 
-    python dev/benchmarks/compile_profile.py [--parts engine,engine_baseline,...] [--top 12]
-        [--out dev/reports/compile_profile.md]
+A part written ``a+b`` is parts ``a`` then ``b`` compiled in one process (what one shares with
+the other compiles once); ``steps`` is the engine's entry points for single rules
+(``slashersim.engine.steps``). ``--warm-up`` profiles the test suite's warm-up: each worker's
+parts of ``WARM_UP`` in ``tests/conftest.py``, one process a worker. ``--root DIR`` measures
+another checkout (its package first on ``PYTHONPATH``, its ``tests/conftest.py``).
+
+    python dev/benchmarks/compile_profile.py [--root DIR] [--parts engine,engine_baseline,...]
+        [--warm-up] [--top 12] [--out dev/reports/compile_profile.md]
 """
 import argparse
+import ast
 from collections import Counter, defaultdict
 import json
 import os
@@ -63,23 +70,29 @@ class Recorder(ev.Listener):
 rec = Recorder()
 for kind in ("numba:run_pass", "numba:compile", "numba:llvm_lock"):
     ev.register(kind, rec)
-part = sys.argv[1]
+parts = sys.argv[1].split("+")
+from importlib import import_module
 from slashersim.core.numba_checks import compile_log, repeated_compilations
 from slashersim.runner.kernels import compile_part
 t0 = time.process_time()
 with compile_log() as log:
-    compile_part(part)
+    for part in parts:
+        if part == "steps":
+            import_module("slashersim.engine.steps")
+        else:
+            compile_part(part)
 total = time.process_time() - t0
 print(json.dumps({"total": total, "rows": rec.rows, "compiles": rec.compiles,
                   "repeated": repeated_compilations(log)}))
 """
 
 
-def profile(part):
-    """The events of compiling ``part`` in a fresh process from a clean cache."""
+def profile(part, root=HERE):
+    """The events of compiling ``part`` (of the checkout ``root``) in a fresh process from a
+    clean cache."""
     with tempfile.TemporaryDirectory() as tmp:
         env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-        env.update(SLASHERSIM_CACHE_DIR=tmp, PYTHONPATH=str(HERE))
+        env.update(SLASHERSIM_CACHE_DIR=tmp, PYTHONPATH=str(root))
         t0 = time.perf_counter()
         p = subprocess.run([sys.executable, "-c", CHILD, part], env=env, cwd=tmp,
                            capture_output=True, text=True, check=True)
@@ -127,11 +140,26 @@ def report(part, data, top):
     return lines
 
 
-def revision(state):
-    """The git commit measured, marked when the package has uncommitted changes."""
-    if not state:
+def revision(root):
+    """The git commit of the checkout measured, marked when its package has uncommitted
+    changes."""
+    def git(*args):
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True,
+                              text=True).stdout.strip()
+    commit = git("rev-parse", "--short", "HEAD")
+    if not commit:
         return "outside a git checkout"
-    return f"git {state['commit'][:7]}" + (" with uncommitted changes" if state["dirty"] else "")
+    dirty = git("status", "--porcelain", "--", "slashersim")
+    return f"git {commit}" + (" with uncommitted changes" if dirty else "")
+
+
+def warm_up(root):
+    """The test suite's warm-up of the checkout ``root``: each worker's parts (``WARM_UP`` in
+    its ``tests/conftest.py``) joined with ``+``."""
+    tree = ast.parse((Path(root) / "tests" / "conftest.py").read_text())
+    value = next(node.value for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                 and any(getattr(t, "id", None) == "WARM_UP" for t in node.targets))
+    return ["+".join(parts) for parts in ast.literal_eval(value).values()]
 
 
 def main():
@@ -139,18 +167,23 @@ def main():
     from slashersim.policies import POLICIES, compile_parts
     parts = [p.name for p in compile_parts([*POLICIES, object()], ["engine", "rollouts",
                                                                    "record"])]
-    from slashersim.core.provenance import git_state
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--root", type=Path, default=HERE)
     ap.add_argument("--parts", default=",".join(parts))
+    ap.add_argument("--warm-up", action="store_true",
+                    help="the test suite's warm-up, one part a worker (instead of --parts)")
     ap.add_argument("--top", type=int, default=12)
     ap.add_argument("--out", default=None, help="also write the tables to this markdown file")
     ap.add_argument("--estimates", default=None, metavar="JSON",
                     help="also write each part's measured wall time, the estimate the compile "
                          "notice prints, to this file (slashersim/data/compile_seconds.json)")
     a = ap.parse_args()
+    chosen = warm_up(a.root) if a.warm_up else a.parts.split(",")
+    made = " --warm-up" if a.warm_up else f" --parts {a.parts}"
+    root = "" if a.root.resolve() == HERE else f" --root {a.root}"
     lines = ["# Where compile time goes", "",
-             f"Made by `python dev/benchmarks/compile_profile.py --parts {a.parts} --top {a.top}` "
-             f"on a machine with {os.cpu_count()} cores, {revision(git_state())}: each part "
+             f"Made by `python dev/benchmarks/compile_profile.py{root}{made} --top {a.top}` "
+             f"on a machine with {os.cpu_count()} cores, {revision(a.root)}: each part "
              f"compiled from a clean cache "
              f"in a fresh process, numba's compiler events summed per function (self CPU time "
              f"of the compiling process). No games are played: each part is only compiled, "
@@ -158,8 +191,8 @@ def main():
              ""]
     print("\n".join(lines), flush=True)
     walls = {}
-    for part in a.parts.split(","):
-        data = profile(part)
+    for part in chosen:
+        data = profile(part, a.root)
         walls[part] = round(data["wall"])
         block = report(part, data, a.top) + [""]
         print("\n".join(block), flush=True)
@@ -170,7 +203,7 @@ def main():
         made = (f"python dev/benchmarks/compile_profile.py --parts {a.parts} --estimates "
                 f"{a.estimates}")
         Path(a.estimates).write_text(json.dumps(
-            {"made_by": made, "measured": revision(git_state()),
+            {"made_by": made, "measured": revision(a.root),
              "machine": f"{os.cpu_count()} cores, idle",
              "what": "the wall time of a fresh process compiling each part from a clean cache",
              "seconds": walls}, indent=1) + "\n")
