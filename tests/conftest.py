@@ -33,12 +33,13 @@ def fresh_compile_notice():
 #: Names are compile parts (``slashersim.policies.compile_part``), and ``steps`` (the engine's
 #: entry points for single rules). No test starts before both halves are done, so the halves
 #: take about as long each (the parts' compile times: ``PolicySpec.compile_seconds``,
-#: ``core.compiling.KERNELS``). The players whose compiled pieces the belief player reuses (the
-#: expert's card, the searches' play-outs) come before it in the same half, so that no piece is
-#: compiled by both halves at once; the engine's kernels for any player go to the other half.
-WARM_UP = {"gw0": ("engine_baseline", "engine_heuristic", "rollouts_baseline", "record",
-                   "steps", "engine", "rollouts"),
-           "gw1": ("expert", "search", "omniscient", "exerciser", "belief")}
+#: ``core.compiling.KERNELS``). The players whose compiled pieces others reuse (the heuristic's
+#: card, the expert's, the searches' play-outs) come before them in the same half, so that no
+#: piece is compiled by both halves at once; the engine's kernels for any player go to the other
+#: half.
+WARM_UP = {"gw0": ("engine_baseline", "rollouts_baseline", "record", "steps", "engine",
+                   "rollouts"),
+           "gw1": ("heuristic", "expert", "search", "omniscient", "exerciser", "belief")}
 
 
 def _warm(part):

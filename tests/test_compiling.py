@@ -137,8 +137,7 @@ def test_a_python_player_has_a_part_of_its_own():
 
 def test_the_parts_come_from_the_registry():
     assert _names(compile_parts(["novice", "casual"], ["engine", "rollouts", "record"])) == [
-        "engine_baseline", "engine_heuristic", "rollouts_baseline", "rollouts_heuristic",
-        "record"]
+        "engine_baseline", "engine", "heuristic", "rollouts_baseline", "rollouts", "record"]
     assert compile_parts(["expert"]) == [compile_part("engine"), compile_part("expert")]
     assert compile_part("engine_baseline").label == "the engine with the baseline"
     assert compile_part("search").label == "the search player"
@@ -160,9 +159,32 @@ def test_a_package_kernel_counts_as_cached(tmp_path, monkeypatch):
 
 # --- parts side by side in helper processes ---------------------------------------------------
 #: fixed estimates (engine 45 s, expert 40, exerciser 5), so that the order tested does not
-#: follow the measured ones
-ENGINE, EXPERT, EXERCISER = (compile_part(name)._replace(seconds=seconds) for name, seconds in
+#: follow the measured ones (:func:`declared_only`)
+ENGINE, EXPERT, EXERCISER = (compile_part(name)._replace(declared=seconds) for name, seconds in
                              (("engine", 45), ("expert", 40), ("exerciser", 5)))
+
+
+@pytest.fixture(autouse=True)
+def declared_only(request, monkeypatch):
+    """The tests of the schedule and the message read the parts' declared seconds."""
+    if "measured" not in request.node.name:
+        monkeypatch.setattr(compiling, "measured_seconds", lambda: {})
+
+
+def test_every_part_of_the_package_has_a_measured_compile_time():
+    """The notice's estimate of each part the package's players and kernels compile is the
+    one measured (``slashersim/data/compile_seconds.json``), not a figure written by hand."""
+    import json
+
+    from slashersim.policies import POLICIES, compile_parts
+    made = json.loads(compiling.MEASURED.read_text())
+    assert made["made_by"].startswith("python dev/benchmarks/compile_profile.py")
+    parts = compile_parts([*POLICIES, object()], ["engine", "rollouts", "record"])
+    assert {p.name for p in parts} <= set(made["seconds"])
+    for part in parts:
+        assert part.seconds == made["seconds"][part.name] > 0
+    assert compile_part("expert")._replace(name="a_user_s_own").seconds == \
+        compile_part("expert").declared
 
 
 def test_parts_are_dealt_longest_first_to_the_least_loaded_process():

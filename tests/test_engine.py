@@ -166,12 +166,12 @@ def test_importing_the_kernels_compiles_none():
 
 
 def test_a_baseline_run_compiles_only_the_baseline_kernel():
-    """The fast paths are chosen where the kernel is built: a baseline run compiles its own
-    kernel, never the heuristic's nor the function-pointer one."""
+    """The fast path is chosen where the kernel is built: a baseline run compiles its own
+    kernel, never the function-pointer one."""
     out = run_python("from slashersim.runner import simulate\n"
                      "import slashersim.runner.kernels as k\n"
                      "simulate(games=5)\n"
-                     "print(sorted(n for n in ('chunk', 'chunk_baseline', 'chunk_heuristic')\n"
+                     "print(sorted(n for n in ('chunk', 'chunk_baseline')\n"
                      "             if getattr(k, n).dispatcher.overloads))\n")
     assert out.split("\n")[0] == "['chunk_baseline']"
 

@@ -1,7 +1,6 @@
-"""What a fast path gains: a player with kernels of its own (the policy and the game flow
-compiled in, ``runner.kernels.FAST``) against the same player passed to the shared kernels as a
-function pointer (``runner.kernels.chunk``, the flow called through its pointer too), on the
-same games.
+"""What a fast path gains: a player with kernels of its own (the policy compiled into its
+game flow, ``runner.kernels.FAST``) against the same player passed as a function pointer to the
+kernel every other player shares (``runner.kernels.chunk``), on the same games.
 
 Each of ``--processes`` fresh processes times ``--games`` games of each kernel on one thread
 ``--repeats`` times, alternating, and keeps each kernel's fastest; the figure is the median

@@ -55,7 +55,7 @@ POLICIES = {
                            compile_seconds=20, fast=True),
     "exerciser": PolicySpec(".exerciser", label="the exerciser player", compile_seconds=5),
     "heuristic": PolicySpec(".heuristic", HEURISTIC, skill="casual", label="the heuristic",
-                            compile_seconds=40, fast=True),
+                            compile_seconds=10),
     "expert": PolicySpec(".expert", EXPERT, skill="expert", label="the expert player",
                          compile_seconds=25),
     "search": PolicySpec(".search", SEARCH, label="the search player"),

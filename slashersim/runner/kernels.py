@@ -7,9 +7,11 @@ The engine's kernels are generic in the policy (:func:`engine.game.simulate_chun
   (``engine.interface.POLICY_TYPE``), so one compiled kernel serves all of them (the expert,
   the searches, the exerciser, Python players, the hygiene recorder, a user's compiled
   policy);
-- the baseline and the heuristic, cheap policies whose calls are a large share of their games,
-  get kernels of their own in which numba calls them directly (:data:`FAST`); a baseline run
-  compiles no heuristic and no function-pointer path.
+- the baseline, the cheapest policy, whose calls are the largest share of its games, gets
+  kernels of their own in which numba calls it directly (:data:`FAST`); a baseline run compiles
+  no function-pointer path. A fast path pays only where it wins play speed enough to be worth
+  its compile (``dev/benchmarks/fast_paths.py`` measures it; the heuristic gains nothing from
+  one, so it shares the function-pointer kernels).
 
 Each kernel has one signature, compiles on its first call (or loads from the on-disk cache)
 and refuses other types, as an eager ``@njit(signature)`` would. Importing this module compiles
@@ -24,7 +26,7 @@ from ..core.layout import S_OUTCOME
 from ..engine import game, luck_kernels
 from ..engine.interface import PARAMS_TYPE, POLICY_SIGNATURE, POLICY_TYPE
 from ..engine.lazy import lazy_njit
-from ..policies import baseline, heuristic
+from ..policies import baseline
 
 _I, _ST, _PAR = types.int64, types.int64[::1], PARAMS_TYPE
 #: cfg, params, seed, first game, records, held streams, repeats
@@ -107,23 +109,10 @@ def rollouts_baseline(base, params, pos, seed, first, out):
     luck_kernels.rollouts(baseline.decide, base, params, pos, seed, first, out)
 
 
-@lazy_njit(types.void(*_CHUNK), cache=True)
-def chunk_heuristic(cfg, params, seed, game0, records, held, repeats):
-    """:func:`engine.game.simulate_chunk` for the heuristic."""
-    game.simulate_chunk(heuristic.decide, cfg, params, seed, game0, records, held, repeats)
-
-
-@lazy_njit(types.void(*_ROLLOUTS), cache=True)
-def rollouts_heuristic(base, params, pos, seed, first, out):
-    """:func:`engine.luck_kernels.rollouts` for the heuristic."""
-    luck_kernels.rollouts(heuristic.decide, base, params, pos, seed, first, out)
-
-
 #: registered policy name -> its kernels with the policy compiled in (the registry entries
 #: marked ``fast``)
 FAST = {
     "baseline": Kernels(chunk_baseline, rollouts_baseline, compiled_in=baseline.decide),
-    "heuristic": Kernels(chunk_heuristic, rollouts_heuristic, compiled_in=heuristic.decide),
 }
 
 
