@@ -1,7 +1,7 @@
 """One line on stderr before numba compiles kernels that are not in the on-disk cache yet.
 
 The first run after an install or an edit of the package compiles the kernels it needs (from
-a few seconds to about half a minute a part); later runs load them from the cache in about a
+a few seconds to over a minute a part); later runs load them from the cache in about a
 second. A part counts as cached when numba's index file of its kernel
 (``FILE.FUNCTION-LINE.pyXY.nbi``) is in the cache folder, so the message never shows on a warm
 cache. The estimates are measured from a clean cache on an idle 2-core machine (the wall time
