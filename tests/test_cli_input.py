@@ -502,7 +502,7 @@ def test_every_policy_compiled_apart_from_the_engine_is_announced():
     registered policy is a part of its own whose first compilation is announced."""
     from slashersim.runner.kernels import FAST
     fast = {name for name, spec in policies.POLICIES.items() if spec.fast}
-    assert fast == set(FAST) == {"baseline", "heuristic"}
+    assert fast == set(FAST) == {"baseline"}
     for name in set(policies.policy_names()) - fast:
         assert [p.name for p in policies.compile_parts([name])] == ["engine", name]
         assert policies.compile_part(name).label

@@ -51,8 +51,8 @@ def fastest(checkout, policy, games, repeats, threads=1):
     """The fastest of ``repeats`` times of ``games`` games in a fresh process."""
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     out = subprocess.run([sys.executable, "-c", CHILD, str(checkout), policy, str(games),
-                          str(repeats), str(threads)], env=env, cwd=checkout, capture_output=True, text=True,
-                         check=True).stdout
+                          str(repeats), str(threads)], env=env, cwd=checkout,
+                         capture_output=True, text=True, check=True).stdout
     return float(out.split()[-1])
 
 
