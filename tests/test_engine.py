@@ -176,6 +176,18 @@ def test_a_baseline_run_compiles_only_the_baseline_kernel():
     assert out.split("\n")[0] == "['chunk_baseline']"
 
 
+def test_a_position_s_play_outs_compile_no_game_kernel():
+    """``luck state`` plays a position out and plays no whole game: it compiles the play-outs
+    alone, never the game kernel."""
+    state = Path(__file__).resolve().parents[1] / "experiments" / "state_example.json"
+    out = run_python("from slashersim import api\n"
+                     "import slashersim.runner.kernels as k\n"
+                     f"api.luck_state({str(state)!r}, games=20)\n"
+                     "print(sorted(n for n in ('chunk', 'rollouts')\n"
+                     "             if getattr(k, n).dispatcher.overloads))\n")
+    assert out.split("\n")[0] == "['rollouts']"
+
+
 @pytest.mark.parametrize("hold", [None, ((0,), 2)], ids=["per-game", "held"])
 def test_simulate_compiles_its_kernel_before_its_clock_starts(monkeypatch, hold):
     """The kernels compile on first call (most of a minute from a clean cache): ``simulate``

@@ -34,7 +34,7 @@ def _outcomes(position, policy, games, seed, threads, first=0, params=None, step
     player = prepare(policy, params)
     if player.python:
         raise ValueError("play-outs need a registered policy")
-    player.compile()
+    player.compile("rollouts")
     out = np.empty(int(games), dtype=np.int8)
     if threads is None and games <= SMALL_RUN:
         threads = 1

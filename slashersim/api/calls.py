@@ -624,7 +624,7 @@ def luck_state(position: str | os.PathLike | Position, *, policy: PolicyLike = "
     check_progress(progress)
     if not isinstance(position, Position):
         position = load_position(position)
-    with _progress(progress, games, [policy], ("engine", "rollouts")) as (callback, _):
+    with _progress(progress, games, [policy], ("rollouts",)) as (callback, _):
         return win_probability(position, policy, games, seed, threads, params,
                                step=_steps(callback, games))
 

@@ -376,7 +376,7 @@ def cmd_luck_yellows(args):
 def cmd_luck_state(args):
     params = params_from_args(args)
     checks.check_threads(args.threads)
-    _start(args, [args.policy], ["engine", "rollouts"])
+    _start(args, [args.policy], ["rollouts"])
     from .. import api  # after the checks; it reads and checks the position
     with _bar(args, args.games, unit="play-out") as b:
         r = api.luck_state(args.file, policy=args.policy, games=args.games, seed=args.seed,

@@ -143,19 +143,21 @@ class Player:
         """The parameter vector by name."""
         return dict(zip(self.param_names, (float(v) for v in self.params)))
 
-    def compile(self):
-        """Compile (or load from the cache) the kernels this player plays with, saying so first
-        when they are not cached (:mod:`slashersim.core.compiling`); returns the player."""
-        if self.kernels is not None:
-            return self
-        compiling.announce()
-        if self.python:
-            from .kernels import play_games  # the kernels load when games are played
-            self.kernels = (bridge(), play_games.compile())
-        else:
+    def compile(self, kernel="chunk"):
+        """Compile (or load from the cache) the kernel this player plays with, saying so first
+        when it is not cached (:mod:`slashersim.core.compiling`); returns the player.
+        ``kernel`` is ``"chunk"`` (games) or ``"rollouts"`` (play-outs of a position, which
+        need no game kernel)."""
+        if self.kernels is None:
+            compiling.announce()
+            if self.python:
+                from .kernels import play_games  # the kernels load when games are played
+                self.kernels = (bridge(), play_games.compile())
+                return self
             from .kernels import kernels_for  # the kernels load when games are played
             self.kernels = kernels_for(self.policy, self.decide)
-            self.kernels.chunk_kernel.compile()
+        if not self.python:
+            getattr(self.kernels, f"{kernel}_kernel").compile()
         return self
 
     def play(self, cfg, seed, game0, records, held=0, repeats=1):
