@@ -18,6 +18,8 @@ _PUBLIC = {
     "report": "slashersim.api",
     "table_info": "slashersim.api",
     "winnable": "slashersim.api",
+    "why": "slashersim.api",
+    "WhyResult": "slashersim.api",
     "Winnability": "slashersim.api",
     "Simulation": "slashersim.api",
     "Comparison": "slashersim.api",

@@ -253,12 +253,14 @@ def _recorder_of(decide, n_params):
     return record, n_params, rates_at, address_at, row
 
 
-def decision_points(policy, config, games, seed=0, rates=None, capacity=2000, params=None):
-    """Decision points of ``games`` games of ``policy`` under ``config``: an
-    ``ndarray(int64, (n, POINT_HEADER + STATE_SIZE))`` of rows ``decision, player, arg,
-    answer, state...``, each decision kept with probability ``rates[decision]`` (default:
-    card play 0.03, every other decision 0.5), at most ``capacity`` of them. Played on one
-    thread (the recorder's counters are shared)."""
+def decision_points(policy, config, games, seed=0, rates=None, capacity=2000, params=None,
+                    first_game=0):
+    """Decision points of ``games`` games of ``policy`` under ``config`` (games
+    ``first_game ..`` of a run with ``seed``): an ``ndarray(int64, (n, POINT_HEADER +
+    STATE_SIZE))`` of rows ``decision, player, arg, answer, state...``, each decision kept with
+    probability ``rates[decision]`` (default: card play 0.03, every other decision 0.5), at
+    most ``capacity`` of them, in the order they were asked. Played on one thread (the
+    recorder's counters are shared)."""
     from ..runner.kernels import chunk  # the kernels load when games are played
     record, n_params, rates_at, address_at, row = _recorder(policy)
     vec = np.zeros(address_at + 1, dtype=np.float64)
@@ -274,7 +276,8 @@ def decision_points(policy, config, games, seed=0, rates=None, capacity=2000, pa
     vec[address_at] = tape.ctypes.data
     records = np.zeros((games, L.RECORD_SIZE), dtype=np.int32)
     cfg = config.to_array()
-    drive(games, lambda start, n: chunk(record, cfg, vec, seed, start, records[start:start + n],
+    drive(games, lambda start, n: chunk(record, cfg, vec, seed, first_game + start,
+                                        records[start:start + n],
                                         0, 1), threads=1)
     n = int(tape[1])
     return tape[_CONTROL:_CONTROL + n * row].reshape(n, row).copy()

@@ -33,7 +33,7 @@ __all__ = ["simulate", "compare", "sweep", "luck", "luck_fact", "luck_sources", 
            "luck_timeline", "record", "tune", "bench", "policy_speeds", "report", "table_info",
            "winnable", "Winnability", "Simulation", "Comparison", "VariantComparison",
            "LuckResult", "ConfigError", "GameConfig", "checks", "side_by_side", "position",
-           "load_table"]
+           "load_table", "why", "WhyResult"]
 
 _SUBMODULES = ("calls", "checks", "player", "results")
 #: names read from a module that loads nothing that compiles (a sweep table's reader)

@@ -40,11 +40,16 @@ from ..analysis.sweeps import cells as spec_cells
 from ..analysis.sweeps import checkpoint_dir as checkpoint_dir
 from ..analysis.tune import check_knobs, check_search, planned_games
 from ..analysis.tune import tune as run_tune
+from ..analysis.why import WhyResult, check_where
+from ..analysis.why import why as run_why
 from ..analysis.winnable import Winnability, solve_game, solve_games
 from ..core import compiling, rules
 from ..core import layout as L
 from ..core.config import GameConfig
 from ..core.errors import ConfigError
+from ..analysis.fatal import BUDGET as WHY_BUDGET
+from ..analysis.fatal import FAIR
+from ..analysis.winnable import FIRST_TRIES
 from ..core.inputs import (
     check_backend,
     check_count,
@@ -54,6 +59,7 @@ from ..core.inputs import (
     check_report_paths,
     check_seed,
     check_threads,
+    check_workers,
 )
 from ..core.progress import bar
 from ..policies import DEFAULT_SKILL, compile_parts
@@ -64,14 +70,22 @@ from ..runner import simulate as run_simulation
 from ..runner.backends import make_backend
 from ..runner.backends.local import LocalBackend
 from ..runner.tables import load_table, table_info
-from .checks import check_seconds, config_of, run_inputs, simulate_inputs, winnable_inputs
+from .checks import (
+    check_seconds,
+    config_of,
+    every,
+    policy_params,
+    run_inputs,
+    simulate_inputs,
+    winnable_inputs,
+)
 from .results import Comparison, LuckResult, Simulation, VariantComparison
 
 __all__ = ["simulate", "compare", "sweep", "luck", "luck_fact", "luck_sources", "luck_state",
            "luck_timeline", "record", "tune", "bench", "policy_speeds", "report", "table_info",
            "winnable", "Winnability", "Simulation", "Comparison", "VariantComparison",
            "LuckResult", "ConfigError", "GameConfig", "side_by_side", "position",
-           "load_table"]
+           "load_table", "why", "WhyResult", "why_inputs"]
 
 #: ``False``/``None`` (no bar), ``True`` (a tqdm bar on stderr) or ``progress(done, total)``
 Progress = bool | None | Callable[[int, int], Any]
@@ -675,6 +689,59 @@ def tune(target: float, config: GameConfig | None = None, *, policy: PolicyLike 
     with _progress(progress, total, [policy]) as (callback, _):
         return run_tune(target, policy, tuple(knobs), config, tolerance, tuple(stages), seed,
                         threads, keep, step=_steps(callback, total))
+
+
+def why_inputs(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_SKILL,
+               games: int = 1000, seed: int = 0, budget: int = WHY_BUDGET,
+               where: str | None = None, workers: int | None = None,
+               threads: int | None = None, params: Any = None, progress: Progress = False,
+               **knobs: Any) -> tuple:
+    """The inputs of :func:`why`, every one checked and every refusal named in one
+    :class:`ConfigError`; nothing is compiled or played."""
+    config, (policy, params), games, seed, budget, where, workers, threads, _ = every(
+        lambda: config_of(config, knobs), lambda: _registered(policy, params),
+        lambda: check_count("games", games), lambda: check_seed(seed),
+        lambda: check_count("budget", budget), lambda: check_where(where, config),
+        lambda: None if workers is None else check_workers(workers),
+        lambda: check_threads(threads), lambda: check_progress(progress))
+    return config, policy, games, seed, budget, where, workers, threads, params
+
+
+def _registered(policy, params):
+    """A registered policy (a name, a skill level or a pair) and its parameters: the fatal
+    decisions replay the game's every decision, which a Python player's games cannot."""
+    if not isinstance(policy, str):
+        raise ConfigError("why needs a registered policy or skill level (a Python player's "
+                          "games are not replayed decision by decision)")
+    return policy_params(policy, params)
+
+
+def why(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_SKILL,
+        games: int = 1000, seed: int = 0, budget: int = WHY_BUDGET, where: str | None = None,
+        workers: int | None = None, threads: int | None = None, params: Any = None,
+        ceilings: bool = False, progress: Progress = False, **knobs: Any) -> WhyResult:
+    """Why and where the games are lost: play ``games`` games of ``seed`` (the games
+    ``simulate`` plays) and walk each lost one back with the exact solver to the decision that
+    lost it (:mod:`slashersim.analysis.fatal`).
+
+    Returns a :class:`~slashersim.analysis.why.WhyResult` whose methods return DataFrames:
+    ``profile()`` (won; lost at the deal; lost by a decision the best fair player would have
+    avoided; lost by one only hindsight could; undecided — each with its 95 % interval),
+    ``hazard_by_round()``, ``hazard_by_area()``, ``decisions()``; ``table`` holds one row per
+    game, and ``summary()`` the JSON answer. ``where`` (a pandas query over ``table``'s
+    columns, e.g. ``"round == 2"`` for the games lost in round 2, ``"killer_start == 2"``)
+    asks about a subset. ``budget`` bounds the rounds the solver expands per game (a game
+    past it is undecided); ``workers`` processes share the lost games (default: up to 2);
+    the answer does not depend on ``workers`` or ``threads``. ``ceilings`` also plays the same
+    games with ``belief`` and ``open_hands``. ``policy`` may be a pair (``"novice+expert"``).
+    """
+    config, policy, games, seed, budget, where, workers, threads, params = why_inputs(
+        config, policy=policy, games=games, seed=seed, budget=budget, where=where,
+        workers=workers, threads=threads, params=params, progress=progress, **knobs)
+    parts = compile_parts([policy, FAIR, *FIRST_TRIES], ("engine", "record"))
+    with _session(progress, games, parts) as (callback, _):
+        return run_why(config, policy, games, seed, budget, where, workers, threads, params,
+                       bool(ceilings), callback)
 
 
 def bench(policy: str = "baseline", *, games: int = 2_000_000) -> dict:

@@ -57,6 +57,7 @@ from ..present.text import (
     format_summary,
     format_timeline,
     format_variants,
+    format_why,
     format_win_probability,
     player_line,
     winnable_values,
@@ -307,6 +308,37 @@ def cmd_simulate(args):
                 progress=increments(b.update)).summary()
     print(_json(summary) if args.json else format_summary(summary))
     return _violations(summary["invariant_violations"], summary["games"])
+
+
+def cmd_why(args):
+    from .. import api  # its checks are the API's
+    params, wrong = _param_values(args)
+    cards = [args.cards] if args.cards else []
+    config, inputs, _, _ = _checked(
+        args, lambda: config_from_args(args),
+        lambda: api.why_inputs(config_from_args(args), policy=args.policy, games=args.games,
+                               seed=args.seed, budget=args.budget, where=args.where,
+                               workers=args.workers, threads=args.threads, params=params),
+        lambda: _check_png(args, inputs=cards),
+        lambda: args.games_out and check_output(args.games_out, "--games-out", inputs=cards),
+        refused=wrong)
+    if args.png and args.games_out and same_path(args.png, args.games_out):
+        raise ConfigError(f"--png and --games-out name the same file {args.png!r}")
+    _start(args, [args.policy, "belief", "expert", "omniscient"], ["engine", "record"])
+    with _counted_bar(args, unit="lost game") as progress:
+        r = api.why(config, policy=args.policy, games=args.games, seed=args.seed,
+                    budget=args.budget, where=args.where, workers=args.workers,
+                    threads=args.threads, params=inputs[8], ceilings=args.ceilings,
+                    progress=progress)
+    s = r.summary()
+    if args.games_out:
+        write_atomic(args.games_out, lambda f: r.table.to_csv(f, index=False))
+        _wrote(args.games_out, "table")
+    if args.png:
+        from ..present.figures import hazard_figure  # after the checks
+        _save_png(args.png, hazard_figure([s], config_line(s["config"])))
+    print(_json(s) if args.json else format_why(s))
+    return 0
 
 
 def cmd_luck_killer(args):
@@ -664,7 +696,7 @@ def cmd_serve(args):
     return 130
 
 
-COMMANDS = {"simulate": cmd_simulate, "luck": cmd_luck, "compare": cmd_compare,
+COMMANDS = {"simulate": cmd_simulate, "luck": cmd_luck, "why": cmd_why, "compare": cmd_compare,
             "sweep": cmd_sweep, "bench": cmd_bench, "tune": cmd_tune, "report": cmd_report,
             "info": cmd_info, "serve": cmd_serve}
 

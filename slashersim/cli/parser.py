@@ -292,6 +292,29 @@ def build_parser():
                          help="games per group sharing the held stream (default 8)")
     sources.add_argument("--json", action="store_true", help="print one JSON object")
 
+    why = sub.add_parser("why", help="why and where games are lost: the decision that lost "
+                                     "each game, and the hazard by round")
+    add_run_options(why, games_help="games to play (default 1000); each lost one is walked "
+                                    "back by the exact solver")
+    why.set_defaults(games=1000)
+    why.add_argument("--where", default=None, metavar="CONDITION",
+                     help="ask about some of the games only, a condition on the games' "
+                          "columns, e.g. \"round == 2\" (lost in round 2) or "
+                          "\"killer_start == 2\" (the Killer second in the item deck)")
+    why.add_argument("--budget", type=_positive("--budget"), default=4000, metavar="N",
+                     help="rounds the solver may expand per game before the game counts as "
+                          "undecided (default 4000)")
+    why.add_argument("--workers", type=_positive("--workers"), default=None,
+                     help="processes that walk the lost games back (default: up to 2); the "
+                          "answer does not depend on it")
+    why.add_argument("--ceilings", action="store_true",
+                     help="also play the same games with belief and open_hands, the "
+                          "ceilings beside the profile")
+    why.add_argument("--json", action="store_true", help="print one JSON object")
+    why.add_argument("--games-out", default=None, metavar="FILE.csv",
+                     help="also write one row per game (its record and its fatal decision)")
+    _add_png_option(why, "the hazard by round")
+
     compare = sub.add_parser("compare", help="policies side by side on the same games")
     compare.add_argument("--policies", default=",".join(SKILLS), metavar="A,B,...",
                          help=f"comma-separated policies or skill levels: "

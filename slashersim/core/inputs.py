@@ -394,3 +394,13 @@ def check_backend(backend=None, threads=None, scheduler=None, workers=None):
         raise ConfigError(f"workers must be 1..{cores} (the cores of this machine; each worker "
                           f"is a process holding its own compiled kernels), got {workers}")
     return backend
+
+
+def check_workers(workers):
+    """``workers``: processes of this machine, ``1..`` its cores."""
+    cores = os.cpu_count() or 1
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) \
+            or not 1 <= workers <= cores:
+        raise ConfigError(f"workers must be 1..{cores} (the cores of this machine), got "
+                          f"{workers!r}")
+    return int(workers)

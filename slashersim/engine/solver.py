@@ -106,7 +106,7 @@ from .scripted import (
     P_SCRIPT,
     P_WINDOWS_FROM,
 )
-from .tricks import start_play_phase
+from .tricks import finish_play_phase, start_play_phase
 
 #: the key of a position of the play phase (:func:`_play_key`)
 _KEY = types.UniTuple(types.int64, 2)
@@ -229,11 +229,26 @@ def explore_part(part, start, states, scripts, lengths, params):
     them); their number.
     Stops at the first ending in a won game, which is then the only row. -1 if the rows are
     too few, -2 if the search's stack is, -3 if a script would be longer than ``MAX_SCRIPT``."""
+    return explore_from(part, start, np.empty(0, dtype=np.int64), states, scripts, lengths,
+                        params)
+
+
+@njit(cache=True)
+def explore_from(part, start, prefix, states, scripts, lengths, params):
+    """:func:`explore_part` with the part's first answers fixed to ``prefix`` (a game as it
+    was played, up to a decision): every way the rest of the part can go. The reductions that
+    compare an answer with the one before it never reach into the prefix, so the endings
+    reached are every ending the prefix leaves open."""
     stack = np.empty((4096, MAX_SCRIPT), dtype=np.int64)
     stack_n = np.empty(4096, dtype=np.int64)
     kinds = np.empty((4096, MAX_SCRIPT), dtype=np.int64)
     top = 1
-    stack_n[0] = 0
+    fixed = prefix.shape[0]
+    if fixed > MAX_SCRIPT:
+        return -3
+    stack[0, :fixed] = prefix
+    kinds[0, :fixed] = -1           # no kind: no reduction looks back into the prefix
+    stack_n[0] = fixed
     n_out = 0
     seen = Dict.empty(key_type=_KEY, value_type=types.int64)
     st = np.empty(STATE_SIZE, dtype=np.int64)
@@ -454,3 +469,23 @@ def start_scripted(st, params):
     st[M_ANSWER] = 0
     st[M_OPEN] = 0
     start_play_phase(script.scripted, st, params)
+
+
+@njit(cache=True)
+def finish_play_scripted(st, params):
+    """The rest of the play phase from ``st`` (between two tricks, or a led card waiting for
+    its answer) with the scripted player following the script in ``params`` (window (d)
+    answered from round ``params[P_WINDOWS_FROM]``): the position the item phase starts from.
+    Returns 1 if the script ran out before the play phase ended, else 0."""
+    st[M_CARD] = 0
+    st[M_ANSWER] = 0
+    st[M_OPEN] = 0
+    finish_play_phase(script.scripted, st, params)
+    return st[M_OPEN]
+
+
+@njit(cache=True)
+def give_card(st, player, card):
+    """:func:`.playout.play_given_card` on ``st``: ``player`` leads ``card``, or answers the led
+    card with it and the trick is resolved."""
+    play_given_card(st, player, card)

@@ -552,3 +552,68 @@ def format_timeline(t):
     if "winnable" in t:
         lines += ["", f"  could it have been won? {describe_winnable(t['winnable'])}"]
     return "\n".join(lines)
+
+
+#: what the words of a ``why`` answer mean, printed under it
+WHY_LEGEND = (
+    "  Each lost game is walked back by the exact solver, which sees every card still to come:",
+    "  the point of no return is the last position from which some line of play still wins,",
+    "  and the decision taken there is the fatal decision. The best fair player (belief, who",
+    "  sees only what that seat saw) is then asked the same decision: avoidable if its answer",
+    "  keeps the game winnable, hindsight if it loses too. A chance event never passes the",
+    "  point: every card was fixed from the start.",
+    "  hazard: of the games still winnable at the start of a round (or of the rounds played in",
+    "  an area), the share lost during it. 95% CI: the range the true value is in with 95 %",
+    "  confidence. Seats 0 and 1 are the two players (P0 and P1 of a game record).",
+)
+
+
+def _pct_ci(share, lo, hi):
+    return f"{share:7.4f}   [{lo:.4f}, {hi:.4f}]"
+
+
+def format_why(s):
+    """The human-readable answer of a ``WhyResult.summary()``: the profile, the fatal
+    decisions, the hazard by round and by area, the ceilings, and a legend."""
+    asked = f"{s['asked']:,} of {s['games']:,} games (where {s['where']})" if s["where"] \
+        else f"{s['games']:,} games"
+    lines = [f"{player_line(s['policy'])}; {config_line(s['config'])}; {asked}, "
+             f"seed {s['seed']}", "",
+             f"  {'why the games were lost':<34} games    share     95% CI"]
+    words = {"won": "won", "deal": "lost at the deal", "avoidable": "lost: a fair pair could "
+             "avoid it", "hindsight": "lost: only hindsight could", "undecided": "undecided"}
+    for r in s["profile"]:
+        lines.append(f"  {words[r['verdict']]:<34}{r['games']:>6,}  "
+                     + _pct_ci(r["share"], r["ci_low"], r["ci_high"]))
+    c = s.get("ceilings") or {}
+    if c:
+        lines += ["", f"  {'ceilings on the same games':<34}      win rate     95% CI"]
+        w = c["winnable"]
+        lines.append(f"  {'winnable (exact solver)':<34}      "
+                     + _pct_ci(w["share"], *w["ci"]) + f"   (undecided as winnable: "
+                     f"{w['upper']:.4f})")
+        for name in ("belief", "open_hands"):
+            lines.append(f"  {name:<34}      " + _pct_ci(c[name]["win_rate"], *c[name]["ci"]))
+    if s["decisions"]:
+        lines += ["", f"  {'the fatal decisions':<40} games   share of these   a fair pair "
+                      f"avoids"]
+        for d in s["decisions"]:
+            seat = "" if d["seat"] is None else f", seat {int(d['seat'])}"
+            what = f"{d['kind']} ({d['part'].replace('_', ' ')}{seat})"
+            lines.append(f"  {what:<40}{d['games']:>6,}   {d['share']:>14.4f}   "
+                         f"{d['avoidable']:>16,}")
+    lines += ["", "  hazard by round                at risk    lost   hazard     95% CI"]
+    for r in s["hazard_by_round"]:
+        lines.append(f"  round {r['round']:<24} {r['at_risk']:>7,} {r['lost']:>7,}  "
+                     + _pct_ci(r["hazard"], r["ci_low"], r["ci_high"]))
+    names = area_names(s["config"])
+    lines += ["", "  hazard by area                 rounds    lost   hazard     95% CI"]
+    for r in s["hazard_by_area"]:
+        lines.append(f"  {names.get(r['area'], r['area']):<30} {r['rounds_at_risk']:>7,} "
+                     f"{r['lost']:>7,}  " + _pct_ci(r["hazard"], r["ci_low"], r["ci_high"]))
+    lines += ["", *WHY_LEGEND,
+              f"  parts of a round: " + "; ".join(f"{k.replace('_', ' ')} = {v}"
+                                                  for k, v in s["legend"]["parts"].items())
+              + ".",
+              f"  solver budget: {s['budget']:,} rounds expanded per game."]
+    return "\n".join(lines)

@@ -17,6 +17,7 @@ from .answers import (
     comparison_figure,
     effect_rows_figure,
     effects_figure,
+    hazard_figure,
     timeline_figure,
     variants_figure,
 )

@@ -13,6 +13,7 @@ import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from .style import MAX_INCHES, STYLE, new_figure
 
@@ -173,4 +174,32 @@ def timeline_figure(t):
         ax.set_title(f"Luck timeline: game {t['game']} of seed {t['seed']} "
                      f"({c['edition']}, policy {t['policy']}), {t['outcome']}")
         ax.legend(loc="upper left")
+    return fig
+
+
+def hazard_figure(answers, title_line):
+    """The hazard by round of one or more ``why`` answers (their ``summary()``), one line per
+    answer named by its player: the share of the games still winnable at the start of each
+    round that are lost during it, with its 95 % band; titled with ``title_line``."""
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=(8.0, 4.8), layout="constrained")
+        FigureCanvasAgg(fig)
+        ax = fig.subplots()
+        for i, a in enumerate(answers):
+            rows = [r for r in a["hazard_by_round"] if r["at_risk"] >= 20]
+            if not rows:
+                continue
+            x = np.array([r["round"] for r in rows])
+            ax.plot(x, [r["hazard"] for r in rows], marker="o", color=f"C{i}",
+                    label=a.get("label") or a["policy"])
+            ax.fill_between(x, [r["ci_low"] for r in rows], [r["ci_high"] for r in rows],
+                            alpha=0.2, color=f"C{i}")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("round")
+        ax.set_ylabel("hazard: share of the games still winnable at\nthe round's start that "
+                      "are lost during it")
+        ax.set_ylim(bottom=0)
+        ax.set_title(f"Where games are lost: the hazard by round\n{title_line}", fontsize=9)
+        ax.legend(title="player (95 % band; rounds with 20 games or more)", fontsize=8,
+                  title_fontsize=8)
     return fig

@@ -1,0 +1,338 @@
+"""Why and where a setting is hard, for a player or a pair: the difficulty profile.
+
+A run of games is played as ``simulate`` plays it; each lost game is then walked back by the
+exact solver to its point of no return (:mod:`.fatal`). The profile splits the games: won;
+lost at the deal (no line could win); lost by a decision the best fair player would have
+avoided; lost by one only hindsight could; undecided (the solver's budget ran out) — each
+with its 95 % Wilson interval. The **hazard by round** is the share of the games still
+winnable at the start of round *r* that are lost during it (Isaksen & Nealen's hazard
+curve), and the hazard by area the same per round played in each area. Every question can
+be asked of a subset of the games (``where``: "games lost in round 2", "games where the
+Killer started second").
+
+The solver's budget is a count of rounds expanded, so the same run gives the same profile
+on any machine and with any number of workers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+import os
+import pickle
+import struct
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pandas as pd
+
+from ..core.config import GameConfig
+from ..core.errors import ConfigError
+from ..core.inputs import check_count, check_seed
+from ..core.stats import wilson_interval
+from .fatal import (
+    AVOIDABLE,
+    BUDGET,
+    DEAL,
+    FAIR,
+    HINDSIGHT,
+    PART_WORDS,
+    UNDECIDED,
+    VERDICT_WORDS,
+    VERDICTS,
+    WON,
+    Fatal,
+    fatal_decision,
+)
+
+#: the columns of the per-game table a ``where`` question may name, besides the game
+#: record's (``runner.result.records_frame``)
+FATAL_COLUMNS = tuple(f.name for f in fields(Fatal)
+                      if f.name not in ("proof", "winnable_areas", "game", "outcome", "rounds"))
+#: the verdicts of games lost by a decision
+DECIDED = (AVOIDABLE, HINDSIGHT)
+
+
+def _record_columns(config):
+    from ..runner.result import area_names, item_cards, records_frame
+    from ..core import layout as L
+    empty = np.zeros((0, L.RECORD_SIZE), dtype=np.int32)
+    return list(records_frame(empty, 0, area_names(config), item_cards(config)).columns)
+
+
+def check_where(where, config=None):
+    """``where`` (a pandas query over the per-game table) checked against the table's
+    columns on an empty table, before anything is played: a one-line ``ConfigError`` naming
+    the bad expression and the columns it may use."""
+    if where is None:
+        return None
+    if not isinstance(where, str) or not where.strip():
+        raise ConfigError(f"--where must be a condition on the games' columns, got {where!r}")
+    cols = _record_columns(config or GameConfig()) + [c for c in FATAL_COLUMNS]
+    empty = pd.DataFrame({c: pd.Series(dtype="object" if c in _TEXT else "int64")
+                          for c in dict.fromkeys(cols)})
+    try:
+        empty.query(where)
+    except Exception as e:         # pandas raises many kinds: each is a bad condition
+        raise ConfigError(f"--where {where!r} is not a condition on the games' columns "
+                          f"({type(e).__name__}: {e}); the columns are: "
+                          f"{', '.join(dict.fromkeys(cols))}") from None
+    return where
+
+
+_TEXT = ("outcome", "verdict", "area", "part", "decision", "kind")
+
+
+def _fatal_batch(args):
+    """Worker: the fatal decisions of a batch of games, as rows."""
+    config, policy, seed, games, params, budget, fair = args
+    out = []
+    for g in games:
+        f = fatal_decision(config, policy, seed, g, params, budget, fair)
+        out.append({**f.row(), "winnable_areas": f.winnable_areas})
+    return out
+
+
+def _workers(workers):
+    if workers is None:
+        return min(2, os.cpu_count() or 1)
+    return max(1, int(workers))
+
+
+def _worker():
+    """A worker process's loop (``python -c``): the pickled tasks from stdin, one pickled
+    row per game to stdout as each is done, each after its length."""
+    config, policy, seed, games, params, budget, fair = pickle.load(sys.stdin.buffer)
+    out = sys.stdout.buffer
+    for g in games:
+        row = _fatal_batch((config, policy, seed, [g], params, budget, fair))[0]
+        data = pickle.dumps(row)
+        out.write(struct.pack("<Q", len(data)) + data)
+        out.flush()
+
+
+def fatal_rows(config, policy, seed, games, params=None, budget=BUDGET, fair=FAIR,
+               workers=None, step=None):
+    """The :class:`~.fatal.Fatal` rows of ``games`` (game numbers of a run), in game order.
+    ``workers`` processes of their own (started with ``python -c``, so that a user's script
+    needs no ``__main__`` guard) share them, game ``i`` of the list to worker ``i % workers``;
+    the answers do not depend on how many. ``step(n)`` after each game."""
+    games = list(games)
+    n = min(_workers(workers), max(1, len(games)))
+    if n == 1:
+        rows = []
+        for g in games:
+            rows += _fatal_batch((config, policy, seed, [g], params, budget, fair))
+            if step:
+                step(1)
+        return rows
+    procs = []
+    for i in range(n):
+        p = subprocess.Popen([sys.executable, "-c",
+                              "from slashersim.analysis.why import _worker; _worker()"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        p.stdin.write(pickle.dumps((config, policy, seed, games[i::n], params, budget, fair)))
+        p.stdin.close()
+        procs.append(p)
+    results = [[] for _ in range(n)]
+    lock = threading.Lock()
+
+    def read(i):
+        stream = procs[i].stdout
+        while True:
+            head = stream.read(8)
+            if len(head) < 8:
+                return
+            results[i].append(pickle.loads(stream.read(struct.unpack("<Q", head)[0])))
+            if step:
+                with lock:
+                    step(1)
+
+    readers = [threading.Thread(target=read, args=(i,), daemon=True) for i in range(n)]
+    try:
+        for t in readers:
+            t.start()
+        for t in readers:
+            t.join()
+    finally:
+        for p in procs:
+            if p.wait() != 0:
+                for q in procs:
+                    q.kill()
+                raise RuntimeError(f"a worker of the fatal decisions failed (exit status "
+                                   f"{p.returncode})")
+    rows = [None] * len(games)
+    for i in range(n):
+        rows[i::n] = results[i]
+    return rows
+
+
+@dataclass
+class WhyResult:
+    """Why the games of a run were lost: the per-game table and the tables made from it."""
+
+    config: GameConfig
+    policy: str
+    seed: int
+    budget: int
+    table: pd.DataFrame                #: one row per game (its record and its fatal decision)
+    where: str | None = None
+    ceilings: dict = field(default_factory=dict)
+    areas: tuple = ()                  #: the areas' ids, in the configuration's order
+
+    @property
+    def games(self):
+        return self.subset()
+
+    def subset(self):
+        """The games the question is about (``where`` applied)."""
+        return self.table if self.where is None else self.table.query(self.where)
+
+    def profile(self):
+        """One row per verdict: games, share of the games asked about, its 95 % interval."""
+        t = self.subset()
+        n = len(t)
+        rows = []
+        for v in VERDICTS:
+            k = int((t["verdict"] == v).sum())
+            lo, hi = wilson_interval(k, n) if n else (0.0, 1.0)
+            rows.append({"verdict": v, "games": k, "share": k / n if n else float("nan"),
+                         "ci_low": lo, "ci_high": hi})
+        return pd.DataFrame(rows)
+
+    def hazard_by_round(self):
+        """Round by round: the games whose start of that round was still winnable
+        (``at_risk``), those of them lost during it, and the hazard with its 95 % interval."""
+        t = self.subset()
+        t = t[t["verdict"].isin((WON, *DECIDED))]
+        reach = np.where(t["verdict"] == WON, t["rounds"], t["winnable_rounds"]).astype(int)
+        lost_in = np.where(t["verdict"].isin(DECIDED), t["round"].fillna(0), 0).astype(int)
+        rows = []
+        for r in range(1, int(reach.max(initial=0)) + 1):
+            at_risk = int((reach >= r).sum())
+            lost = int((lost_in == r).sum())
+            lo, hi = wilson_interval(lost, at_risk) if at_risk else (0.0, 1.0)
+            rows.append({"round": r, "at_risk": at_risk, "lost": lost,
+                         "hazard": lost / at_risk if at_risk else float("nan"),
+                         "ci_low": lo, "ci_high": hi})
+        return pd.DataFrame(rows, columns=["round", "at_risk", "lost", "hazard", "ci_low",
+                                           "ci_high"])
+
+    def hazard_by_area(self):
+        """Area by area: the rounds played there while the game was still winnable, those
+        in which it was lost, and the hazard with its 95 % interval."""
+        t = self.subset()
+        rows = []
+        won = t[t["verdict"] == WON]
+        decided = t[t["verdict"].isin(DECIDED)]
+        for a in self.areas:
+            at_risk = int(won[f"rounds_{a}"].sum()) if f"rounds_{a}" in won else 0
+            at_risk += int(sum(list(w).count(a) for w in decided["winnable_areas"]))
+            lost = int((decided["area"] == a).sum())
+            if not at_risk:
+                continue
+            lo, hi = wilson_interval(lost, at_risk)
+            rows.append({"area": a, "rounds_at_risk": at_risk, "lost": lost,
+                         "hazard": lost / at_risk, "ci_low": lo, "ci_high": hi})
+        return pd.DataFrame(rows, columns=["area", "rounds_at_risk", "lost", "hazard",
+                                           "ci_low", "ci_high"])
+
+    def decisions(self):
+        """The fatal decisions by where in the round, kind and seat: games, and their share
+        of the games lost by a decision; ``avoidable`` of them a fair pair would have
+        avoided."""
+        t = self.subset()
+        d = t[t["verdict"].isin(DECIDED)]
+        if d.empty:
+            return pd.DataFrame(columns=["part", "kind", "seat", "games", "share",
+                                         "avoidable"])
+        g = d.groupby(["part", "kind", "seat"], dropna=False)
+        out = g.size().rename("games").reset_index()
+        out["share"] = out["games"] / len(d)
+        out["avoidable"] = g["verdict"].apply(lambda v: int((v == AVOIDABLE).sum())).values
+        return out.sort_values("games", ascending=False, ignore_index=True)
+
+    def summary(self):
+        """The JSON-ready answer: what was asked, the profile, the hazards, the decisions and
+        the ceilings."""
+        t = self.subset()
+        return {
+            "config": self.config.describe(), "rules_id": self.config.rules_id.digest,
+            "policy": self.policy, "seed": self.seed, "games": int(len(self.table)),
+            "asked": int(len(t)), "where": self.where, "budget": self.budget,
+            "fair_player": FAIR,
+            "profile": self.profile().to_dict("records"),
+            "hazard_by_round": self.hazard_by_round().to_dict("records"),
+            "hazard_by_area": self.hazard_by_area().to_dict("records"),
+            "decisions": _records(self.decisions()),
+            "ceilings": self.ceilings,
+            "legend": {"verdicts": VERDICT_WORDS, "parts": PART_WORDS},
+        }
+
+
+def _records(df):
+    return [{k: (None if isinstance(v, float) and np.isnan(v) else
+                 int(v) if isinstance(v, (np.integer,)) else v) for k, v in r.items()}
+            for r in df.to_dict("records")]
+
+
+def why(config=None, policy="expert", games=1000, seed=0, budget=BUDGET, where=None,
+        workers=None, threads=None, params=None, ceilings=False, progress=None):
+    """Play ``games`` games (``config``, ``policy`` — a player or a pair, ``seed``) and find
+    the moment each lost game was lost: a :class:`WhyResult`. ``where`` asks about a subset of
+    the games (a pandas query over :attr:`WhyResult.table`'s columns); ``ceilings`` also
+    plays the same games with ``belief`` and ``open_hands``; ``progress(done, total)`` as
+    lost games are walked back."""
+    config = config or GameConfig()
+    games = check_count("games", games)
+    seed = check_seed(seed)
+    budget = check_count("budget", budget)
+    where = check_where(where, config)
+    from ..runner import simulate
+    from ..runner.result import area_names
+    res = simulate(config, policy, games, seed, threads=threads, keep_records=True,
+                   params=params)
+    rec = res.records
+    lost = rec.loc[rec["outcome"] != "win", "game"].astype(int).tolist()
+    done = 0
+
+    def step(n):
+        nonlocal done
+        done += n
+        if progress:
+            progress(done, len(lost))
+
+    rows = fatal_rows(config, policy, seed, lost, params, budget, FAIR, workers, step)
+    fatal = pd.DataFrame(rows, columns=[*(f.name for f in fields(Fatal) if f.name != "proof")])
+    table = rec.copy()
+    table["outcome"] = table["outcome"].astype(str)
+    table = table.merge(fatal.drop(columns=["outcome", "rounds"]), on="game", how="left")
+    table["verdict"] = table["verdict"].fillna(WON)
+    table["winnable_areas"] = [w if isinstance(w, tuple) else () for w in
+                               table["winnable_areas"]]
+    won = table["verdict"] == WON
+    table.loc[won, "winnable_rounds"] = table.loc[won, "rounds"]
+    for c in ("winnable_rounds", "expanded"):
+        table[c] = table[c].fillna(0).astype(int)
+    table["seconds"] = table["seconds"].fillna(0.0)
+    out = WhyResult(config, res.policy, seed, budget, table, where,
+                    areas=tuple(area_names(config)))
+    if ceilings:
+        out.ceilings = _ceilings(config, games, seed, threads, table)
+    return out
+
+
+def _ceilings(config, games, seed, threads, table):
+    """The ceilings on the same games: the winnable share (the undecided counted as not
+    winnable, and as winnable), and the win rates of ``belief`` and ``open_hands``."""
+    from ..runner import simulate
+    n = len(table)
+    deal = int((table["verdict"] == DEAL).sum())
+    undecided = int((table["verdict"] == UNDECIDED).sum())
+    low = n - deal - undecided
+    out = {"winnable": {"share": low / n, "ci": list(wilson_interval(low, n)),
+                        "upper": (n - deal) / n, "upper_ci": list(wilson_interval(n - deal, n))}}
+    for name in ("belief", "open_hands"):
+        r = simulate(config, name, games, seed, threads=threads)
+        out[name] = {"win_rate": r.win_rate, "ci": list(r.win_ci)}
+    return out
