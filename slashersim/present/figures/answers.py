@@ -12,8 +12,8 @@ import textwrap
 import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-import numpy as np
 from matplotlib.ticker import MaxNLocator
+import numpy as np
 
 from .style import MAX_INCHES, STYLE, new_figure
 
