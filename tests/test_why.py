@@ -1,0 +1,152 @@
+"""Why and where games are lost: each fatal decision carries its two proofs, the profile's
+counts add up, the answer does not depend on the workers, and bad questions are refused."""
+import json
+
+import numpy as np
+import pytest
+from helpers import run_main
+
+from slashersim import GameConfig
+from slashersim.analysis import fatal as F
+from slashersim.analysis import why as Y
+from slashersim.core.errors import ConfigError
+
+SEED = 11
+#: lost expert games at the rulebook defaults, seed 11, among its first 60 games
+GAMES = 60
+
+
+@pytest.fixture(scope="module")
+def answer():
+    return Y.why(GameConfig(), policy="expert", games=GAMES, seed=SEED, workers=1)
+
+
+def test_every_fatal_decision_carries_its_two_proofs(answer):
+    """The winning line from the position before the decision replays to a win through the
+    engine's flow, and a fresh search decides the position after it unwinnable."""
+    t = answer.table
+    decided = t.loc[t["verdict"].isin(Y.DECIDED), "game"].tolist()
+    assert len(decided) >= 8
+    for game in decided[:8]:
+        f = F.fatal_decision(GameConfig(), "expert", SEED, game)
+        assert f.verdict in Y.DECIDED
+        before, after = F.check_fatal(f)
+        assert before, f"game {game}: the line before the fatal decision does not win"
+        if f.part != "after_trick":
+            assert after, f"game {game}: the position after the fatal decision can be won"
+
+
+def test_a_won_game_has_no_fatal_decision():
+    t = Y.why(GameConfig(), policy="expert", games=6, seed=SEED, workers=1).table
+    won = t[t["outcome"] == "win"]
+    assert len(won) and (won["verdict"] == F.WON).all() and won["round"].isna().all()
+
+
+def test_the_profile_adds_up(answer):
+    p = answer.profile().set_index("verdict")
+    assert p["games"].sum() == GAMES
+    assert p.loc[F.WON, "games"] == int((answer.table["outcome"] == "win").sum())
+    assert ((p["ci_low"] <= p["share"]) & (p["share"] <= p["ci_high"])).all()
+    h = answer.hazard_by_round()
+    decided = int(p.loc[[F.AVOIDABLE, F.HINDSIGHT], "games"].sum())
+    assert h["lost"].sum() == decided
+    assert h.loc[0, "at_risk"] == GAMES - p.loc[F.DEAL, "games"] - p.loc[F.UNDECIDED, "games"]
+    assert (h["at_risk"].diff().dropna() <= 0).all()
+    a = answer.hazard_by_area()
+    assert a["lost"].sum() == decided
+    assert a["rounds_at_risk"].sum() == h["at_risk"].sum()
+    d = answer.decisions()
+    assert d["games"].sum() == decided and d["avoidable"].sum() == p.loc[F.AVOIDABLE, "games"]
+
+
+def test_the_fatal_round_was_winnable_at_its_start_and_lost_by_its_end(answer):
+    t = answer.table
+    d = t[t["verdict"].isin(Y.DECIDED)]
+    assert (d["round"] == d["winnable_rounds"]).all()
+    assert (d["round"] <= d["rounds"]).all()
+    assert d["part"].isin(list(F.PART_WORDS)).all()
+    assert d["seat"].isin([0, 1]).all()
+    cards = d[d["kind"] == "card"]
+    assert cards["trick"].between(1, 8).all() and (cards["decision"] == "play_card").all()
+
+
+def test_the_answer_does_not_depend_on_the_workers(answer):
+    two = Y.why(GameConfig(), policy="expert", games=GAMES, seed=SEED, workers=2)
+    drop = ["seconds"]
+    assert two.table.drop(columns=drop).equals(answer.table.drop(columns=drop))
+
+
+def test_a_question_about_some_games(answer):
+    sub = Y.WhyResult(**{**answer.__dict__, "where": "lost_round == 2"})
+    assert sub.profile()["games"].sum() == int((answer.table["lost_round"] == 2).sum())
+    assert sub.summary()["asked"] == sub.profile()["games"].sum()
+
+
+@pytest.mark.parametrize("where, word", [("nonsense == 2", "nonsense"), ("round ==", "round"),
+                                         ("", "condition")])
+def test_a_bad_condition_is_refused_naming_it(where, word):
+    with pytest.raises(ConfigError, match=word) as e:
+        Y.check_where(where)
+    assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("argv, word", [
+    (["--where", "killer_place == 2"], "killer_place"),
+    (["--budget", "0"], "--budget"),
+    (["--workers", "0"], "--workers"),
+    (["--skill", "nobody"], "nobody"),
+    (["--png", "out.txt"], "png"),
+])
+def test_the_command_refuses_bad_input_in_one_line(capsys, argv, word):
+    code, out, err = run_main(capsys, "why", "--games", "5", *argv)
+    assert code == 2 and not out
+    assert word in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_an_output_never_overwrites_the_card_file_and_the_answer_names_it(tmp_path, capsys):
+    cards = tmp_path / "cards.toml"
+    cards.write_text('[area.cabins]\nbreaks_on_trick = "lead.rank + follow.rank > 8"\n')
+    before = cards.read_bytes()
+    for option in ("--games-out", "--png"):
+        code, _, err = run_main(capsys, "why", "--games", "5", "--cards", str(cards), option,
+                                str(cards))
+        assert code == 2 and "input" in err and cards.read_bytes() == before
+    code, out, _ = run_main(capsys, "why", "--games", "8", "--cards", str(cards), "-q",
+                            "--workers", "2")
+    assert code == 0 and "CHANGED CARDS cards.toml (sha256 " in out.splitlines()[0]
+
+
+def test_the_command_answers_in_words_and_json(capsys, tmp_path):
+    code, out, err = run_main(capsys, "why", "--games", "12", "--seed", str(SEED), "-q",
+                              "--games-out", str(tmp_path / "g.csv"))
+    assert code == 0
+    first = out.splitlines()[0]
+    assert first.startswith("expert player") and "12 games, seed 11" in first
+    for words in ("lost at the deal", "hindsight", "hazard by round", "hazard by area",
+                  "point of no return"):
+        assert words in out
+    assert (tmp_path / "g.csv").read_text().count("\n") == 13
+    code, out, _ = run_main(capsys, "why", "--games", "12", "--seed", str(SEED), "-q",
+                            "--json")
+    s = json.loads(out)
+    assert code == 0 and sum(r["games"] for r in s["profile"]) == 12
+    assert s["rules_id"] == GameConfig().rules_id.digest and s["budget"] == F.BUDGET
+
+
+def test_the_api_returns_frames():
+    import slashersim
+    r = slashersim.why(games=8, seed=SEED, workers=1)
+    assert list(r.profile()["verdict"]) == list(F.VERDICTS)
+    assert {"round", "at_risk", "lost", "hazard"} <= set(r.hazard_by_round().columns)
+    with pytest.raises(ConfigError, match="budget"):
+        slashersim.why(games=8, budget=0)
+    with pytest.raises(ConfigError, match="registered"):
+        slashersim.why(games=8, policy=lambda obs: 0)
+
+
+def test_first_unwinnable_is_a_binary_search():
+    for n in range(1, 12):
+        for first in range(1, n + 1):
+            asked = []
+            assert F._first_unwinnable(n, lambda k: asked.append(k) or k < first) == first
+            assert len(asked) <= int(np.ceil(np.log2(n))) + 1
