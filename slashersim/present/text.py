@@ -122,8 +122,9 @@ def with_card_warnings(answer):
 
 #: what the words of a simulation's answer mean, printed under it
 SUMMARY_LEGEND = (
-    f"  win rate: the share of games the pair won; {CI_WORDS}.",
-    "  Killer's place: where the Killer lay in the first item deck, 1 = its top card.",
+    "  win rate: the share of games the pair won; 95% CI: the range the true rate lies in, 19 "
+    "times",
+    "  out of 20. Killer's place: where the Killer lay in the first item deck, 1 = its top card.",
     "  traps per round: traps set off per round played in the area; lost here: games that "
     "ended",
     "  in a round played in that area, as shares of all games.",
@@ -298,8 +299,8 @@ def format_effects(r, key, column, unit, over, labels=None):
     lines.append(f"  average over {over}: win rate {r['average']:.4f}")
     lines += ["", "  effect: how much this value moves the win rate: its win rate minus that "
               "average,", "  measured game by game on the same games (paired: the same deals "
-              "with only this value", f"  changed, so the rest of the luck cancels out). "
-              f"{CI_WORDS}."]
+              "with only this value", "  changed, so the rest of the luck cancels out).",
+              f"  {CI_WORDS}."]
     return "\n".join(lines)
 
 def format_sources(r):
@@ -325,9 +326,9 @@ SOURCES_LEGEND = (
     "(the",
     "  item deck), areas (the area order and arrows), policy (the players' own random "
     "choices).",
-    "  first-order share: the part of the win-or-lose variation that stream decides on its own; "
-    "total",
-    "  share: all it takes part in deciding, alone or together with other streams.",
+    "  first-order share: the part of the win-or-lose variation that stream decides on its "
+    "own;",
+    "  total share: all it takes part in deciding, alone or together with other streams.",
     "  95% CI: the range the true share lies in, 19 times out of 20.",
 )
 
@@ -449,7 +450,7 @@ def format_variants(r, config_line):
                          f"{format_ci(c['difference_ci'], True)}")
     lines += ["", "  A change is the variant's win rate minus the win rate under the rules as "
               "set, game by game", "  on the same games; in brackets, its 95% CI: the range the "
-              "true change lies in, 19 times out of 20."]
+              "true change lies in,", "  19 times out of 20."]
     return "\n".join(lines)
 
 
@@ -590,8 +591,8 @@ def format_win_probability(r):
         f"  lost by traps     {r['loss_traps']:.4f}   (the {_ordinal(c['traps'])} trap was set "
         f"off)",
         f"  no end            {r['timeout']:.4f}   (within {c['max_rounds']:,} rounds)", "",
-        f"  win probability: the share of play-outs (games played on from this position) won; "
-        f"{CI_WORDS}."])
+        "  win probability: the share of play-outs (games played on from this position) won;",
+        f"  {CI_WORDS}."])
 
 
 def format_timeline(t):
