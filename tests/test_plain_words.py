@@ -98,7 +98,7 @@ def test_simulate_reads_in_plain_words(capsys):
         assert f"\n  {title} " in out
     assert "tent_site" not in out and "fire_pit" not in out
     assert "Killer's place" in out and "1 = its top card" in out
-    assert "the range the true rate lies in, 19 times out of 20" in out
+    assert "the range the true rate lies in, 19 times\n  out of 20" in out
     code, out, _ = run_main(capsys, "simulate", "--skill", "novice", "--games", "50",
                             "--json", "--quiet")
     s = json.loads(out)
