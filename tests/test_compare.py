@@ -136,7 +136,8 @@ def test_compare_cli_text_and_json(capsys):
             "--edition", "instructions", "--health", "5"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert out.startswith("players baseline, baseline#2; instructions edition, health 5")
+    assert out.startswith("players baseline (novice), baseline#2 (novice); instructions edition, "
+                          "health 5")
     for needle in ("win rate", "95% CI", "lost: health", "paired difference",
                    "baseline#2 - baseline", "+0.0000   [+0.0000, +0.0000]", "Hideaway"):
         assert needle in out, needle

@@ -114,3 +114,30 @@ def test_every_sweep_spec_shown_is_valid(tmp_path):
             load(str(card_file))
         else:
             parse_spec(tomllib.loads(block))
+
+
+#: the words a new user met unexplained; the glossary defines each
+GLOSSARY_TERMS = ("heuristic", "baseline", "expert", "novice", "casual", "paired",
+                  "common random numbers", "Wilson", "effect", "first-order share",
+                  "total share", "blueprint", "open_hands", "omniscient", "hooks", "kernels",
+                  "(a)", "(b)", "(c)", "(d)", "Lv.1", "Lv.2", "1 trap")
+
+
+def test_the_glossary_explains_every_word_and_is_linked():
+    """``docs/glossary.md`` defines each word of :data:`GLOSSARY_TERMS` (a policy name beside
+    its skill level), and the docs' index and the README point to it."""
+    glossary = (DOCS / "glossary.md").read_text()
+    missing = [t for t in GLOSSARY_TERMS if t not in glossary]
+    assert missing == []
+    for policy, skill in (("baseline", "novice"), ("heuristic", "casual"),
+                          ("expert", "expert")):
+        assert re.search(rf"`{policy}` \| \*\*{skill}\*\*", glossary), policy
+    assert "glossary" in (DOCS / "index.md").read_text()
+    assert "docs/glossary.md" in (ROOT / "README.md").read_text()
+
+
+def test_the_readme_tour_shows_winnable():
+    """The README's tour of the main commands makes ``simulate --winnable N`` findable."""
+    text = (ROOT / "README.md").read_text()
+    tour = text.split("## A five-minute tour", 1)[1].split("\n## ", 1)[0]
+    assert "--winnable" in tour

@@ -98,7 +98,7 @@ def test_simulate_reads_in_plain_words(capsys):
         assert f"\n  {title} " in out
     assert "tent_site" not in out and "fire_pit" not in out
     assert "Killer's place" in out and "1 = its top card" in out
-    assert "the range the true value is in with 95 %" in out
+    assert "the range the true rate lies in, 19 times\n  out of 20" in out
     code, out, _ = run_main(capsys, "simulate", "--skill", "novice", "--games", "50",
                             "--json", "--quiet")
     s = json.loads(out)
@@ -123,10 +123,11 @@ def test_compare_and_luck_tables_have_a_legend(capsys):
     assert code == 0
     assert "lost: health" in out and "no end within 200 rounds" in out
     assert "unpaired: the" in out and "Tent site" in out
+    assert "paired: both players played the very same games" in out
     code, out, _ = run_main(capsys, "luck", "area", "--all", "--skill", "novice", "--games",
                             "50", "--quiet")
     assert code == 0
-    assert "effect: the win rate minus that average" in out and "Tent site" in out
+    assert "effect: how much this value moves the win rate" in out and "Tent site" in out
 
 
 @pytest.mark.parametrize("argv, needles", [

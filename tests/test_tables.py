@@ -76,7 +76,7 @@ def test_info_prints_how_the_table_was_made(written, capsys):
     for needle in (f"sweep table, format {FORMAT}, 6 rows (6 cells x 1 policies)",
                    "git " + "a" * 40,
                    "command      slashersim sweep spec.toml --out t.parquet", "seed         1",
-                   "2,000 per cell and policy", "policy       baseline: no parameters",
+                   "2,000 per cell and policy", "policy       baseline (novice): no parameters",
                    "escapes_needed = 4", "item_timing    = item_phase",
                    "cell 5: health=3, hideaway=true"):
         assert needle in out, needle

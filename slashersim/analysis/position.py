@@ -108,8 +108,9 @@ def parse_position(data):
                  f"an item phase: round 1 starts at the configuration's health {v['health']}")
     traps = data.get("traps", 0)
     if isinstance(traps, int) and not isinstance(traps, bool) and traps >= v["traps"]:
-        _err(f"traps must be 0..{v['traps'] - 1}, got {traps}: {v['traps']} traps set off "
-             f"lose the game")
+        _err(f"traps must be 0..{v['traps'] - 1}, got {traps}: "
+             + ("1 trap set off loses" if v["traps"] == 1 else f"{v['traps']} traps set off lose")
+             + " the game")
     st[L.S_TRAPS] = _int("traps", traps, 0, v["traps"] - 1)
     played_before = rnd - 1
     if traps > played_before:
@@ -301,7 +302,8 @@ def _areas(data, v, cfg, st, known, rnd, dealt):
     for q, (r, a) in fixed.items():
         if first_pass and (level_of[a] == 1) != (q < n1):
             _err(f"round {r}'s area {names[a]} is a Lv.{level_of[a]} card, but the "
-                 f"first pass through the area deck turns up the {n1} Lv.1 cards first")
+                 f"first pass through the area deck turns up the {n1} Lv.1 cards first "
+                 f"(the rulebook shuffles the Lv.1 group on top of the Lv.2 group)")
         deck[q] = a
     left = [a for a in ids if a not in deck]
     for q in range(n):

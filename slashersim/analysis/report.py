@@ -493,8 +493,11 @@ def write_report(table, out_dir, heatmap_knobs=None, title=None, wrote=None):
         lines.append("- Fixed knobs: " + ", ".join(
             f"{_md(k)} = {_md(format_value(df[k].iloc[0]))}" for k in fixed) + ".")
     lines += ["", "## Results", "",
-              "Win rate with its 95 % Wilson interval; loss causes and timeouts as shares of "
-              "the games." + (" *Could be won*: the share of the cell's first *solved* games "
+              "Win rate with its 95 % interval (Wilson's: the range the true rate lies in, 19 "
+              "times out of 20); loss causes and timeouts as shares of the games. A player is "
+              "named by its policy: baseline plays the novice, heuristic the casual player, "
+              "expert the expert."
+              + (" *Could be won*: the share of the cell's first *solved* games "
                               "that the exact solver showed some play of both players, each "
                               "seeing every card, wins (undecided games count as not "
                               "winnable)." if "winnable_share" in df.columns else ""), ""]

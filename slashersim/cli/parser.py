@@ -144,7 +144,8 @@ def _add_policy_option(parser, default=DEFAULT_SKILL):
     who = parser.add_mutually_exclusive_group()
     who.add_argument("--policy", default=default,
                      help=f"player policy: {', '.join(policy_names())}, or a skill level "
-                          f"(default {default})")
+                          f"(default {default}); baseline plays the novice, heuristic the "
+                          f"casual player")
     who.add_argument("--skill", choices=tuple(SKILLS), default=None,
                      help="the player by skill: " + ", ".join(
                          f"{level} = {p}" for level, p in SKILLS.items())
@@ -239,7 +240,8 @@ def build_parser():
 
     luck = sub.add_parser("luck", help="how much of the result the cards decide")
     luck_sub = luck.add_subparsers(dest="luck_command", required=True, parser_class=_Parser)
-    killer = luck_sub.add_parser("killer", help="win rate and effect of the Killer's starting "
+    killer = luck_sub.add_parser("killer", help="win rate, and how much it moves the "
+                                                "win rate (effect), by the Killer's starting "
                                                 "position in the first item deck")
     add_run_options(killer, games_help="games per position (default 100000)")
     where = killer.add_mutually_exclusive_group(required=True)
@@ -250,7 +252,8 @@ def build_parser():
     _add_png_option(killer, "the effects with their intervals")
     _add_winnable_options(killer, "the first N games (default 200) of each position")
     for fact, what in (("area", "the first area card"), ("trump", "round 1's trump suit")):
-        fp = luck_sub.add_parser(fact, help=f"win rate and effect of {what}")
+        fp = luck_sub.add_parser(fact, help=f"win rate, and how much it moves the win rate "
+                                                f"(effect), by {what}")
         add_run_options(fp, games_help="games per value (default 100000)")
         where = fp.add_mutually_exclusive_group(required=True)
         where.add_argument("--value", metavar="NAME",
@@ -259,7 +262,8 @@ def build_parser():
         fp.add_argument("--json", action="store_true", help="print one JSON object")
         _add_png_option(fp, "the effects with their intervals")
         _add_winnable_options(fp, "the first N games (default 200) of each value")
-    yellows = luck_sub.add_parser("yellows", help="win rate and effect of the number of "
+    yellows = luck_sub.add_parser("yellows", help="win rate, and how much it moves the "
+                                                  "win rate (effect), by the number of "
                                                   "yellows in a player's first hand")
     add_run_options(yellows, games_help="games per value (default 100000)")
     where = yellows.add_mutually_exclusive_group(required=True)
@@ -284,8 +288,8 @@ def build_parser():
     _add_rollout_options(tl, 4000, policy=False)
     _add_winnable_options(tl, "the recorded game", count=False)
 
-    sources = luck_sub.add_parser("sources", help="share of the outcome variance due to each "
-                                                  "random stream")
+    sources = luck_sub.add_parser("sources", help="how much of the win-or-lose variation "
+                                                  "each source of chance decides")
     add_run_options(sources, games_help="games per stream (default 160000)")
     sources.set_defaults(games=160_000)
     sources.add_argument("--repeats", type=_positive("repeats"), default=8,
@@ -319,7 +323,8 @@ def build_parser():
     compare.add_argument("--policies", default=",".join(SKILLS), metavar="A,B,...",
                          help=f"comma-separated policies or skill levels: "
                               f"{', '.join(policy_names())}, {', '.join(SKILLS)} (default "
-                              f"{','.join(SKILLS)}); a row is labelled as its player is "
+                              f"{','.join(SKILLS)}; baseline plays the novice, heuristic the "
+                              f"casual player); a row is labelled as its player is "
                               f"named; a policy named twice is two settings of it (rows NAME, "
                               f"NAME#2)")
     add_run_options(compare, policy=False, games_type=_games_spec,
@@ -335,7 +340,8 @@ def build_parser():
                               "games, and the answer gives how much it changes each player's "
                               "win rate and whether it helps one player more than another")
     compare.add_argument("--json", action="store_true", help="print one JSON object")
-    _add_png_option(compare, "the win rates and paired differences with their intervals")
+    _add_png_option(compare, "the win rates and the differences on the same games, with "
+                             "their intervals")
 
     sweep = sub.add_parser("sweep", help="play every cell of a TOML grid spec into a table")
     sweep.add_argument("spec", help="the sweep spec (TOML)")
@@ -407,8 +413,8 @@ def build_parser():
 
     bench = sub.add_parser("bench", help="measure engine speed and memory")
     bench.add_argument("--policy", default="baseline",
-                       help="the player whose games are timed (default baseline: the engine's "
-                            "own speed, the cheapest player)")
+                       help="the player whose games are timed (default baseline, the novice "
+                            "player: the engine's own speed, the cheapest player)")
     bench.add_argument("--games", type=_positive("games"), default=2_000_000)
     bench.add_argument("--policies", metavar="A,B,...|all", default=None,
                        help="instead: the speed table of these policies (all: every registered "

@@ -89,7 +89,8 @@ HEURISTIC = (
     Param("aid_large_below", int, 0, 7, 5.0, "use First Aid Large while health is at most this"),
     Param("aid_small_below", int, 0, 7, 6.0, "use First Aid Small while health is at most this"),
     Param("any_time_items", int, 0, 1, 1.0,
-          "1: use the play-phase windows (c) and (d) of item_timing = any_time"),
+          "1: under item_timing = any_time, also use items in the play phase (after the deal "
+          "and after each trick)"),
     Param("keep_min", float, 0.0, 101.0, 0.0,
           "where keeping is optional, keep only a card worth at least this"),
 )

@@ -24,6 +24,22 @@ def player_line(policy):
     return f"{skill} player (policy {policy})" if skill else f"policy {policy}"
 
 
+def policy_words(policy):
+    """A policy's name with the skill level it plays, where that is another word:
+    ``heuristic (casual)``, ``baseline (novice)``; ``expert`` and any other policy as named."""
+    skill = skill_of(policy)
+    return f"{policy} ({skill})" if skill and skill != policy else policy
+
+
+def plural(n, word, words=None):
+    """``1 trap``, ``3 traps``: a count and its noun, singular for one."""
+    return f"{n} {word}" if n == 1 else f"{n} {words or word + 's'}"
+
+
+#: the 95 % interval in plain words, as every legend first explains it
+CI_WORDS = "95% CI: the range the true rate lies in, 19 times out of 20"
+
+
 #: what every configuration's line shows; any other rule is named when it differs from the
 #: edition's default (:func:`changed_rules`)
 SHOWN_RULES = ("edition", "health", "hideaway", "cursed_object", "escapes_needed", "traps",
@@ -48,8 +64,8 @@ def config_line(c):
     answer from changed rules is never read as the printed game's."""
     line = (f"{c['edition']} edition, health {c['health']}, hideaway "
             f"{'in' if c['hideaway'] else 'out'}, cursed object "
-            f"{'in' if c['cursed_object'] else 'out'}, {c['escapes_needed']} escapes, "
-            f"{c['traps']} traps")
+            f"{'in' if c['cursed_object'] else 'out'}, {plural(c['escapes_needed'], 'escape')}, "
+            f"{plural(c['traps'], 'trap')}")
     if c.get("cards"):
         line = f"{cards_line(c['cards'], c.get('cards_sha256'))}; {line}"
     changed = changed_rules(c)
@@ -106,10 +122,9 @@ def with_card_warnings(answer):
 
 #: what the words of a simulation's answer mean, printed under it
 SUMMARY_LEGEND = (
-    "  win rate: the share of games the pair won; 95% CI: the range the true value is in with "
-    "95 %",
-    "  confidence. Killer's place: where the Killer lay in the first item deck, 1 = its top "
-    "card.",
+    "  win rate: the share of games the pair won; 95% CI: the range the true rate lies in, 19 "
+    "times",
+    "  out of 20. Killer's place: where the Killer lay in the first item deck, 1 = its top card.",
     "  traps per round: traps set off per round played in the area; lost here: games that "
     "ended",
     "  in a round played in that area, as shares of all games.",
@@ -189,9 +204,20 @@ def format_summary(s):
     lines.append("  Killer's place   games      win rate")
     for k, (n, rate) in s["win_rate_by_killer_start"].items():
         lines.append(f"  {k:>14} {n:>8,}      {rate:.4f}")
-    lines += ["", *SUMMARY_LEGEND, "",
+    lines += ["", *SUMMARY_LEGEND,
+              *(WINNABLE_LEGEND if s.get("winnable") else ()), "",
               f"  {s['elapsed_s']:.2f} s, {g / max(s['elapsed_s'], 1e-9):,.0f} games/s"]
     return "\n".join(lines)
+
+
+#: what the exact solver's lines of a simulation mean, under its legend when they are shown
+WINNABLE_LEGEND = (
+    "  could be won: the share of the first games that some play of both players, each seeing "
+    "every",
+    "  card, wins (the exact solver); at most: the same, counting the games the solver could "
+    "not",
+    "  decide in its time as winnable.",
+)
 
 
 def winnable_lines(w):
@@ -271,8 +297,10 @@ def format_effects(r, key, column, unit, over, labels=None):
                      f"[{lo:.4f}, {hi:.4f}]   {p['effect']:+.4f}   {effect_ci}")
     lines.append("")
     lines.append(f"  average over {over}: win rate {r['average']:.4f}")
-    lines += ["", "  effect: the win rate minus that average, game by game; 95% CI: the range "
-              "the true value", "  is in with 95 % confidence."]
+    lines += ["", "  effect: how much this value moves the win rate: its win rate minus that "
+              "average,", "  measured game by game on the same games (paired: the same deals "
+              "with only this value", "  changed, so the rest of the luck cancels out).",
+              f"  {CI_WORDS}."]
     return "\n".join(lines)
 
 def format_sources(r):
@@ -287,8 +315,22 @@ def format_sources(r):
         lines.append(f"  {name:<8} {v['first']:>17.4f}   [{a:+.4f}, {b:+.4f}]   "
                      f"{v['total']:>11.4f}   [{c:.4f}, {d:.4f}]")
     lines += ["", f"  sum of first-order shares {r['sum_first']:.4f}; decided only by streams "
-                  f"together {r['interactions']:.4f}; sum of total shares {r['sum_total']:.4f}"]
+                  f"together {r['interactions']:.4f}; sum of total shares {r['sum_total']:.4f}",
+              "", *SOURCES_LEGEND]
     return "\n".join(lines)
+
+
+#: what the words of ``luck sources`` mean, printed under it
+SOURCES_LEGEND = (
+    "  stream: one of the game's sources of chance: deal (each round's cards and trump), items "
+    "(the",
+    "  item deck), areas (the area order and arrows), policy (the players' own random "
+    "choices).",
+    "  first-order share: the part of the win-or-lose variation that stream decides on its "
+    "own;",
+    "  total share: all it takes part in deciding, alone or together with other streams.",
+    "  95% CI: the range the true share lies in, 19 times out of 20.",
+)
 
 def format_ci(ci, signed=False):
     """``[low, high]`` to 4 decimals (signed for differences); ``-`` for ``None``."""
@@ -308,8 +350,7 @@ def format_comparison(r, config_line):
     """The human-readable tables of a :func:`compare_policies` result; ``config_line`` is the
     configuration's one-line description."""
     width = max(12, *(len(row["label"]) for row in r["policies"]))
-    players = ", ".join(row["label"] if row["label"].partition("#")[0] == row["policy"]
-                        else f"{row['label']} ({row['policy']})" for row in r["policies"])
+    players = ", ".join(_player_label(row) for row in r["policies"])
     lines = [f"players {players}; {config_line}; seed {r['seed']}", "",
              f"  {'policy':<{width}} {'games':>10}   win rate   95% CI             "
              f"lost: health  lost: traps   no end"]
@@ -338,17 +379,29 @@ def format_comparison(r, config_line):
     return "\n".join(lines)
 
 
+def _player_label(row):
+    """A compared row's label as the first line names it: the skill level with its policy
+    (``novice (baseline)``), a policy with its skill level (``heuristic (casual)``)."""
+    label, policy = row["label"], row["policy"]
+    if label.partition("#")[0] != policy:
+        return f"{label} ({policy})"
+    skill = skill_of(policy)
+    return f"{label} ({skill})" if skill and skill != policy else label
+
+
 def comparison_legend(c, pairs):
     """What the words of a comparison mean, printed under it (``c``: its ``describe()``)."""
-    lines = ["  win rate: the share of games won; 95% CI: the range the true value is in with "
-             "95 % confidence.",
+    lines = [f"  win rate: the share of games won; {CI_WORDS}.",
              f"  lost: health: the Killer took a player's last health; lost: traps: the "
              f"{_ordinal(c['traps'])} trap was set off;",
              f"  no end: no end within {c['max_rounds']:,} rounds (shares of all games)."]
     if pairs:
-        lines += ["  difference: b's win rate minus a's on the same games, with its 95% CI; "
-                  "unpaired: the",
-                  "  wider interval two runs on different games would give."]
+        lines += ["  paired: both players played the very same games (the same deals and "
+                  "decks), so the luck",
+                  "  of the cards cancels out of their difference. difference: b's win rate "
+                  "minus a's, with its",
+                  "  95% CI; unpaired: the wider interval two runs on different games would "
+                  "give."]
     return lines
 
 def _verdict(ci):
@@ -396,8 +449,8 @@ def format_variants(r, config_line):
                          f"{_verdict(c['difference_ci'])}: {c['difference']:+.4f} "
                          f"{format_ci(c['difference_ci'], True)}")
     lines += ["", "  A change is the variant's win rate minus the win rate under the rules as "
-              "set, game by game;", "  in brackets, the range the true value is in with 95 % "
-              "confidence."]
+              "set, game by game", "  on the same games; in brackets, its 95% CI: the range the "
+              "true change lies in,", "  19 times out of 20."]
     return "\n".join(lines)
 
 
@@ -448,8 +501,8 @@ def format_info(info):
     lines += _card_file_lines(cells)
     for pol in policies:
         params = ", ".join(f"{k}={show(v)}" for k, v in pol.get("params", {}).items())
-        lines.append(f"  policy       {pol['name']}" + (" (omniscient)" if pol.get("omniscient")
-                                                       else "")
+        lines.append(f"  policy       {policy_words(pol['name'])}"
+                     + (" (omniscient: sees every card)" if pol.get("omniscient") else "")
                      + (f": {params}" if params else ": no parameters"))
     if spec.get("axes"):
         lines.append("  axes         " + "; ".join(f"{k} = {show(v)}"
@@ -492,7 +545,7 @@ def _card_file_lines(cells):
 def format_bench(b):
     lines = [
         f"{player_line(b['policy'])}; {b['games']:,} games per run, best of {b['repeats']} "
-        f"(kernels compiled or loaded from cache at import; warm-up call {b['warmup_s']:.2f} s)",
+        f"(the compiled game code loaded at import; warm-up call {b['warmup_s']:.2f} s)",
         f"  1 thread : {b['games_per_s_1_thread']:>12,.0f} games/s",
         f"  {b['threads']} threads: {b['games_per_s_all_threads']:>12,.0f} games/s "
         f"({b['games_per_s_per_core_all_threads']:,.0f} per core)",
@@ -509,15 +562,20 @@ def format_policy_speeds(rows):
     threads = rows[0]["threads"]
     lines = [f"games per second at default parameters, best of {rows[0]['repeats']} "
              f"(rulebook defaults; {threads} threads = all cores)",
-             f"  {'policy':<12} {'games':>10} {'warm-up s':>10} {'1 thread':>12} "
+             f"  {'policy':<18} {'games':>10} {'warm-up s':>10} {'1 thread':>12} "
              f"{f'{threads} threads':>12} {'per core':>12} {'target/core':>12}  verdict"]
     for b in rows:
         target = b["target_per_core"]
         verdict = "-" if target is None else ("met" if b["target_met"] else "NOT met")
-        lines.append(f"  {b['policy']:<12} {b['games']:>10,} {b['warmup_s']:>10.2f} "
+        lines.append(f"  {policy_words(b['policy']):<18} {b['games']:>10,} "
+                     f"{b['warmup_s']:>10.2f} "
                      f"{b['games_per_s_1_thread']:>12,.0f} {b['games_per_s_all_threads']:>12,.0f} "
                      f"{b['games_per_s_per_core_all_threads']:>12,.0f} "
                      f"{'-' if target is None else format(target, ','):>12}  {verdict}")
+    lines += ["", "  policy: the player, with the skill level it plays in brackets; warm-up s: the "
+              "first call,", "  which loads the compiled game code; per core: the all-threads "
+              "rate divided by the cores;", "  target/core: the speed the player is meant to "
+              "reach per core; verdict: whether both rates reach it."]
     return "\n".join(lines)
 
 
@@ -533,7 +591,8 @@ def format_win_probability(r):
         f"  lost by traps     {r['loss_traps']:.4f}   (the {_ordinal(c['traps'])} trap was set "
         f"off)",
         f"  no end            {r['timeout']:.4f}   (within {c['max_rounds']:,} rounds)", "",
-        "  95% CI: the range the true value is in with 95 % confidence."])
+        "  win probability: the share of play-outs (games played on from this position) won;",
+        f"  {CI_WORDS}."])
 
 
 def format_timeline(t):
@@ -551,6 +610,10 @@ def format_timeline(t):
                                                  for e in top)]
     if "winnable" in t:
         lines += ["", f"  could it have been won? {describe_winnable(t['winnable'])}"]
+    lines += ["", "  before, after: the chance to win just before and just after the event, "
+              "from play-outs", "  (games played on from there); swing: after minus before. "
+              "R2: round 2; P0, P1:",
+              "  the two players; tricks 5-3: the tricks P0 and P1 won in the round."]
     return "\n".join(lines)
 
 

@@ -29,7 +29,7 @@ from ..core.config import GameConfig
 from ..core.errors import ConfigError
 from ..core.stats import wilson_interval
 from ..policies import DEFAULT_SKILL, SKILLS
-from ..present.text import area_names, cards_line
+from ..present.text import CI_WORDS, area_names, cards_line, policy_words
 from .grid import (
     GRID_TABLES,
     PRESETS_TABLE,
@@ -666,7 +666,10 @@ class Explorer:
             f"{tag}: {html.escape(s.player)}" for tag, s in self.commands) + "</p>"
             "<table class='summary'><tr><th></th><th>player</th><th>win rate</th><th>95% CI</th>"
                "<th>lost by health</th><th>lost by traps</th><th>no end</th>"
-               "<th>mean rounds</th><th>games</th></tr>" + "".join(rows) + "</table>")
+               "<th>mean rounds</th><th>games</th></tr>" + "".join(rows) + "</table>"
+               f"<p class='legend'>win rate: the share of games won; {CI_WORDS}. lost by "
+               "health: the Killer took a player's last health; lost by traps: the last trap "
+               "was set off; no end: no end within the round limit (shares of all games).</p>")
         out += "".join(f"<div>{tag}: {html.escape(s.describe())} &mdash; the same games: "
                        f"<code class='command-{tag.lower()}'>{html.escape(s.command())}"
                        f"</code></div>" for tag, s in self.commands)
@@ -675,7 +678,9 @@ class Explorer:
                     f"<b class='difference'>{pair['difference']:+.4f}</b>, paired 95% CI "
                     f"{_fmt_signed_ci(pair['difference_ci'])} (independent runs would give "
                     f"{_fmt_signed_ci(pair['unpaired_ci'])}); only A won "
-                    f"{pair['only_a_won']:,} games, only B {pair['only_b_won']:,}</p>")
+                    f"{pair['only_a_won']:,} games, only B {pair['only_b_won']:,}. Paired: A "
+                    f"and B played the very same games, so the luck of the cards cancels out "
+                    f"of the difference.</p>")
         return out
 
     def _plots(self, a, b) -> None:
@@ -797,7 +802,8 @@ class Explorer:
             x = r.result
             self.luck_result.object = (
                 f"{player}<span class='luck-state'>done</span>: {x['games']:,} play-outs, seed "
-                f"{x['seed']}, policy {x['policy']}<br>win probability "
+                f"{x['seed']}, policy {html.escape(policy_words(x['policy']))}<br>win "
+                f"probability "
                 f"<b class='luck-win'>{x['win_rate']:.4f}</b> 95% CI {_fmt_ci(x['win_ci'])}"
                 f"<br>lost by health {x['loss_health']:.4f}, by traps "
                 f"{x['loss_traps']:.4f}, no end {x['timeout']:.4f}")

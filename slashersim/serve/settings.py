@@ -24,7 +24,7 @@ from ..core.errors import ConfigError
 from ..core.inputs import SEED_LIMIT, parse_port  # noqa: F401 (the page's port rule)
 from ..core.presets import DIFFICULTIES, load_presets
 from ..policies import DEFAULT_SKILL, SKILLS
-from ..present.text import cards_line
+from ..present.text import cards_line, plural
 from .grid import config_key
 
 #: the port ``slashersim serve`` listens on unless ``--port`` says otherwise
@@ -183,8 +183,9 @@ class Settings:
         changed = f"{cards_line(self.cards)}; " if self.cards is not None else ""
         return (f"{changed}{c['edition']}, health {c['health']}, hideaway "
                 f"{'in' if c['hideaway'] else 'out'}, cursed object "
-                f"{'in' if c['cursed_object'] else 'out'}, {c['escapes_needed']} escapes, "
-                f"{c['traps']} traps; {self.skill} ({self.policy}); {self.games:,} games, "
+                f"{'in' if c['cursed_object'] else 'out'}, "
+                f"{plural(c['escapes_needed'], 'escape')}, {plural(c['traps'], 'trap')}; "
+                f"{self.skill} ({self.policy}); {self.games:,} games, "
                 f"seed {self.seed}")
 
 

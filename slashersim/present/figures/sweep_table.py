@@ -119,9 +119,9 @@ def setting_words(knob, value):
     if knob == "cursed_object":
         return "Cursed Object " + ("in" if value else "out")
     if knob == "escapes_needed":
-        return f"{format_value(value)} escapes"
+        return f"{format_value(value)} escape" + ("" if value == 1 else "s")
     if knob == "traps":
-        return f"{format_value(value)} traps lose"
+        return f"{format_value(value)} " + ("trap loses" if value == 1 else "traps lose")
     if knob in ("health", "difficulty"):
         return f"{knob} {format_value(value)}"
     return f"{knob}={format_value(value)}"
