@@ -12,8 +12,8 @@ from slashersim.analysis import why as Y
 from slashersim.core.errors import ConfigError
 
 SEED = 11
-#: lost expert games at the rulebook defaults, seed 11, among its first 60 games
-GAMES = 60
+#: the first games of seed 11 (expert, rulebook defaults), a dozen of them lost
+GAMES = 40
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +26,8 @@ def test_every_fatal_decision_carries_its_two_proofs(answer):
     engine's flow, and a fresh search decides the position after it unwinnable."""
     t = answer.table
     decided = t.loc[t["verdict"].isin(Y.DECIDED), "game"].tolist()
-    assert len(decided) >= 8
-    for game in decided[:8]:
+    assert len(decided) >= 3
+    for game in decided[:3]:
         f = F.fatal_decision(GameConfig(), "expert", SEED, game)
         assert f.verdict in Y.DECIDED
         before, after = F.check_fatal(f)
@@ -36,8 +36,8 @@ def test_every_fatal_decision_carries_its_two_proofs(answer):
             assert after, f"game {game}: the position after the fatal decision can be won"
 
 
-def test_a_won_game_has_no_fatal_decision():
-    t = Y.why(GameConfig(), policy="expert", games=6, seed=SEED, workers=1).table
+def test_a_won_game_has_no_fatal_decision(answer):
+    t = answer.table
     won = t[t["outcome"] == "win"]
     assert len(won) and (won["verdict"] == F.WON).all() and won["round"].isna().all()
 
@@ -71,9 +71,10 @@ def test_the_fatal_round_was_winnable_at_its_start_and_lost_by_its_end(answer):
 
 
 def test_the_answer_does_not_depend_on_the_workers(answer):
-    two = Y.why(GameConfig(), policy="expert", games=GAMES, seed=SEED, workers=2)
-    drop = ["seconds"]
-    assert two.table.drop(columns=drop).equals(answer.table.drop(columns=drop))
+    two = Y.why(GameConfig(), policy="expert", games=16, seed=SEED, workers=2).table
+    one = answer.table.iloc[:16]
+    assert (two["verdict"] != F.WON).sum() >= 4
+    assert two.drop(columns=["seconds"]).equals(one.drop(columns=["seconds"]))
 
 
 def test_a_question_about_some_games(answer):
@@ -111,7 +112,7 @@ def test_an_output_never_overwrites_the_card_file_and_the_answer_names_it(tmp_pa
         code, _, err = run_main(capsys, "why", "--games", "5", "--cards", str(cards), option,
                                 str(cards))
         assert code == 2 and "input" in err and cards.read_bytes() == before
-    code, out, _ = run_main(capsys, "why", "--games", "8", "--cards", str(cards), "-q",
+    code, out, _ = run_main(capsys, "why", "--games", "6", "--cards", str(cards), "-q",
                             "--workers", "2")
     assert code == 0 and "CHANGED CARDS cards.toml (sha256 " in out.splitlines()[0]
 
@@ -135,7 +136,7 @@ def test_the_command_answers_in_words_and_json(capsys, tmp_path):
 
 def test_the_api_returns_frames():
     import slashersim
-    r = slashersim.why(games=8, seed=SEED, workers=1)
+    r = slashersim.why(games=4, seed=SEED, workers=1)
     assert list(r.profile()["verdict"]) == list(F.VERDICTS)
     assert {"round", "at_risk", "lost", "hazard"} <= set(r.hazard_by_round().columns)
     with pytest.raises(ConfigError, match="budget"):

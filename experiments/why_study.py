@@ -1,0 +1,144 @@
+"""Why and where games are lost, for every skill level and one mixed pair: the difficulty
+profile and the hazard by round (``slashersim why``) at the rulebook and instructions defaults
+and their hard presets, on the same games for every player (one seed), with the ceilings.
+
+    python experiments/why_study.py --games 400 --hard-games 150 --seed 2026 \\
+        --out results/why.md --figures results/why
+
+Writes the report, ``profile.csv`` and ``hazard.csv`` (small tables) and one hazard figure per
+configuration into ``--figures``.
+"""
+import argparse
+import datetime
+from pathlib import Path
+import sys
+import time
+
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from slashersim.analysis.fatal import BUDGET, VERDICTS  # noqa: E402
+from slashersim.analysis.why import why  # noqa: E402
+from slashersim.core.config import GameConfig  # noqa: E402
+from slashersim.present.figures import hazard_figure  # noqa: E402
+from slashersim.present.text import config_line, player_line  # noqa: E402
+
+CONFIGS = {"rulebook defaults": {}, "instructions defaults": {"edition": "instructions"},
+           "rulebook hard": {"difficulty": "hard"},
+           "instructions hard": {"edition": "instructions", "difficulty": "hard"}}
+PLAYERS = ("novice", "casual", "expert")
+#: the mixed pair studied at the rulebook defaults
+PAIR = "novice+expert"
+WORDS = {"won": "won", "deal": "lost at the deal", "avoidable": "avoidable",
+         "hindsight": "hindsight", "undecided": "undecided"}
+
+
+def cell(r):
+    return f"{r['share']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--hard-games", type=int, default=150)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--budget", type=int, default=BUDGET)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--configs", default=",".join(CONFIGS))
+    ap.add_argument("--out", default="results/why.md")
+    ap.add_argument("--figures", default="results/why")
+    args = ap.parse_args(argv)
+    figures = Path(args.figures)
+    figures.mkdir(parents=True, exist_ok=True)
+    profile_rows, hazard_rows, sections = [], [], []
+    t_all = time.perf_counter()
+    for label in args.configs.split(","):
+        config = GameConfig.of(None, CONFIGS[label])
+        games = args.hard_games if "hard" in label else args.games
+        players = (*PLAYERS, PAIR) if label == "rulebook defaults" else PLAYERS
+        answers = []
+        for i, player in enumerate(players):
+            t = time.perf_counter()
+            r = why(config, policy=player, games=games, seed=args.seed, budget=args.budget,
+                    workers=args.workers, ceilings=i == 0)
+            s = r.summary()
+            s["label"] = player
+            s["seconds"] = time.perf_counter() - t
+            answers.append(s)
+            print(f"{label}, {player}: {s['seconds']:.0f} s", file=sys.stderr, flush=True)
+            for row in s["profile"]:
+                profile_rows.append({"configuration": label, "player": player, **row})
+            for row in s["hazard_by_round"]:
+                hazard_rows.append({"configuration": label, "player": player, **row})
+        fig = hazard_figure(answers, f"{label}: {config_line(answers[0]['config'])}")
+        png = figures / f"hazard_{label.replace(' ', '_')}.png"
+        fig.savefig(png)
+        sections.append((label, config, games, answers, png))
+    pd.DataFrame(profile_rows).to_csv(figures / "profile.csv", index=False)
+    pd.DataFrame(hazard_rows).to_csv(figures / "hazard.csv", index=False)
+    total = time.perf_counter() - t_all
+    lines = [
+        "# Why and where games are lost",
+        "",
+        f"Regenerate: `python experiments/why_study.py --games {args.games} --hard-games "
+        f"{args.hard_games} --seed {args.seed} --budget {args.budget} --out {args.out} "
+        f"--figures {args.figures}` (seed {args.seed}: every player of a configuration plays "
+        f"the same games, {args.games:,} per player at the defaults and {args.hard_games:,} at "
+        f"the hard presets; solver budget {args.budget:,} rounds expanded per game; "
+        f"{args.workers} workers). Written {datetime.date.today()} in {total / 60:.0f} min. The "
+        f"tables: `{figures / 'profile.csv'}`, `{figures / 'hazard.csv'}`.",
+        "",
+        "Each lost game is walked back by the exact solver to its point of no return, the last "
+        "position from which some play still wins; the decision taken there is the fatal "
+        "decision. *Avoidable*: the best fair player (`belief`, asked with only what that seat "
+        "saw) answers it otherwise and keeps the game winnable; *hindsight*: its answer loses "
+        "too; *lost at the deal*: no play could win from the first position; *undecided*: the "
+        "solver's budget ran out. Shares of all games, with 95 % Wilson intervals. The hazard "
+        "of round *r* is the share of the games still winnable at its start that are lost "
+        "during it.",
+    ]
+    for label, config, games, answers, png in sections:
+        c = answers[0]["ceilings"]
+        lines += ["", f"## {label}", "", f"{config_line(answers[0]['config'])}; {games:,} "
+                  f"games per player, seed {args.seed}.", "",
+                  "| player | " + " | ".join(WORDS[v] for v in VERDICTS) + " | seconds |",
+                  "| --- | " + " | ".join("---" for _ in VERDICTS) + " | ---: |"]
+        for s in answers:
+            shares = {r["verdict"]: r for r in s["profile"]}
+            lines.append(f"| {player_line(s['policy'])} | "
+                         + " | ".join(cell(shares[v]) for v in VERDICTS)
+                         + f" | {s['seconds']:.0f} |")
+        w = c["winnable"]
+        lines += ["", "Ceilings on the same games: winnable (exact solver) "
+                  f"{w['share']:.3f} [{w['ci'][0]:.3f}, {w['ci'][1]:.3f}] (undecided counted "
+                  f"as winnable: {w['upper']:.3f}); belief {c['belief']['win_rate']:.3f} "
+                  f"[{c['belief']['ci'][0]:.3f}, {c['belief']['ci'][1]:.3f}]; open_hands "
+                  f"{c['open_hands']['win_rate']:.3f} [{c['open_hands']['ci'][0]:.3f}, "
+                  f"{c['open_hands']['ci'][1]:.3f}].", "",
+                  "Hazard by round (rounds with 20 games at risk or more):", "",
+                  "| round | " + " | ".join(s["label"] for s in answers) + " |",
+                  "| ---: | " + " | ".join("---" for _ in answers) + " |"]
+        rounds = sorted({r["round"] for s in answers for r in s["hazard_by_round"]
+                         if r["at_risk"] >= 20})
+        for k in rounds:
+            row = []
+            for s in answers:
+                h = next((r for r in s["hazard_by_round"] if r["round"] == k), None)
+                row.append(f"{h['hazard']:.3f} [{h['ci_low']:.3f}, {h['ci_high']:.3f}] "
+                           f"of {h['at_risk']}" if h and h["at_risk"] >= 20 else "")
+            lines.append(f"| {k} | " + " | ".join(row) + " |")
+        lines += ["", "The fatal decisions (share of the games lost by a decision; how many "
+                  "a fair pair avoids):", ""]
+        for s in answers:
+            top = ", ".join(f"{d['kind']} ({d['part'].replace('_', ' ')}, seat "
+                            f"{int(d['seat'])}) {d['share']:.2f} ({d['avoidable']} avoidable)"
+                            for d in s["decisions"][:4])
+            lines.append(f"- {s['label']}: {top or 'none'}")
+        lines += ["", f"![hazard by round, {label}]({png.name if Path(args.out).parent == figures else png})"]
+    Path(args.out).write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
