@@ -56,7 +56,7 @@ from ..core.inputs import (
     check_threads,
 )
 from ..core.progress import bar
-from ..policies import DEFAULT_SKILL, compile_parts
+from ..policies import DEFAULT_SKILL, compile_parts, pair_name
 from ..policies.choice import check_params, check_policy, parse_names, parse_policy_list
 from ..runner import games_per_second as games_per_second
 from ..runner import play_side_by_side, prepare
@@ -271,7 +271,7 @@ def compare(config: GameConfig | None = None, *,
     config = config_of(config, knobs)
     if isinstance(policies, str):
         policies = parse_names(policies)
-    names = list(policies)
+    names = [pair_name(p) for p in policies]
     for p in names:
         if p == "":
             raise ConfigError(f"policies {names!r} has an empty name at position "
