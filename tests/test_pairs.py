@@ -222,12 +222,15 @@ def test_a_bad_pair_on_the_command_line_is_one_line_exit_2(capsys, args, needle)
 
 
 def test_a_bad_pair_is_refused_before_anything_compiles(no_play, capsys):
-    for command in (("simulate", "--policy", "novice+nobody"),
-                    ("compare", "--policies", "novice,a+b+c"),
-                    ("luck", "killer", "--all", "--skill", "novice+"),
-                    ("tune", "--target", "0.5", "--policy", "+expert")):
-        code, out, err = run_main(capsys, *command, "--games", "10")
-        assert code == 2 and len(err.strip().splitlines()) == 1, err
+    for command, needle in (
+            (("simulate", "--policy", "novice+nobody", "--games", "10"), "'nobody' in seat 1"),
+            (("compare", "--policies", "novice,a+b+c", "--games", "10"), "got 'a+b+c'"),
+            (("luck", "killer", "--all", "--skill", "novice+", "--games", "10"),
+             "no skill level in seat 1"),
+            (("tune", "--target", "0.5", "--policy", "+expert", "--stages", "100"),
+             "pair '+expert' has no player in seat 0")):
+        code, out, err = run_main(capsys, *command)
+        assert code == 2 and len(err.strip().splitlines()) == 1 and needle in err, err
 
 
 def test_compare_with_a_pair_row(capsys):
