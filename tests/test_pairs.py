@@ -35,6 +35,7 @@ from slashersim.policies.choice import check_policy, parse_policy_list
 from slashersim.present.text import player_line
 from slashersim.runner import simulate
 from slashersim.runner.kernels import as_function
+from slashersim.runner.tables import load_table
 
 
 # --- names, read without compiling -------------------------------------------------------------
@@ -263,3 +264,28 @@ def test_a_sweep_with_a_pair_plays_it_like_a_player(tmp_path):
     assert list(back["policy"]) == list(df["policy"])
     with pytest.raises(ConfigError, match="unknown policy 'nobody' in seat 1"):
         parse_spec({"sweep": {"games": 10, "policies": ["novice+nobody"]}})
+
+
+def test_a_sweep_of_a_pair_resumes_and_refuses_the_seats_swapped(tmp_path):
+    """A sweep's checkpoints carry the pair's name: the same pair (named by skill levels or by
+    policies) resumes to the table of an uninterrupted run; the seats swapped is another spec."""
+    text = {"sweep": {"games": 900, "seed": 6, "policies": ["novice+casual"],
+                      "chunk_games": 300}, "axes": {"health": [7, 5]}}
+    reference = run_sweep(parse_spec(text), tmp_path / "ref.parquet")
+    out = tmp_path / "out.parquet"
+
+    def crash(*args):
+        if args[2] >= 900:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(parse_spec(text), out, progress=crash)
+    swapped = {**text, "sweep": {**text["sweep"], "policies": ["casual+novice"]}}
+    with pytest.raises(ConfigError, match="was written for a different spec"):
+        run_sweep(parse_spec(swapped), out)
+    by_policy = {**text, "sweep": {**text["sweep"], "policies": ["baseline+heuristic"]}}
+    assert run_sweep(parse_spec(by_policy), out).equals(reference)
+    prov = load_table(out).attrs["slashersim"]
+    assert [p["name"] for p in prov["policies"]] == ["baseline+heuristic"]
+    assert prov["policies"][0]["params"]["seat1.breach"] == 100
+    assert prov["games_by_policy"] == {"baseline+heuristic": 900}
