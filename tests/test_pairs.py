@@ -187,6 +187,8 @@ def test_the_seats_of_a_pair_play_differently():
     wins = {p: simulate(policy=p, games=600, seed=2).wins
             for p in ("baseline", "heuristic", "baseline+heuristic", "heuristic+baseline")}
     assert len(set(wins.values())) == 4
+    assert simulate(policy=("baseline", "heuristic"), games=600, seed=2).wins == \
+        wins["baseline+heuristic"]
 
 
 # --- the commands and the Python API ----------------------------------------------------------
