@@ -46,6 +46,16 @@ def test_fair_policies_decide_alike_whatever_the_hidden_cards(policy, overrides)
     assert Hy.check_decisions(policy, points, params=params) == []
 
 
+def test_a_mixed_pair_decides_alike_whatever_the_hidden_cards():
+    """novice+expert: each seat's player sees only its own view through the pair (seat 0 the
+    baseline, seat 1 the expert, each on its own seat's decisions)."""
+    points = np.concatenate([Hy.decision_points("novice+expert", cfg, 40, seed=21 + i)
+                             for i, cfg in enumerate(CONFIGS)])
+    assert len(points) >= 500
+    assert min((points[:, 1] == 0).sum(), (points[:, 1] == 1).sum()) > 200
+    assert Hy.check_decisions("novice+expert", points) == []
+
+
 # --- the test can fail: one peeking policy per hidden channel ----------------------------------
 @njit
 def _other(st, player):

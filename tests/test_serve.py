@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
+import re
 import socket
 import subprocess
 import sys
@@ -195,6 +196,34 @@ def test_the_menu_names_a_preset_and_the_edition_s_defaults(edition):
     assert parse_settings({"edition": edition, "difficulty": DEFAULTS}).config().resolved() == \
         GameConfig(edition=edition).resolved()
     assert parse_settings({"difficulty": CUSTOM}).difficulty is None
+
+
+def test_a_setting_may_be_a_mixed_pair():
+    s = parse_settings({"skill": "novice+expert", "games": "2000"})
+    assert (s.skill, s.policy) == ("novice+expert", "baseline+expert")
+    assert s.player == "novice (seat 0) + expert (seat 1) (policies baseline+expert)"
+    assert "--skill novice+expert --games 2000" in s.command()
+    assert parse_settings({"skill": "casual expert"}).skill == "casual+expert"
+    assert parse_settings({"skill": "expert+expert"}).skill == "expert"
+    for bad in ("novice+nobody", "novice+", "novice+casual+expert", "baseline+expert"):
+        with pytest.raises(ConfigError, match=re.escape(
+                f"unknown skill level {bad!r}; expected one of: novice, casual, expert, or a "
+                "pair of them")):
+            parse_settings({"skill": bad})
+    page = PageValues(a={**default_setting(), "skill": "casual+novice"})
+    query = link_query(page)
+    assert query["skill"] == "casual+novice" and parse_link(query) == (page, [])
+
+
+def test_a_live_run_of_a_mixed_pair_equals_simulate():
+    from slashersim.serve.live import LiveRun
+    s = parse_settings({"skill": "casual+novice", "games": 3000, "seed": 2})
+    run = LiveRun(s).start()
+    run.join()
+    snap = run.snapshot()
+    whole = slashersim.simulate(policy=("casual", "novice"), games=3000, seed=2)
+    assert snap["finished"] and not snap["error"]
+    assert np.array_equal(snap["a"].counts, whole.counts)
 
 
 # --- the page's link ---------------------------------------------------------------------------
@@ -553,6 +582,11 @@ def test_the_page_opens_a_link_and_keeps_its_link_up_to_date(presets_table):
     e.seed.value = "6"
     assert parse_link(dict(parse_qsl(location.search[1:]))) == (e.page_values(), [])
     assert "seed=6" in location.search and "difficulty=hard" in location.search
+    a.partner.value = "expert"
+    s, _ = e.settings()
+    assert (s.skill, s.policy) == ("casual+expert", "heuristic+expert")
+    assert parse_link(dict(parse_qsl(location.search[1:]))) == (e.page_values(), [])
+    a.partner.value = "same"
     health = a.health.value
     a.health.value = health % 7 + 1
     assert a.difficulty.value == CUSTOM and "difficulty=custom" in location.search

@@ -17,7 +17,7 @@ from ..core.config import GameConfig
 from ..core.errors import ConfigError
 from ..core.inputs import check_count
 from ..core.stats import mean_interval, unpaired_difference_interval
-from ..policies import get_policy, param_specs, param_vector, resolve
+from ..policies import get_policy, pair_name, param_specs, param_vector, resolve
 from ..policies.python import answerer, policy_label
 from ..runner import DEFAULT_CHUNK, SimulationResult, play_side_by_side, prepare
 
@@ -61,7 +61,7 @@ def labels(policies):
 def check_comparison(policies, games, params=None):
     """``(names, labels, vectors, games per row)`` of a comparison, every input checked
     without compiling anything (see :func:`compare_policies`)."""
-    names = list(policies)
+    names = [pair_name(p) for p in policies]
     if not names:
         raise ValueError("no policies to compare")
     for name in names:

@@ -56,7 +56,7 @@ from ..engine import interface
 from ..engine import rng as R
 from ..engine.lazy import closure_njit
 from ..engine.view import fill_view
-from ..policies import get_policy, param_vector
+from ..policies import Pair, get_policy, param_vector
 from ..policies.python import BRIDGE_STATE_SIZE, REPORT_AT, Observation, answerer
 from ..policies.reach import shared
 from ..runner import drive
@@ -297,6 +297,9 @@ class _Checked:
             return
         if isinstance(policy, str):
             self.decide = get_policy(policy).decide
+            if isinstance(self.decide, Pair):
+                from ..runner.kernels import as_function  # a pair is compiled when it plays
+                self.decide = as_function(self.decide)
             vec = param_vector(policy) if params is None else params
         elif hasattr(policy, "act") or _arity(policy) == 1:
             self.player = policy

@@ -15,12 +15,28 @@ from ..core.errors import ConfigError
 from ..core.files import read_json
 from ..core.inputs import check_seed
 from ..engine import positions as K
-from ..policies import get_policy, param_specs, param_vector, policy_names
+from ..policies import (
+    get_policy,
+    is_pair,
+    param_specs,
+    param_vector,
+    policy_names,
+    resolve,
+    seats_of,
+)
 from ..policies.params import REMOVED
 
 
 def _refuse(message):
     raise ConfigError(message)
+
+
+def _seat_prefixes(policy):
+    """``(prefix, player)`` of each set of parameters of ``policy``: ``("", policy)``, or for a
+    pair ``("seat0.", a), ("seat1.", b)``."""
+    if is_pair(policy):
+        return [(f"seat{seat}.", side) for seat, side in enumerate(seats_of(policy))]
+    return [("", policy)]
 
 
 # --- recorded games ---------------------------------------------------------------------------
@@ -218,14 +234,18 @@ def read_record(path):
     except (TypeError, ValueError) as e:
         _refuse(f"game record {str(path)!r}: {e}")
     policy = data["policy"]
-    if policy not in policy_names():
+    if is_pair(policy):
+        policy = resolve(policy)
+    elif policy not in policy_names():
         _refuse(f"game record {str(path)!r}: unknown policy {policy!r}; expected one of: "
-             f"{', '.join(policy_names())}")
+             f"{', '.join(policy_names())}, or a pair of them (SEAT0+SEAT1)")
     given = data.get("policy_params", {})
     if not isinstance(given, dict):
         _refuse(f"game record {str(path)!r}: policy_params must be an object, got {given!r}")
     given = dict(given)
-    for name, value in REMOVED.get(policy, {}).items():
+    removed = {f"{prefix}{name}": value for prefix, side in _seat_prefixes(policy)
+               for name, value in REMOVED.get(side, {}).items()}
+    for name, value in removed.items():
         if name in given and given.pop(name) != value:
             _refuse(f"game record {str(path)!r}: {policy} parameter {name} was removed from "
                  f"slashersim (it played no better); this game, played with {name} = "

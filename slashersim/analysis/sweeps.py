@@ -29,6 +29,7 @@ from ..core.provenance import now, software
 from ..policies import (
     DEFAULT_SKILL,
     is_omniscient,
+    is_pair,
     param_specs,
     policy_names,
     resolve,
@@ -173,7 +174,7 @@ def parse_spec(data):
             raise ConfigError(f"policy_games names {p!r}, which is not in policies "
                               f"{', '.join(policies)}")
     for p in policies:
-        if p not in policy_names():
+        if p not in policy_names() and not is_pair(p):
             raise ConfigError(unknown_policy(p))
     if len(set(policies)) != len(policies):
         raise ConfigError(f"policies lists a policy twice: {policies!r}")

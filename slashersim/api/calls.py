@@ -62,7 +62,7 @@ from ..core.inputs import (
     check_workers,
 )
 from ..core.progress import bar
-from ..policies import DEFAULT_SKILL, compile_parts
+from ..policies import DEFAULT_SKILL, compile_parts, pair_name
 from ..policies.choice import check_params, check_policy, parse_names, parse_policy_list
 from ..runner import games_per_second as games_per_second
 from ..runner import play_side_by_side, prepare
@@ -157,7 +157,9 @@ def simulate(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_S
         A registered policy name (:func:`slashersim.policies.policy_names`: ``baseline``,
         ``exerciser``, ``heuristic``, ``expert``, ``search``, ``omniscient``, ``belief``,
         ``open_hands``, and any a user registers) or skill level (``novice``, ``casual``,
-        ``expert``). Anything that is not a ``str`` is a Python player, handed to
+        ``expert``); or a mixed pair, seat 0's player then seat 1's, as ``"novice+expert"``
+        or ``("novice", "expert")`` (its parameters are named ``seat0.NAME`` and
+        ``seat1.NAME``). Anything else is a Python player, handed to
         :func:`slashersim.runner.simulate`.
     games : int, default 10_000
         Games to play, at least 1.
@@ -248,7 +250,8 @@ def compare(config: GameConfig | None = None, *,
         The rules (default: the rulebook defaults).
     policies : sequence of str or policy objects, default ("novice", "casual", "expert")
         Policy names or skill levels (or a comma-separated string of them), each row labelled
-        as named; a name may repeat (rows ``name``, ``name#2``, ...). Entries that are not
+        as named; a name may repeat (rows ``name``, ``name#2``, ...). A row may be a mixed
+        pair, ``"novice+expert"`` or ``("novice", "expert")``. Other entries that are not
         ``str`` are handed to :func:`slashersim.analysis.compare.compare_policies` unchanged.
     games : int or mapping, default 10_000
         Games per player, or ``{policy name or row label: games}`` with an optional ``None``
@@ -285,7 +288,7 @@ def compare(config: GameConfig | None = None, *,
     config = config_of(config, knobs)
     if isinstance(policies, str):
         policies = parse_names(policies)
-    names = list(policies)
+    names = [pair_name(p) for p in policies]
     for p in names:
         if p == "":
             raise ConfigError(f"policies {names!r} has an empty name at position "

@@ -13,7 +13,7 @@ from ..core import rules
 from ..core.errors import ConfigError, suggest
 from ..core.inputs import SEED_LIMIT, check_count, check_seed, parse_games, parse_port
 from ..core.rules import DIFFICULTY_KNOBS as DEFAULT_TUNE_KNOBS
-from ..policies import DEFAULT_SKILL, SKILLS, policy_names, resolve
+from ..policies import DEFAULT_SKILL, PAIR, SKILLS, policy_names, resolve, split_pair
 
 
 class Refused:
@@ -139,17 +139,37 @@ def _seconds(name):
     return parse
 
 
+def _skill_level(text):
+    """``--skill``'s value: a skill level, or a mixed pair of two (``novice+expert``: seat 0's
+    level, then seat 1's), each refused with the allowed levels and the closest one."""
+    sides = split_pair(text) or (str(text).strip(),)
+    if len(sides) > 2:
+        raise ConfigError(f"--skill {text!r} names {len(sides)} players; a pair is two, "
+                          f"SEAT0+SEAT1, each one of: {', '.join(SKILLS)}")
+    for seat, side in enumerate(sides):
+        if side not in SKILLS:
+            where = f" in seat {seat} of {text!r}" if len(sides) == 2 else ""
+            what = f"unknown skill level {side!r}" if side else "no skill level"
+            hint = suggest(side, list(SKILLS)) if side else ""
+            raise ConfigError(f"{what}{where}{hint}; expected one of: "
+                              f"{', '.join(SKILLS)}, or a pair of them such as novice{PAIR}expert")
+    return PAIR.join(sides)
+
+
 def _add_policy_option(parser, default=DEFAULT_SKILL):
-    """``--policy NAME`` and its alias ``--skill LEVEL`` (novice, casual, expert)."""
+    """``--policy NAME`` and its alias ``--skill LEVEL`` (novice, casual, expert); either may
+    name a mixed pair, ``A+B`` (seat 0's player, then seat 1's)."""
     who = parser.add_mutually_exclusive_group()
     who.add_argument("--policy", default=default,
                      help=f"player policy: {', '.join(policy_names())}, or a skill level "
                           f"(default {default}); baseline plays the novice, heuristic the "
-                          f"casual player")
-    who.add_argument("--skill", choices=tuple(SKILLS), default=None,
+                          f"casual player; a mixed pair is SEAT0{PAIR}SEAT1, e.g. "
+                          f"baseline{PAIR}expert")
+    who.add_argument("--skill", type=_option_type(_skill_level), default=None,
                      help="the player by skill: " + ", ".join(
                          f"{level} = {p}" for level, p in SKILLS.items())
-                     + " (the same as --policy NAME)")
+                     + f" (the same as --policy NAME); a mixed pair is SEAT0{PAIR}SEAT1, "
+                       f"e.g. novice{PAIR}expert")
 
 
 def _add_output_options(parser, progress=True):
@@ -215,7 +235,7 @@ def parse(argv):
     args = build_parser().parse_args(argv)
     args.refused = tuple(refused_values(args))
     if getattr(args, "skill", None):
-        args.policy = SKILLS[args.skill]
+        args.policy = resolve(args.skill)
     if getattr(args, "policy", None):
         args.policy = resolve(args.policy)
     args.command_line = "slashersim " + shlex.join(argv)

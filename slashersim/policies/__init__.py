@@ -6,6 +6,14 @@ policy's module only when games are about to be played. Adding a policy means on
 defines ``decide(decision, player, arg, st, params)`` (``engine.interface`` documents the decisions)
 and one line in ``POLICIES``; a policy with parameters lists them there as :class:`Param`
 specs (the built-in ones live in :mod:`.params`).
+
+Wherever a player is named, a *mixed pair* may be: ``SEAT0+SEAT1`` (``novice+expert``, or the
+tuple ``("novice", "expert")``), seat 0's player then seat 1's. Its name resolves side by side
+(:func:`resolve`: ``baseline+expert``; a pair of one player, ``expert+expert``, is that player),
+its parameters are seat 0's then seat 1's, named ``seat0.NAME`` and ``seat1.NAME``
+(:func:`param_specs`), it is omniscient if either member is, and its ``decide`` is a
+:class:`Pair` of the members' functions, which the runner compiles into one policy that asks
+each seat's own player (:func:`slashersim.runner.kernels.as_function`).
 """
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -50,6 +58,20 @@ class Policy(NamedTuple):
     param_names: tuple = ()     #: names of the entries of ``default_params``
 
 
+class Pair(NamedTuple):
+    """The ``decide`` of a mixed pair (:func:`get_policy` of ``A+B``): the members' policy
+    functions and how many parameters seat 0's takes. Pure data: the runner compiles it into
+    one policy function that asks seat 0's player for seat 0 and seat 1's for seat 1, each with
+    its own slice of the parameters (:func:`slashersim.runner.kernels.as_function`)."""
+
+    seat0: Callable             #: seat 0's policy function
+    seat1: Callable             #: seat 1's policy function
+    n0: int                     #: the length of seat 0's parameter vector
+
+
+#: what joins a mixed pair's players in its name: seat 0's, then seat 1's (``novice+expert``)
+PAIR = "+"
+
 POLICIES = {
     "baseline": PolicySpec(".baseline", skill="novice", label="the baseline",
                            compile_seconds=20, fast=True),
@@ -93,6 +115,14 @@ def compile_parts(policies=(), kernels=("engine",)):
                 if kernel == "engine":
                     add(KERNELS["python"])
                 continue
+            sides = split_pair(resolve(name))
+            if sides is not None:
+                # a pair plays on the function-pointer kernels, each member compiled apart
+                add(KERNELS[kernel])
+                for side in sides:
+                    if isinstance(POLICIES.get(side), PolicySpec):
+                        add(_policy_part(side))
+                continue
             spec = POLICIES.get(resolve(name))
             listed = isinstance(spec, PolicySpec)
             if listed and spec.fast and kernel != "record":
@@ -126,14 +156,89 @@ def compile_part(name):
     kernel, _, policy = name.partition("_")
     if kernel in ("engine", "rollouts") and POLICIES.get(policy, PolicySpec("")).fast:
         return _fast_part(policy, kernel)
-    if isinstance(POLICIES.get(name), PolicySpec) and not POLICIES[name].fast:
-        return _policy_part(name)
+    if isinstance(POLICIES.get(name), PolicySpec):
+        return _policy_part(name)   # a fast player's own function: a member of a pair
     raise ValueError(f"no compile part {name!r}")
 
 
+def pair_name(policy):
+    """``policy`` with a pair given as a tuple or list of two names (``("novice", "expert")``)
+    joined into its name (``"novice+expert"``); anything else unchanged."""
+    if isinstance(policy, (tuple, list)) and policy and all(isinstance(p, str) for p in policy):
+        return PAIR.join(policy)
+    return policy
+
+
+def split_pair(name):
+    """The players' names of a pair name (``"a+b"`` -> ``("a", "b")``, each stripped), or
+    ``None`` for one player's name (nothing is checked: :func:`check_pair`)."""
+    name = pair_name(name)
+    if isinstance(name, str) and PAIR in name:
+        return tuple(side.strip() for side in name.split(PAIR))
+    return None
+
+
 def resolve(name):
-    """The policy a name stands for: a skill level (:data:`SKILLS`) or a policy name."""
-    return SKILLS.get(name, name)
+    """The policy a name stands for: a skill level (:data:`SKILLS`) or a policy name; a pair's
+    each side so (``novice+expert`` -> ``baseline+expert``), and a pair of one player that
+    player (``expert+expert`` -> ``expert``); a pair that is not two registered players stays as
+    given, for its check to refuse (:func:`check_pair`). A tuple is joined first."""
+    name = pair_name(name)
+    if split_pair(name) is None:
+        return SKILLS.get(name, name) if isinstance(name, str) else name
+    try:
+        sides = check_pair(name)
+    except ValueError:
+        return name                 # refused as given (check_pair) where it is checked
+    return sides[0] if sides[0] == sides[1] else PAIR.join(sides)
+
+
+def is_pair(name):
+    """Whether ``name`` names a mixed pair of two registered players (after :func:`resolve`:
+    ``expert+expert`` is the expert, no pair)."""
+    name = resolve(name)
+    if split_pair(name) is None:
+        return False
+    try:
+        check_pair(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _allowed():
+    return f"{', '.join(POLICIES)}, or a skill level: {', '.join(SKILLS)}"
+
+
+def check_pair(name):
+    """The two policies of pair ``name`` (resolved), after checking it: exactly two sides,
+    neither empty nor itself a pair, each a registered policy or skill level; else a one-line
+    ``ValueError`` naming the bad value and the allowed ones. Nothing is imported."""
+    given = pair_name(name)
+    sides = split_pair(given)
+    if sides is None:
+        raise ValueError(f"{given!r} is not a pair; a pair is SEAT0+SEAT1, each one of: "
+                         f"{_allowed()}")
+    if len(sides) != 2:
+        raise ValueError(f"a pair is two players, SEAT0+SEAT1, got {given!r} "
+                         f"({len(sides)} players); each one of: {_allowed()}")
+    for seat, side in enumerate(sides):
+        if not side:
+            raise ValueError(f"pair {given!r} has no player in seat {seat}; expected "
+                             f"SEAT0+SEAT1 (e.g. novice+expert), each one of: {_allowed()}")
+        if resolve(side) not in POLICIES:
+            close = difflib.get_close_matches(side, [*POLICIES, *SKILLS], 1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ValueError(f"unknown policy {side!r} in seat {seat} of pair {given!r}{hint}; "
+                             f"expected one of: {_allowed()}")
+    return tuple(resolve(side) for side in sides)
+
+
+def seats_of(name):
+    """The policy of each seat of ``name``: ``(a, b)`` for a pair, ``(name, name)`` for one
+    player (resolved; pairs checked)."""
+    name = resolve(name)
+    return check_pair(name) if split_pair(name) is not None else (name, name)
 
 
 def skill_of(policy):
@@ -147,7 +252,12 @@ def policy_names():
 
 def unknown_policy(name):
     """The one-line refusal of a policy name that is neither registered nor a skill level,
-    with the nearest valid name suggested."""
+    with the nearest valid name suggested (a pair's refusal names its bad side)."""
+    if split_pair(name) is not None:
+        try:
+            check_pair(name)
+        except ValueError as e:
+            return str(e)
     close = difflib.get_close_matches(str(name), [*POLICIES, *SKILLS], 1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     return (f"unknown policy {name!r}{hint}; expected one of: {', '.join(POLICIES)}, or a "
@@ -155,6 +265,8 @@ def unknown_policy(name):
 
 
 def _entry(name):
+    if split_pair(resolve(name)) is not None:
+        raise ValueError(f"{name!r} is a pair")
     try:
         return POLICIES[resolve(name)]
     except (KeyError, TypeError):
@@ -165,7 +277,11 @@ def param_specs(name):
     """The :class:`Param` specs of policy ``name`` (pure: nothing is imported or compiled).
 
     A registry value that is already a compiled entry (anything with ``decide``, e.g. a test
-    policy) has unbounded float parameters named by its ``param_names``."""
+    policy) has unbounded float parameters named by its ``param_names``. A pair's are seat 0's
+    then seat 1's, named ``seat0.NAME`` and ``seat1.NAME``."""
+    if split_pair(resolve(name)) is not None:
+        return tuple(p._replace(name=f"seat{seat}.{p.name}")
+                     for seat, side in enumerate(check_pair(name)) for p in param_specs(side))
     entry = _entry(name)
     if isinstance(entry, PolicySpec):
         return tuple(entry.params)
@@ -197,6 +313,10 @@ def kept_registry():
 
 
 def is_omniscient(name):
+    """Whether ``name`` reads hidden information (a yardstick); a pair does if either of its
+    players does."""
+    if split_pair(resolve(name)) is not None:
+        return any(is_omniscient(side) for side in check_pair(name))
     return bool(_entry(name).omniscient)
 
 
@@ -247,7 +367,15 @@ def check_param_vector(name, params):
 def get_policy(name):
     """The registry entry (:class:`Policy`) of policy ``name`` with its module imported; a
     clear error for an unknown name. Nothing is compiled here: the runner compiles what it
-    plays (:mod:`slashersim.runner.kernels`)."""
+    plays (:mod:`slashersim.runner.kernels`). A pair's ``decide`` is a :class:`Pair` of its
+    players' functions."""
+    if split_pair(resolve(name)) is not None:
+        members = [get_policy(side) for side in check_pair(name)]
+        specs = param_specs(name)
+        return Policy(resolve(name), Pair(members[0].decide, members[1].decide,
+                                          len(members[0].default_params)),
+                      _frozen(np.concatenate([m.default_params for m in members])),
+                      any(m.omniscient for m in members), tuple(p.name for p in specs))
     entry = _entry(name)
     if not isinstance(entry, PolicySpec):
         return entry

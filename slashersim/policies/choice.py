@@ -5,7 +5,15 @@ items. Pure Python: nothing is imported or compiled, and every refusal is one li
 from collections.abc import Mapping
 
 from ..core.errors import ConfigError
-from . import SKILLS, check_param_vector, param_specs, param_vector, policy_names, resolve
+from . import (
+    SKILLS,
+    check_param_vector,
+    pair_name,
+    param_specs,
+    param_vector,
+    policy_names,
+    resolve,
+)
 from .reach import refuse_own_generators
 
 
@@ -13,7 +21,9 @@ def check_policy(policy):
     """A skill level as the policy it stands for, a policy name checked against the registry
     (nothing is imported or compiled); anything that is not a ``str`` (a Python player) is
     returned unchanged, unless it holds or reaches a random generator of its own
-    (:func:`~slashersim.policies.reach.refuse_own_generators`)."""
+    (:func:`~slashersim.policies.reach.refuse_own_generators`). A mixed pair, ``"A+B"`` or
+    ``("A", "B")``, is checked side by side and returned as its name (``baseline+expert``)."""
+    policy = pair_name(policy)
     if not isinstance(policy, str):
         refuse_own_generators(policy)
         return policy
@@ -26,6 +36,7 @@ def check_params(policy, params):
     """A policy's parameters: a mapping of names (or indices) to values over its defaults, or
     its whole vector, each value checked against its type and range; ``None`` passes, and
     anything given with a Python player is passed through."""
+    policy = pair_name(policy)
     if params is None or not isinstance(policy, str):
         return params
     if isinstance(params, Mapping):

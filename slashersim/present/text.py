@@ -11,7 +11,7 @@ from pathlib import Path
 from ..core.cards import CardError
 from ..core.cards import load as load_cards
 from ..core.config import GameConfig
-from ..policies import skill_of
+from ..policies import skill_of, split_pair
 
 #: how a table made from Python names its command
 _FROM_PYTHON = "(from Python: slashersim.analysis.sweeps.run_sweep)"
@@ -19,7 +19,12 @@ _FROM_PYTHON = "(from Python: slashersim.analysis.sweeps.run_sweep)"
 
 def player_line(policy):
     """Who a result speaks for, as every answer's first line begins: ``expert player (policy
-    expert)`` for a skill level's policy, ``policy search`` for any other."""
+    expert)`` for a skill level's policy, ``policy search`` for any other; a mixed pair names
+    both seats, ``novice (seat 0) + expert (seat 1) (policies baseline+expert)``."""
+    sides = split_pair(policy)
+    if sides is not None:
+        return (" + ".join(f"{skill_of(p) or p} (seat {seat})" for seat, p in enumerate(sides))
+                + f" (policies {policy})")
     skill = skill_of(policy)
     return f"{skill} player (policy {policy})" if skill else f"policy {policy}"
 

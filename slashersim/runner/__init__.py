@@ -25,7 +25,7 @@ from ..core import compiling
 from ..core import layout as L
 from ..core.config import GameConfig
 from ..core.inputs import check_count, check_seed
-from ..policies import check_param_vector, get_policy, param_vector
+from ..policies import check_param_vector, get_policy, pair_name, param_vector
 from ..policies.python import (
     BRIDGE_STATE_SIZE,
     REPORT_AT,
@@ -119,6 +119,7 @@ class Player:
     observation). :meth:`play` plays a chunk of games into record rows."""
 
     def __init__(self, policy, params=None):
+        policy = pair_name(policy)
         self.python = not isinstance(policy, str)
         self.policy = policy
         if self.python:
@@ -249,7 +250,8 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
     config : GameConfig, optional
         The rules (default: the rulebook defaults).
     policy : str, Python policy or Player
-        A registered policy name, or a Python policy (:mod:`slashersim.policies.python`: an
+        A registered policy name or a mixed pair (``"baseline+expert"`` or ``("baseline",
+        "expert")``), or a Python policy (:mod:`slashersim.policies.python`: an
         object with ``act(observation)`` or a function of the observation), played on one
         thread.
     games, seed : int
@@ -279,6 +281,7 @@ def simulate(config=None, policy="baseline", games=10_000, seed=0, threads=None,
                 not isinstance(repeats, (int, np.integer)) or repeats < 1:
             raise ValueError(f"hold must be (streams among 0..3, repeats >= 1), got {hold!r}")
         held = sum(1 << int(k) for k in set(streams))
+    policy = pair_name(policy)
     if not isinstance(policy, (str, Player)) and (params is not None or held):
         raise ValueError("a Python policy takes no params or hold")
     player = prepare(policy, params)

@@ -13,20 +13,25 @@ The engine's kernels are generic in the policy (:func:`engine.game.simulate_chun
   its compile (``dev/benchmarks/fast_paths.py`` measures it; the heuristic gains nothing from
   one, so it shares the function-pointer kernels).
 
+A mixed pair (``policies.Pair``) is one policy function compiled around its two players'
+(:func:`pair_function`): it plays on the function-pointer kernels, never on a fast path.
+
 Each kernel has one signature, compiles on its first call (or loads from the on-disk cache)
 and refuses other types, as an eager ``@njit(signature)`` would. Importing this module compiles
 nothing.
 """
+import functools
 from typing import NamedTuple
 
 from numba import types
+import numpy as np
 
 from ..core import compiling
 from ..core.layout import S_OUTCOME
 from ..engine import game, luck_kernels
-from ..engine.interface import PARAMS_TYPE, POLICY_SIGNATURE, POLICY_TYPE
-from ..engine.lazy import lazy_njit
-from ..policies import baseline
+from ..engine.interface import OBSERVE, PARAMS_TYPE, POLICY_SIGNATURE, POLICY_TYPE
+from ..engine.lazy import closure_njit, lazy_njit
+from ..policies import Pair, baseline
 
 _I, _ST, _PAR = types.int64, types.int64[::1], PARAMS_TYPE
 #: cfg, params, seed, first game, records, held streams, repeats
@@ -128,11 +133,37 @@ def kernels_for(name, decide):
 
 def as_function(decide):
     """The jitted policy ``decide`` compiled for ``engine.interface.POLICY_SIGNATURE`` (its cached
-    compilation loaded), ready to be passed as a first-class function."""
+    compilation loaded), ready to be passed as a first-class function; a mixed pair
+    (``policies.Pair``) as its one compiled policy (:func:`pair_function`)."""
+    if isinstance(decide, Pair):
+        return pair_function(decide.seat0, decide.seat1, int(decide.n0))
     if hasattr(decide, "overloads") and POLICY_SIGNATURE.args not in decide.overloads:
         compiling.announce()
         decide.compile(POLICY_SIGNATURE)
     return decide
+
+
+@functools.cache
+def pair_function(decide0, decide1, n0):
+    """The policy function of a mixed pair: seat 0's decisions go to ``decide0`` with the first
+    ``n0`` parameters, seat 1's to ``decide1`` with the rest. Every decision the engine asks
+    names the seat it asks (``player``), and each seat's random stream and memory are its own
+    already (:func:`engine.interface.ask`), so each player plays exactly as it would beside a
+    partner of its own kind. ``OBSERVE`` is shown to recorders only (its ``player`` is a
+    position's kind, not a seat): a pair answers it 0 and shows neither player. Compiled once
+    per pair of functions (and loaded from the on-disk cache after)."""
+    f0, f1 = as_function(decide0), as_function(decide1)
+    n0 = np.int64(n0)
+
+    @closure_njit(POLICY_SIGNATURE)
+    def pair(decision, player, arg, st, params):
+        if decision == OBSERVE:
+            return np.int64(0)
+        if player == 0:
+            return f0(decision, player, arg, st, params[:n0])
+        return f1(decision, player, arg, st, params[n0:])
+
+    return pair
 
 
 def compile_part(name):

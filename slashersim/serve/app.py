@@ -28,7 +28,7 @@ from ..core.cards import load as load_cards
 from ..core.config import GameConfig
 from ..core.errors import ConfigError
 from ..core.stats import wilson_interval
-from ..policies import DEFAULT_SKILL, SKILLS
+from ..policies import DEFAULT_SKILL, PAIR, SKILLS
 from ..present.text import CI_WORDS, area_names, cards_line, policy_words
 from .grid import (
     GRID_TABLES,
@@ -116,6 +116,10 @@ def _mark(banner, output, stale: bool) -> None:
     output.css_classes = classes + ["is-stale"] if stale else classes
 
 
+#: the partner choice that makes no pair: seat 1 plays at seat 0's skill level
+SAME = "same"
+
+
 class SettingWidgets:
     """The knobs of one setting: edition, difficulty preset, health, Hideaway, Cursed Object,
     escapes needed, traps and skill level. Choosing a preset, the edition's defaults or an
@@ -148,13 +152,17 @@ class SettingWidgets:
         self.skill = pn.widgets.RadioButtonGroup(name="Skill level", options=list(SKILLS),
                                                  value=DEFAULT_SKILL, button_type="default",
                                                  css_classes=css("skill"))
+        #: seat 1's skill level when it differs from seat 0's (a mixed pair), else "same"
+        self.partner = pn.widgets.RadioButtonGroup(name="Partner", options=[SAME, *SKILLS],
+                                                   value=SAME, button_type="default",
+                                                   css_classes=css("partner"))
         self.knobs = (self.health, self.hideaway, self.cursed_object, self.escapes_needed,
                       self.traps)
         self.edition.param.watch(self._preset, "value")
         self.difficulty.param.watch(self._preset, "value")
         for w in self.knobs:
             w.param.watch(self._knob, "value")
-        for w in (self.edition, self.difficulty, *self.knobs, self.skill):
+        for w in (self.edition, self.difficulty, *self.knobs, self.skill, self.partner):
             w.param.watch(self._changed, "value")
 
     def _changed(self, event) -> None:
@@ -201,7 +209,8 @@ class SettingWidgets:
             self.difficulty.options = preset_menu(values["edition"])
             for key in KNOBS:
                 getattr(self, key).value = values[key]
-            self.skill.value = values["skill"]
+            seat0, _, seat1 = values["skill"].partition(PAIR)
+            self.skill.value, self.partner.value = seat0, seat1 or SAME
             self.difficulty.value = recognise(values["edition"], self.values_of_knobs())
         finally:
             self._setting = False
@@ -216,7 +225,9 @@ class SettingWidgets:
         label = self.difficulty.value
         difficulty = None if label in (CUSTOM, DEFAULTS) else label
         return {"edition": self.edition.value, "difficulty": difficulty,
-                **self.values_of_knobs(), "skill": self.skill.value}
+                **self.values_of_knobs(),
+                "skill": self.skill.value + ("" if self.partner.value == SAME
+                                             else PAIR + self.partner.value)}
 
     def page_values(self) -> dict[str, Any]:
         """The setting as the link writes it (the menu's label as shown)."""
@@ -226,10 +237,12 @@ class SettingWidgets:
         return pn.Column(pn.pane.Markdown(f"#### {title}", margin=(0, 10)), self.edition,
                          self.difficulty, self.health, self.hideaway, self.cursed_object,
                          self.escapes_needed, self.traps,
-                         pn.pane.Markdown("Skill level", margin=(0, 10)), self.skill)
+                         pn.pane.Markdown("Skill level", margin=(0, 10)), self.skill,
+                         pn.pane.Markdown("Partner's skill level (seat 1)", margin=(0, 10)),
+                         self.partner)
 
     def disable(self, off: bool) -> None:
-        for w in (self.edition, self.difficulty, *self.knobs, self.skill):
+        for w in (self.edition, self.difficulty, *self.knobs, self.skill, self.partner):
             w.disabled = off
 
 

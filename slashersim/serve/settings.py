@@ -23,7 +23,7 @@ from ..core.config import GameConfig
 from ..core.errors import ConfigError
 from ..core.inputs import SEED_LIMIT, parse_port  # noqa: F401 (the page's port rule)
 from ..core.presets import DIFFICULTIES, load_presets
-from ..policies import DEFAULT_SKILL, SKILLS
+from ..policies import DEFAULT_SKILL, PAIR, SKILLS, resolve
 from ..present.text import cards_line, plural
 from .grid import config_key
 
@@ -138,8 +138,9 @@ class Settings:
 
     @property
     def policy(self) -> str:
-        """The policy of the skill level (``novice`` -> ``baseline`` ...)."""
-        return SKILLS[self.skill]
+        """The policy of the skill level (``novice`` -> ``baseline`` ...; a mixed pair's,
+        ``novice+expert`` -> ``baseline+expert``)."""
+        return resolve(self.skill)
 
     @property
     def player(self) -> str:
@@ -209,9 +210,7 @@ def parse_settings(values: Mapping[str, Any]) -> Settings:
         difficulty = None
     # the knobs not given take the preset's values, or the edition's
     v.update({k: x for k, x in preset_values(difficulty, edition).items() if k not in values})
-    if v["skill"] not in SKILLS:
-        raise ConfigError(f"unknown skill level {v['skill']!r}; expected one of: "
-                          f"{', '.join(SKILLS)}")
+    v["skill"] = parse_skill(v["skill"])
     settings = Settings(
         edition=edition, difficulty=difficulty,
         health=parse_integer("health", v["health"], 1, rules.MAX_HEALTH),
@@ -259,8 +258,26 @@ def recognise(edition: str, knobs: Mapping[str, Any]) -> str:
     return DEFAULTS if preset_values(None, edition) == mine else CUSTOM
 
 
+def parse_skill(value: Any) -> str:
+    """The players of a setting: a skill level, or a mixed pair of two, seat 0's then seat
+    1's (``novice+expert``; a space stands for the ``+``, as a link's query may give it). A
+    pair of one level is that level (``expert+expert`` -> ``expert``)."""
+    text = str(value).strip()
+    sides = text.replace(" ", PAIR).split(PAIR)
+    if len(sides) > 2 or not all(side in SKILLS for side in sides):
+        raise ConfigError(f"unknown skill level {value!r}; expected one of: "
+                          f"{', '.join(SKILLS)}, or a pair of them, seat 0's then seat 1's "
+                          f"(e.g. novice{PAIR}expert)")
+    return sides[0] if len(set(sides)) == 1 else PAIR.join(sides)
+
+
 def player_label(skill: str) -> str:
-    """The first line of every answer on the page: the skill level and its policy."""
+    """The first line of every answer on the page: the skill level and its policy; a mixed
+    pair's each seat, ``novice (seat 0) + expert (seat 1) (policies baseline+expert)``."""
+    if PAIR in skill:
+        sides = skill.split(PAIR)
+        return (" + ".join(f"{side} (seat {seat})" for seat, side in enumerate(sides))
+                + f" (policies {resolve(skill)})")
     return f"{skill} (policy {SKILLS[skill]})"
 
 
