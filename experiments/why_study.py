@@ -10,6 +10,7 @@ configuration into ``--figures``.
 """
 import argparse
 import datetime
+import os
 from pathlib import Path
 import sys
 import time
@@ -98,7 +99,7 @@ def main(argv=None):
         "of round *r* is the share of the games still winnable at its start that are lost "
         "during it.",
     ]
-    for label, config, games, answers, png in sections:
+    for label, _, games, answers, png in sections:
         c = answers[0]["ceilings"]
         lines += ["", f"## {label}", "", f"{config_line(answers[0]['config'])}; {games:,} "
                   f"games per player, seed {args.seed}.", "",
@@ -135,7 +136,8 @@ def main(argv=None):
                             f"{int(d['seat'])}) {d['share']:.2f} ({d['avoidable']} avoidable)"
                             for d in s["decisions"][:4])
             lines.append(f"- {s['label']}: {top or 'none'}")
-        lines += ["", f"![hazard by round, {label}]({png.name if Path(args.out).parent == figures else png})"]
+        shown = os.path.relpath(png, Path(args.out).parent)
+        lines += ["", f"![hazard by round, {label}]({shown})"]
     Path(args.out).write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

@@ -854,3 +854,29 @@ def test_a_card_page_s_link_opened_without_its_cards_answers_nothing():
 def html_escape(text):
     import html
     return html.escape(text)
+
+
+@needs_web
+def test_why_games_are_lost_answers_as_the_command_and_goes_stale():
+    """The page's "why games are lost" walks back setting A's first games as ``slashersim
+    why`` does (the same profile), keeps its games in the link and goes stale when setting A
+    changes; a refused count answers nothing."""
+    from slashersim import why
+    e, location = explorer("?skill=novice&seed=3&why_games=6")
+    assert e.why.games.value == "6"
+    e.why.start()
+    assert e.why.run.join(600)
+    e.why.show()
+    shown = e.why.result.object
+    assert shown.startswith("<p class='why-player'>novice (policy baseline)</p><span "
+                            "class='why-state'>done</span>: 6 games, seed 3")
+    profile = why(policy="novice", games=6, seed=3, workers=1).profile()
+    for r in profile.itertuples():
+        assert f"<td>{r.games:,}</td><td>{r.share:.4f}</td>" in shown
+    assert "point of no return" in shown and not e.why.stale.visible
+    e.a.skill.value = "casual"
+    assert e.why.stale.visible and "why_games=6" in location.search
+    e.why.games.value = "0"
+    e.why.start()
+    assert e.why.result.object == "No answer: fix the value above."
+    assert "games to walk back" in e.why.message.object

@@ -2,9 +2,9 @@
 counts add up, the answer does not depend on the workers, and bad questions are refused."""
 import json
 
+from helpers import run_main
 import numpy as np
 import pytest
-from helpers import run_main
 
 from slashersim import GameConfig
 from slashersim.analysis import fatal as F
@@ -149,5 +149,9 @@ def test_first_unwinnable_is_a_binary_search():
     for n in range(1, 12):
         for first in range(1, n + 1):
             asked = []
-            assert F._first_unwinnable(n, lambda k: asked.append(k) or k < first) == first
+
+            def winnable_at(k, asked=asked, first=first):
+                asked.append(k)
+                return k < first
+            assert F._first_unwinnable(n, winnable_at) == first
             assert len(asked) <= int(np.ceil(np.log2(n))) + 1

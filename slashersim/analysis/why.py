@@ -54,8 +54,8 @@ DECIDED = (AVOIDABLE, HINDSIGHT)
 
 
 def _record_columns(config):
-    from ..runner.result import area_names, item_cards, records_frame
     from ..core import layout as L
+    from ..runner.result import area_names, item_cards, records_frame
     empty = np.zeros((0, L.RECORD_SIZE), dtype=np.int32)
     return list(records_frame(empty, 0, area_names(config), item_cards(config)).columns)
 

@@ -19,6 +19,8 @@ from ..analysis.compare import (
     compare_policies,
     compare_variants,
 )
+from ..analysis.fatal import BUDGET as WHY_BUDGET
+from ..analysis.fatal import FAIR
 from ..analysis.luck import (
     STREAM_NAMES,
     add_winnable,
@@ -42,14 +44,11 @@ from ..analysis.tune import check_knobs, check_search, planned_games
 from ..analysis.tune import tune as run_tune
 from ..analysis.why import WhyResult, check_where
 from ..analysis.why import why as run_why
-from ..analysis.winnable import Winnability, solve_game, solve_games
+from ..analysis.winnable import FIRST_TRIES, Winnability, solve_game, solve_games
 from ..core import compiling, rules
 from ..core import layout as L
 from ..core.config import GameConfig
 from ..core.errors import ConfigError
-from ..analysis.fatal import BUDGET as WHY_BUDGET
-from ..analysis.fatal import FAIR
-from ..analysis.winnable import FIRST_TRIES
 from ..core.inputs import (
     check_backend,
     check_count,

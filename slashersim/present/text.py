@@ -680,7 +680,7 @@ def format_why(s):
         lines.append(f"  {names.get(r['area'], r['area']):<30} {r['rounds_at_risk']:>7,} "
                      f"{r['lost']:>7,}  " + _pct_ci(r["hazard"], r["ci_low"], r["ci_high"]))
     lines += ["", *WHY_LEGEND,
-              f"  parts of a round: " + "; ".join(f"{k.replace('_', ' ')} = {v}"
+              "  parts of a round: " + "; ".join(f"{k.replace('_', ' ')} = {v}"
                                                   for k, v in s["legend"]["parts"].items())
               + ".",
               f"  solver budget: {s['budget']:,} rounds expanded per game."]

@@ -63,6 +63,16 @@ from .settings import (
     recognise,
     run_identity,
 )
+from .why_panel import WhyPanel
+from .widgets import (
+    FOREIGN,
+    fmt_ci,
+    fmt_signed_ci,
+    mark,
+    message_pane,
+    show_message,
+    stale_pane,
+)
 
 #: how often a session's page shows the numbers of its running games
 REFRESH_MS = 300
@@ -73,49 +83,6 @@ SKILL_COLOURS = {"novice": "#7f8c8d", "casual": "#2471a3", "expert": "#c0392b"}
 STALE = "stale: settings changed since this run &mdash; press Run for the settings on screen"
 LUCK_STALE = ("stale: settings changed since this answer &mdash; press Win probability for "
               "the settings on screen")
-STALE_STYLE = {"opacity": "0.35", "filter": "grayscale(1)"}
-#: where an answer would be while the link's cards are not the server's
-FOREIGN = ("<span class='nothing-answered'>Nothing answered here: this server plays other cards "
-           "than the link&#x27;s (see the top).</span>")
-
-
-def _fmt_ci(ci) -> str:
-    return "-" if ci is None else f"[{ci[0]:.4f}, {ci[1]:.4f}]"
-
-
-def _fmt_signed_ci(ci) -> str:
-    return "-" if ci is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
-
-
-def _message_pane(css: str):
-    """Where the page says what is wrong with a value (hidden while nothing is)."""
-    return pn.pane.HTML("", visible=False, css_classes=[css], sizing_mode="stretch_width",
-                        styles={"background": "#fdecea", "border": "1px solid #e6a09a",
-                                "border-radius": "4px", "padding": "0 10px"})
-
-
-def _show_message(pane, text: str | Sequence[str] | None) -> None:
-    """Show ``text`` (one refusal, or several, one a line) in ``pane``; ``None`` hides it."""
-    lines = [text] if isinstance(text, str) else list(text or ())
-    pane.object = "".join(f"<p class='error-text'>{html.escape(t)}</p>" for t in lines)
-    pane.visible = bool(lines)
-
-
-def _stale_pane(css: str, text: str):
-    """The banner over an answer whose settings changed since (hidden while they have not)."""
-    return pn.pane.HTML(f"<b>{text}</b>", visible=False, css_classes=[css],
-                        sizing_mode="stretch_width",
-                        styles={"background": "#fff4ce", "border": "1px solid #e0c060",
-                                "border-radius": "4px", "padding": "4px 10px"})
-
-
-def _mark(banner, output, stale: bool) -> None:
-    banner.visible = stale
-    output.styles = STALE_STYLE if stale else {}
-    classes = [c for c in output.css_classes if c != "is-stale"]
-    output.css_classes = classes + ["is-stale"] if stale else classes
-
-
 #: the partner choice that makes no pair: seat 1 plays at seat 0's skill level
 SAME = "same"
 
@@ -347,8 +314,8 @@ class Explorer:
         self.side_by_side.param.watch(self._toggle_b, "value")
         for w in (self.games, self.seed):
             w.param.watch(lambda event: self.settings_changed(), "value")
-        self.message = _message_pane("message")
-        self.foreign_pane = _message_pane("foreign-cards")
+        self.message = message_pane("message")
+        self.foreign_pane = message_pane("foreign-cards")
         self.status = pn.pane.HTML("Choose the settings and press Run.",
                                    css_classes=["status"])
         self.progress = pn.indicators.Progress(name="games played", value=0, max=100,
@@ -357,7 +324,7 @@ class Explorer:
         self.precomputed = pn.pane.HTML("", css_classes=["precomputed"])
         self.health_fig, self.health_src = _health_figure()
         self.health_caption = pn.pane.HTML("", css_classes=["health-caption"], width=840)
-        self.stale = _stale_pane("stale", STALE)
+        self.stale = stale_pane("stale", STALE)
         self.results = pn.pane.HTML("", css_classes=["results"])
         self.outcome_fig, self.outcome_src = _bar_figure("How games end", "share of games")
         self.trap_fig, self.trap_src = _bar_figure("Traps set off per round, by area",
@@ -368,6 +335,7 @@ class Explorer:
                                 pn.Row(self.killer_fig), css_classes=["run-output"])
         self.b_panel = self.b.panel("Setting B")
         self.b_panel.visible = False
+        self.why = WhyPanel(self)
         self._build_luck()
         self.tabs = pn.Tabs(("Difficulty", self._explore_panel()),
                             ("Luck of a position", self.luck_panel))
@@ -390,7 +358,7 @@ class Explorer:
         out = pn.Column(self.message, self.precomputed,
                         pn.Column(self.health_fig, self.health_caption,
                                   css_classes=["health-figure"]),
-                        self.status, self.progress, self.stale, self.output)
+                        self.status, self.progress, self.stale, self.output, self.why.panel)
         return pn.Row(controls, out)
 
     def layout(self):
@@ -418,7 +386,8 @@ class Explorer:
         """Every setting on the page, as its widgets hold it."""
         return PageValues(a=self.a.page_values(), b=self.b.page_values(),
                           side_by_side=self.side_by_side.value, games=self.games.value,
-                          seed=self.seed.value, luck_skill=self.luck_skill.value,
+                          seed=self.seed.value, why_games=self.why.games.value,
+                          luck_skill=self.luck_skill.value,
                           playouts=self.playouts.value, luck_seed=self.luck_seed.value,
                           position=self.position.value, cards=self.link_cards,
                           tab=TABS[self.tabs.active])
@@ -430,7 +399,7 @@ class Explorer:
         values, errors = parse_link(query)
         self.foreign = foreign_cards(values.cards, self.served)
         self.link_cards = values.cards if self.foreign else self.served
-        _show_message(self.foreign_pane, self.foreign)
+        show_message(self.foreign_pane, self.foreign)
         self._applying = True
         try:
             self.a.set_values(values.a)
@@ -438,6 +407,7 @@ class Explorer:
             self.side_by_side.value = values.side_by_side
             self.b_panel.visible = values.side_by_side
             self.games.value, self.seed.value = values.games, values.seed
+            self.why.games.value = values.why_games
             self.luck_skill.value = values.luck_skill
             self.playouts.value, self.luck_seed.value = values.playouts, values.luck_seed
             self.position.value = values.position
@@ -447,7 +417,7 @@ class Explorer:
         page_errors = [m for tab, m in errors if tab == "difficulty"]
         luck_errors = [m for tab, m in errors if tab == "luck"]
         self.say(page_errors or None)
-        _show_message(self.luck_message, luck_errors or None)
+        show_message(self.luck_message, luck_errors or None)
         if page_errors:
             self.status.object = "Nothing played: fix the value above."
         if luck_errors:
@@ -487,10 +457,12 @@ class Explorer:
         self.write_link()
 
     def mark_stale(self) -> None:
-        _mark(self.stale, self.output, is_stale(self.shown_run, self.identity()))
+        mark(self.stale, self.output, is_stale(self.shown_run, self.identity()))
+        if hasattr(self, "why"):
+            self.why.mark_stale()
 
     def say(self, text) -> None:
-        _show_message(self.message, text)
+        show_message(self.message, text)
 
     def show_precomputed(self) -> None:
         """The grid's answer for the rules and players as they stand (whatever the games and
@@ -533,7 +505,7 @@ class Explorer:
                 continue
             lines.append(
                 f"{head}: win rate <span class='grid-win-rate-{tag.lower()}'>"
-                f"{answer.win_rate:.4f}</span> 95% CI {_fmt_ci(answer.win_ci)}; lost by health "
+                f"{answer.win_rate:.4f}</span> 95% CI {fmt_ci(answer.win_ci)}; lost by health "
                 f"{answer.loss_health:.4f}, by traps {answer.loss_traps:.4f} "
                 f"<i>({answer.label()}, {html.escape(answer.source)})</i>")
         self.precomputed.object = "<div class='grid'>" + "<br>".join(lines) + "</div>"
@@ -613,6 +585,11 @@ class Explorer:
         if self.callback is None:
             self.callback = pn.state.add_periodic_callback(self.refresh, period=REFRESH_MS)
 
+    def keep_refreshing(self) -> None:
+        """Show the running answers' numbers as they come (the session's periodic callback)."""
+        if self.callback is None:
+            self.callback = pn.state.add_periodic_callback(self.refresh, period=REFRESH_MS)
+
     def stop(self) -> None:
         if self.run is not None:
             self.run.cancel()
@@ -635,6 +612,8 @@ class Explorer:
         if self.luck_run is not None:
             self.show_luck()
             busy = busy or not self.luck_run.finished
+        self.why.show()
+        busy = busy or self.why.busy
         if not busy and self.callback is not None:
             self.callback.stop()
             self.callback = None
@@ -671,7 +650,7 @@ class Explorer:
             rows.append(
                 f"<tr><td><b>{tag}</b></td><td>{html.escape(player_label(settings[tag].skill))}"
                 f"</td><td class='win-rate-{tag.lower()}'>"
-                f"{s['win_rate']:.4f}</td><td>{_fmt_ci(s['win_ci'])}</td>"
+                f"{s['win_rate']:.4f}</td><td>{fmt_ci(s['win_ci'])}</td>"
                 f"<td>{s['loss_health']:.4f}</td><td>{s['loss_traps']:.4f}</td>"
                 f"<td>{s['timeout']:.4f}</td><td>{s['mean_rounds']:.2f}</td>"
                 f"<td class='games-{tag.lower()}'>{s['games']:,}</td></tr>")
@@ -689,8 +668,8 @@ class Explorer:
         if pair is not None:
             out += (f"<p>B &minus; A on the same {pair['games']:,} games: "
                     f"<b class='difference'>{pair['difference']:+.4f}</b>, paired 95% CI "
-                    f"{_fmt_signed_ci(pair['difference_ci'])} (independent runs would give "
-                    f"{_fmt_signed_ci(pair['unpaired_ci'])}); only A won "
+                    f"{fmt_signed_ci(pair['difference_ci'])} (independent runs would give "
+                    f"{fmt_signed_ci(pair['unpaired_ci'])}); only A won "
                     f"{pair['only_a_won']:,} games, only B {pair['only_b_won']:,}. Paired: A "
                     f"and B played the very same games, so the luck of the cards cancels out "
                     f"of the difference.</p>")
@@ -749,10 +728,10 @@ class Explorer:
                                              css_classes=["luck-run"])
         self.luck_button.on_click(lambda event: self.start_luck())
         self.luck_player = player_label(DEFAULT_SKILL)
-        self.luck_message = _message_pane("luck-message")
+        self.luck_message = message_pane("luck-message")
         self.luck_result = pn.pane.HTML("Describe a position and press Win probability.",
                                         css_classes=["luck-result"])
-        self.luck_stale = _stale_pane("luck-stale", LUCK_STALE)
+        self.luck_stale = stale_pane("luck-stale", LUCK_STALE)
         self.luck_output = pn.Column(self.luck_result, css_classes=["luck-output"])
         for w in (self.position, self.luck_skill, self.playouts, self.luck_seed):
             w.param.watch(lambda event: self.luck_changed(), "value")
@@ -772,7 +751,7 @@ class Explorer:
         """A luck setting changed: a shown answer of other settings is marked stale."""
         if self._applying:
             return
-        _mark(self.luck_stale, self.luck_output, is_stale(self.shown_luck,
+        mark(self.luck_stale, self.luck_output, is_stale(self.shown_luck,
                                                           self.luck_key()))
         self.write_link()
 
@@ -786,15 +765,15 @@ class Explorer:
             position, games, seed = check_luck(self.position.value, self.playouts.value,
                                                self.luck_seed.value, self.cards)
         except ConfigError as e:
-            _show_message(self.luck_message, str(e))
+            show_message(self.luck_message, str(e))
             self.luck_result.object = "No answer: fix the position or value above."
             self.shown_luck = None
-            _mark(self.luck_stale, self.luck_output, False)
+            mark(self.luck_stale, self.luck_output, False)
             return
-        _show_message(self.luck_message, None)
+        show_message(self.luck_message, None)
         self.luck_player = player_label(self.luck_skill.value)
         self.shown_luck = self.luck_key()
-        _mark(self.luck_stale, self.luck_output, False)
+        mark(self.luck_stale, self.luck_output, False)
         self.luck_run = LuckRun(position, self.luck_skill.value, games, seed).start()
         self.luck_button.disabled = True
         self.show_luck()
@@ -804,7 +783,7 @@ class Explorer:
     def show_luck(self) -> None:
         r = self.luck_run
         if r.error:
-            _show_message(self.luck_message, r.error)
+            show_message(self.luck_message, r.error)
         player = f"<p class='luck-player'>{html.escape(self.luck_player)}</p>"
         if not r.finished or r.result is None:
             note = f" &mdash; {html.escape(r.note)}" if r.note else ""
@@ -817,7 +796,7 @@ class Explorer:
                 f"{player}<span class='luck-state'>done</span>: {x['games']:,} play-outs, seed "
                 f"{x['seed']}, policy {html.escape(policy_words(x['policy']))}<br>win "
                 f"probability "
-                f"<b class='luck-win'>{x['win_rate']:.4f}</b> 95% CI {_fmt_ci(x['win_ci'])}"
+                f"<b class='luck-win'>{x['win_rate']:.4f}</b> 95% CI {fmt_ci(x['win_ci'])}"
                 f"<br>lost by health {x['loss_health']:.4f}, by traps "
                 f"{x['loss_traps']:.4f}, no end {x['timeout']:.4f}")
         if r.finished:

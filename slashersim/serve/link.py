@@ -26,6 +26,7 @@ from .settings import (
     parse_integer,
     parse_seed,
     parse_settings,
+    parse_why_games,
     preset_values,
     recognise,
 )
@@ -40,7 +41,7 @@ TABS = ("difficulty", "luck")
 CARD_KEYS = ("cards", "cards_sha256")
 #: the link's keys, in the order it lists them
 LINK_KEYS = (*SETTING_KEYS, "side_by_side", *(f"b_{k}" for k in SETTING_KEYS), "games", "seed",
-             "luck_skill", "playouts", "luck_seed", "position", *CARD_KEYS, "tab")
+             "why_games", "luck_skill", "playouts", "luck_seed", "position", *CARD_KEYS, "tab")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -135,6 +136,7 @@ class PageValues:
     side_by_side: bool = False
     games: str = "100,000"
     seed: str = "0"
+    why_games: str = "200"
     luck_skill: str = DEFAULT_SKILL
     playouts: str = "20,000"
     luck_seed: str = "0"
@@ -175,6 +177,7 @@ def link_query(page: PageValues) -> dict[str, str]:
             q["side_by_side"] = "on" if page.side_by_side else "off"
     q["games"] = _count_text(page.games, lambda v: parse_integer("games", v, 1, MAX_GAMES))
     q["seed"] = _count_text(page.seed, parse_seed)
+    q["why_games"] = _count_text(page.why_games, parse_why_games)
     q["luck_skill"] = page.luck_skill
     q["playouts"] = _count_text(page.playouts,
                                 lambda v: parse_integer("play-outs", v, 1, MAX_PLAYOUTS))
@@ -242,6 +245,12 @@ def parse_link(query: Mapping[str, str]) -> tuple[PageValues, list[tuple[str, st
     page.seed = _shown(query.get("seed", page.seed), lambda v: str(parse_seed(v)))
     try:
         parse_settings({"games": page.games, "seed": page.seed})
+    except ConfigError as e:
+        errors.append(("difficulty", str(e)))
+    page.why_games = _shown(query.get("why_games", page.why_games),
+                            lambda v: f"{parse_why_games(v):,}")
+    try:
+        parse_why_games(page.why_games)
     except ConfigError as e:
         errors.append(("difficulty", str(e)))
     page.luck_skill = _pick(query, "luck_skill", SKILLS, page.luck_skill, "luck", errors,

@@ -206,3 +206,48 @@ class LuckRun:
         finally:
             self.note = None
             self.finished = True
+
+
+class WhyRun:
+    """Why the games of setting ``a`` were lost (``slashersim why``): its first ``games``
+    games (of ``a.seed``) played, and each lost one walked back by the exact solver, in a
+    daemon thread."""
+
+    def __init__(self, a: Settings, games: int):
+        self.settings = a
+        self.games = games
+        self.done = 0
+        self.lost: int | None = None
+        self.result: dict | None = None
+        self.error: str | None = None
+        self.finished = False
+        self.note = compile_note([a.policy, "belief", "expert", "omniscient"],
+                                 ("engine", "record"))
+        self._thread = threading.Thread(target=self._run, name="slashersim-why", daemon=True)
+
+    def start(self) -> WhyRun:
+        self._thread.start()
+        return self
+
+    def join(self, timeout: float | None = None) -> bool:
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def _step(self, done: int, total: int) -> None:
+        self.done, self.lost = done, total
+        self.note = None
+
+    def _run(self) -> None:
+        try:
+            with KERNEL_LOCK:
+                self.result = api.why(self.settings.config(), policy=self.settings.policy,
+                                      games=self.games, seed=self.settings.seed,
+                                      progress=self._step).summary()
+        except (ConfigError, ValueError) as e:
+            self.error = str(e)
+        except Exception as e:
+            traceback.print_exc()
+            self.error = f"{type(e).__name__}: {e}"
+        finally:
+            self.note = None
+            self.finished = True

@@ -33,6 +33,8 @@ DEFAULT_PORT = 5006
 MAX_GAMES = 10_000_000
 #: the most play-outs of one position in the luck panel
 MAX_PLAYOUTS = 1_000_000
+#: the most games the page walks back for "why games are lost" (each lost one is solved)
+MAX_WHY_GAMES = 10_000
 #: the preset menu's name for the edition's own rules, and for any other setting
 DEFAULTS = "defaults"
 CUSTOM = "custom"
@@ -93,6 +95,11 @@ def parse_integer(name: str, value: Any, low: int, high: int) -> int:
     if not isinstance(value, int) or not low <= value <= high:
         raise ConfigError(f"{name} must be an integer {low:,}..{high:,}, got {value!r}")
     return value
+
+
+def parse_why_games(value: Any) -> int:
+    """The games "why games are lost" plays, as typed: ``1 ..`` :data:`MAX_WHY_GAMES`."""
+    return parse_integer("games to walk back", value, 1, MAX_WHY_GAMES)
 
 
 def parse_seed(value: Any) -> int:

@@ -54,7 +54,7 @@ __all__ = [
     "win_rate_by_health", "heatmap", "loss_causes", "trap_rate_by_area", "rounds_distribution",
     # the figures of an answer
     "comparison_figure", "variants_figure", "effects_figure", "effect_rows_figure",
-    "timeline_figure",
+    "timeline_figure", "hazard_figure",
     # the style and the frame
     "DPI", "MAX_INCHES", "MAX_LEGEND", "STYLE", "new_figure", "legend_entries",
     "FigureUnavailable",
