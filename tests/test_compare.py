@@ -208,7 +208,9 @@ def test_policy_speed_table():
     assert b["games"] >= 1 and b["games_per_s_1_thread"] > 0 and b["target_per_core"] is None
     table = format_policy_speeds([b, {**b, "policy": "search", "target_per_core": 100,
                                       "target_met": True}])
-    assert "baseline" in table and "target/core" in table and table.rstrip().endswith("met")
+    rows = table.split("\n\n")[0].splitlines()
+    assert "baseline" in table and "target/core" in table and rows[-1].rstrip().endswith("met")
+    assert "verdict: whether both rates reach it" in table
 
 
 def test_policy_speed_judges_the_target_at_default_parameters_only():

@@ -4,7 +4,7 @@ written."""
 import argparse
 import json
 
-from helpers import run_main
+from helpers import ROOT, run_main
 import numpy as np
 import pytest
 
@@ -224,6 +224,27 @@ RUNS = {
     ("report", "--out"): ["report", "results/NAME.parquet", "--out", "results/NAME/"],
     ("simulate", "--winnable"): ["simulate", "--skill", "novice", "--winnable", "5", *SMALL],
 }
+#: the mixed pair every player option shows (``--skill novice+expert``, ``--policy
+#: baseline+expert``), run under each command that takes a player
+_PAIR_COMMANDS = {
+    ("simulate",): SMALL, ("luck", "killer"): ["--position", "1", *SMALL],
+    ("luck", "area"): ["--value", "lodge", *SMALL], ("luck", "trump"): ["--value", "red", *SMALL],
+    ("luck", "yellows"): ["--value", "2", *SMALL],
+    ("luck", "sources"): ["--repeats", "2", "--games", "8", "--quiet"],
+    ("luck", "state"): ["{tmp}/state.json", "--games", "30", "--quiet"],
+    ("tune",): ["--target", "0.30", "--knobs", "health", "--stages", "40", "--keep", "1",
+                "--quiet"],
+    ("why",): ["--games", "6", "--quiet"],
+}
+RUNS.update({(*cmd, option): [*cmd, option, pair, *extra]
+             for cmd, extra in _PAIR_COMMANDS.items()
+             for option, pair in (("--skill", "novice+expert"), ("--policy", "baseline+expert"))})
+RUNS.update({
+    ("why", "--rule"): ["why", *RULE_EXAMPLE, "--games", "6", "--quiet"],
+    ("why", "--policy-param"): ["why", "--policy-param", "lead_samples=32", "--games", "6",
+                                "--quiet"],
+    ("why", "--where"): ["why", "--where", "round == 2", "--games", "6", "--quiet"],
+})
 #: examples that name a place the suite cannot reach (a dask cluster's address); parsed only
 PARSED_ONLY = {("sweep", "--scheduler"): "tcp://HOST:8786"}
 
@@ -241,6 +262,9 @@ SHOWN = {
     ("tune", "--fix"): ["hideaway=true"],
     ("report", "--out"): ["results/NAME/"],
     ("simulate", "--winnable"): ["5"],
+    **{key: ["novice+expert"] for key in RUNS if key[-1] == "--skill"},
+    **{key: ["baseline+expert"] for key in RUNS if key[-1] == "--policy"},
+    ("why", "--where"): ["round == 2"],
 }
 
 
@@ -260,6 +284,8 @@ def test_the_help_examples_run_as_written(capsys, tmp_path, monkeypatch):
     (tmp_path / "spec.toml").write_text('[sweep]\npolicies = ["baseline"]\ngames = 40\n'
                                         'seed = 1\n[axes]\nhealth = [3, 7]\n')
     (tmp_path / "results").mkdir()
+    (tmp_path / "state.json").write_text((ROOT / "experiments" / "state_example.json")
+                                         .read_text())
     order = sorted(RUNS, key=lambda k: k[0] == "report")
     for key in order:
         argv = [a.replace("{tmp}", str(tmp_path)) for a in RUNS[key]]

@@ -155,3 +155,8 @@ def test_first_unwinnable_is_a_binary_search():
                 return k < first
             assert F._first_unwinnable(n, winnable_at) == first
             assert len(asked) <= int(np.ceil(np.log2(n))) + 1
+
+
+def test_the_api_s_defaults_are_the_analysis_own():
+    from slashersim.api import calls
+    assert (calls.WHY_BUDGET, calls.WHY_FAIR) == (F.BUDGET, F.FAIR)

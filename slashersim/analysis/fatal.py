@@ -65,7 +65,7 @@ KIND = {D.PLAY_CARD: "card", D.PHASE_START: "item used or not", D.BEFORE_DRAW:
 FAIR = "belief"
 #: the solver's budget per game, in rounds expanded (all its positions together): a count,
 #: not a time, so that the same games give the same answers on any machine
-BUDGET = 4000
+BUDGET = 4000        # the API's default too (``api.calls.WHY_BUDGET``)
 
 
 @dataclass

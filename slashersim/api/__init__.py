@@ -37,7 +37,7 @@ __all__ = ["simulate", "compare", "sweep", "luck", "luck_fact", "luck_sources", 
 
 _SUBMODULES = ("calls", "checks", "player", "results")
 #: names read from a module that loads nothing that compiles (a sweep table's reader)
-_LIGHT = {"load_table": "slashersim.runner.tables"}
+_LIGHT = {"load_table": "slashersim.runner.tables", "WhyResult": "slashersim.analysis.why"}
 
 
 def __getattr__(name):

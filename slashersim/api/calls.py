@@ -19,8 +19,6 @@ from ..analysis.compare import (
     compare_policies,
     compare_variants,
 )
-from ..analysis.fatal import BUDGET as WHY_BUDGET
-from ..analysis.fatal import FAIR
 from ..analysis.luck import (
     STREAM_NAMES,
     add_winnable,
@@ -42,8 +40,6 @@ from ..analysis.sweeps import cells as spec_cells
 from ..analysis.sweeps import checkpoint_dir as checkpoint_dir
 from ..analysis.tune import check_knobs, check_search, planned_games
 from ..analysis.tune import tune as run_tune
-from ..analysis.why import WhyResult, check_where
-from ..analysis.why import why as run_why
 from ..analysis.winnable import FIRST_TRIES, Winnability, solve_game, solve_games
 from ..core import compiling, rules
 from ..core import layout as L
@@ -84,7 +80,7 @@ __all__ = ["simulate", "compare", "sweep", "luck", "luck_fact", "luck_sources", 
            "luck_timeline", "record", "tune", "bench", "policy_speeds", "report", "table_info",
            "winnable", "Winnability", "Simulation", "Comparison", "VariantComparison",
            "LuckResult", "ConfigError", "GameConfig", "side_by_side", "position",
-           "load_table", "why", "WhyResult", "why_inputs"]
+           "load_table", "why", "why_inputs"]
 
 #: ``False``/``None`` (no bar), ``True`` (a tqdm bar on stderr) or ``progress(done, total)``
 Progress = bool | None | Callable[[int, int], Any]
@@ -693,6 +689,13 @@ def tune(target: float, config: GameConfig | None = None, *, policy: PolicyLike 
                         threads, keep, step=_steps(callback, total))
 
 
+#: the solver's budget per game of :func:`why` (``analysis.fatal.BUDGET``, kept here so that
+#: reading the API loads no solver)
+WHY_BUDGET = 4000
+#: the fair player asked at each fatal decision (``analysis.fatal.FAIR``)
+WHY_FAIR = "belief"
+
+
 def why_inputs(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_SKILL,
                games: int = 1000, seed: int = 0, budget: int = WHY_BUDGET,
                where: str | None = None, workers: int | None = None,
@@ -700,6 +703,7 @@ def why_inputs(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT
                **knobs: Any) -> tuple:
     """The inputs of :func:`why`, every one checked and every refusal named in one
     :class:`ConfigError`; nothing is compiled or played."""
+    from ..analysis.why import check_where
     config, (policy, params), games, seed, budget, where, workers, threads, _ = every(
         lambda: config_of(config, knobs), lambda: _registered(policy, params),
         lambda: check_count("games", games), lambda: check_seed(seed),
@@ -721,7 +725,7 @@ def _registered(policy, params):
 def why(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_SKILL,
         games: int = 1000, seed: int = 0, budget: int = WHY_BUDGET, where: str | None = None,
         workers: int | None = None, threads: int | None = None, params: Any = None,
-        ceilings: bool = False, progress: Progress = False, **knobs: Any) -> WhyResult:
+        ceilings: bool = False, progress: Progress = False, **knobs: Any):
     """Why and where the games are lost: play ``games`` games of ``seed`` (the games
     ``simulate`` plays) and walk each lost one back with the exact solver to the decision that
     lost it (:mod:`slashersim.analysis.fatal`).
@@ -740,7 +744,8 @@ def why(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_SKILL,
     config, policy, games, seed, budget, where, workers, threads, params = why_inputs(
         config, policy=policy, games=games, seed=seed, budget=budget, where=where,
         workers=workers, threads=threads, params=params, progress=progress, **knobs)
-    parts = compile_parts([policy, FAIR, *FIRST_TRIES], ("engine", "record"))
+    from ..analysis.why import why as run_why
+    parts = compile_parts([policy, WHY_FAIR, *FIRST_TRIES], ("engine", "record"))
     with _session(progress, games, parts) as (callback, _):
         return run_why(config, policy, games, seed, budget, where, workers, threads, params,
                        bool(ceilings), callback)
