@@ -7,6 +7,7 @@ command line's output and the page's tables use the same words and figures.
 """
 import json
 from pathlib import Path
+import textwrap
 
 from ..core.cards import CardError
 from ..core.cards import load as load_cards
@@ -631,8 +632,8 @@ WHY_LEGEND = (
     "  keeps the game winnable, hindsight if it loses too. A chance event never passes the",
     "  point: every card was fixed from the start.",
     "  hazard: of the games still winnable at the start of a round (or of the rounds played in",
-    "  an area), the share lost during it. 95% CI: the range the true value is in with 95 %",
-    "  confidence. Seats 0 and 1 are the two players (P0 and P1 of a game record).",
+    "  an area), the share lost during it. Seats 0 and 1 are the two players (P0 and P1 of a",
+    f"  game record). {CI_WORDS}.",
 )
 
 
@@ -679,9 +680,9 @@ def format_why(s):
     for r in s["hazard_by_area"]:
         lines.append(f"  {names.get(r['area'], r['area']):<30} {r['rounds_at_risk']:>7,} "
                      f"{r['lost']:>7,}  " + _pct_ci(r["hazard"], r["ci_low"], r["ci_high"]))
+    parts = "parts of a round: " + "; ".join(f"{k.replace('_', ' ')} = {v}"
+                                             for k, v in s["legend"]["parts"].items())
     lines += ["", *WHY_LEGEND,
-              "  parts of a round: " + "; ".join(f"{k.replace('_', ' ')} = {v}"
-                                                  for k, v in s["legend"]["parts"].items())
-              + ".",
-              f"  solver budget: {s['budget']:,} rounds expanded per game."]
+              *textwrap.wrap(f"{parts}. Solver budget: {s['budget']:,} rounds searched per "
+                             f"game.", 90, initial_indent="  ", subsequent_indent="  ")]
     return "\n".join(lines)
