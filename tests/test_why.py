@@ -160,3 +160,39 @@ def test_first_unwinnable_is_a_binary_search():
 def test_the_api_s_defaults_are_the_analysis_own():
     from slashersim.api import calls
     assert (calls.WHY_BUDGET, calls.WHY_FAIR) == (F.BUDGET, F.FAIR)
+
+
+EXPLORE = """
+import hashlib
+import numpy as np
+from slashersim.analysis import winnable as W
+from slashersim.core import layout as L
+from slashersim.core.config import GameConfig
+from slashersim.engine import scripted as C
+from slashersim.engine import solver as S
+cfg = GameConfig(edition="instructions").to_array()
+for game in range(2):
+    st = S.begun_round(W.start_state(cfg, 7, game))
+    S.start_scripted(st, np.zeros(C.PARAMS_SIZE))
+    S.finish_play_scripted(st, np.zeros(C.PARAMS_SIZE))
+    first = None
+    for prefix in ([], "first"):
+        prefix = [] if prefix == [] else first[:1]
+        states = np.empty((256, L.STATE_SIZE), dtype=np.int64)
+        scripts = np.empty((256, C.MAX_SCRIPT), dtype=np.int64)
+        lengths = np.empty(256, dtype=np.int64)
+        n = S.explore_from(1, st, np.array(prefix, dtype=np.int64), states, scripts, lengths,
+                           np.zeros(C.PARAMS_SIZE))
+        first = [int(a) for a in scripts[0, :lengths[0]]]
+        print(game, prefix, n, hashlib.sha256(states[:n].tobytes()).hexdigest()[:16],
+              [list(scripts[i, :lengths[i]]) for i in range(n)][:3])
+"""
+
+
+def test_a_part_explored_from_the_answers_given_with_numba_on_and_off():
+    """``explore_from`` (the item phase of a round, from nothing and from the first answer of
+    its first ending) finds the same endings, in the same order, compiled and in Python."""
+    from helpers import run_python
+    compiled = run_python(EXPLORE)
+    assert compiled == run_python(EXPLORE, disable_jit=True)
+    assert len(compiled.splitlines()) == 4
