@@ -6,10 +6,14 @@ and their hard presets, on the same games for every player (one seed), with the 
         --out results/why.md --figures results/why
 
 Writes the report, ``profile.csv`` and ``hazard.csv`` (small tables) and one hazard figure per
-configuration into ``--figures``.
+configuration into ``--figures``. Each player's answer is kept in ``--cache`` as it is found, so
+an interrupted study resumes where it stopped (the cache is keyed by everything that decides
+the answer).
 """
 import argparse
 import datetime
+import hashlib
+import json
 import os
 from pathlib import Path
 import sys
@@ -49,25 +53,34 @@ def main(argv=None):
     ap.add_argument("--configs", default=",".join(CONFIGS))
     ap.add_argument("--out", default="results/why.md")
     ap.add_argument("--figures", default="results/why")
+    ap.add_argument("--cache", default=".why_study_cache")
     args = ap.parse_args(argv)
+    cache = Path(args.cache)
+    cache.mkdir(parents=True, exist_ok=True)
     figures = Path(args.figures)
     figures.mkdir(parents=True, exist_ok=True)
     profile_rows, hazard_rows, sections = [], [], []
-    t_all = time.perf_counter()
     for label in args.configs.split(","):
         config = GameConfig.of(None, CONFIGS[label])
         games = args.hard_games if "hard" in label else args.games
         players = (*PLAYERS, PAIR) if label == "rulebook defaults" else PLAYERS
         answers = []
         for i, player in enumerate(players):
-            t = time.perf_counter()
-            r = why(config, policy=player, games=games, seed=args.seed, budget=args.budget,
-                    workers=args.workers, ceilings=i == 0)
-            s = r.summary()
-            s["label"] = player
-            s["seconds"] = time.perf_counter() - t
+            key = json.dumps([config.rules_id.digest, player, games, args.seed, args.budget,
+                              i == 0])
+            kept = cache / (hashlib.sha256(key.encode()).hexdigest()[:20] + ".json")
+            if kept.is_file():
+                s = json.loads(kept.read_text())
+            else:
+                t = time.perf_counter()
+                r = why(config, policy=player, games=games, seed=args.seed, budget=args.budget,
+                        workers=args.workers, ceilings=i == 0)
+                s = r.summary()
+                s["label"] = player
+                kept.write_text(json.dumps(s))
+                print(f"{label}, {player}: {time.perf_counter() - t:.0f} s", file=sys.stderr,
+                      flush=True)
             answers.append(s)
-            print(f"{label}, {player}: {s['seconds']:.0f} s", file=sys.stderr, flush=True)
             for row in s["profile"]:
                 profile_rows.append({"configuration": label, "player": player, **row})
             for row in s["hazard_by_round"]:
@@ -78,7 +91,6 @@ def main(argv=None):
         sections.append((label, config, games, answers, png))
     pd.DataFrame(profile_rows).to_csv(figures / "profile.csv", index=False)
     pd.DataFrame(hazard_rows).to_csv(figures / "hazard.csv", index=False)
-    total = time.perf_counter() - t_all
     lines = [
         "# Why and where games are lost",
         "",
@@ -87,8 +99,9 @@ def main(argv=None):
         f"--figures {args.figures}` (seed {args.seed}: every player of a configuration plays "
         f"the same games, {args.games:,} per player at the defaults and {args.hard_games:,} at "
         f"the hard presets; solver budget {args.budget:,} rounds expanded per game; "
-        f"{args.workers} workers). Written {datetime.date.today()} in {total / 60:.0f} min. The "
-        f"tables: `{figures / 'profile.csv'}`, `{figures / 'hazard.csv'}`.",
+        f"{args.workers} workers). Written {datetime.date.today()}. The tables: "
+        f"`{figures / 'profile.csv'}`, `{figures / 'hazard.csv'}`; the time per lost game is "
+        f"measured in `dev/benchmarks/why_speed.py`.",
         "",
         "Each lost game is walked back by the exact solver to its point of no return, the last "
         "position from which some play still wins; the decision taken there is the fatal "
@@ -103,13 +116,12 @@ def main(argv=None):
         c = answers[0]["ceilings"]
         lines += ["", f"## {label}", "", f"{config_line(answers[0]['config'])}; {games:,} "
                   f"games per player, seed {args.seed}.", "",
-                  "| player | " + " | ".join(WORDS[v] for v in VERDICTS) + " | seconds |",
-                  "| --- | " + " | ".join("---" for _ in VERDICTS) + " | ---: |"]
+                  "| player | " + " | ".join(WORDS[v] for v in VERDICTS) + " |",
+                  "| --- | " + " | ".join("---" for _ in VERDICTS) + " |"]
         for s in answers:
             shares = {r["verdict"]: r for r in s["profile"]}
             lines.append(f"| {player_line(s['policy'])} | "
-                         + " | ".join(cell(shares[v]) for v in VERDICTS)
-                         + f" | {s['seconds']:.0f} |")
+                         + " | ".join(cell(shares[v]) for v in VERDICTS) + " |")
         w = c["winnable"]
         lines += ["", "Ceilings on the same games: winnable (exact solver) "
                   f"{w['share']:.3f} [{w['ci'][0]:.3f}, {w['ci'][1]:.3f}] (undecided counted "
