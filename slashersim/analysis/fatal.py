@@ -50,7 +50,7 @@ VERDICT_WORDS = {
     DEAL: "lost at the deal: no line of play could win it",
     AVOIDABLE: "lost by a decision the best fair player (belief) would have avoided",
     HINDSIGHT: "lost by a decision only hindsight could have avoided: belief loses there too",
-    UNDECIDED: "undecided: the solver's time for the game ran out",
+    UNDECIDED: "undecided: the solver's budget for the game ran out",
 }
 #: the part of a round a fatal decision was taken in
 PART_WORDS = {"play_start": "before the first trick (window (c))", "trick": "a trick",
@@ -86,6 +86,9 @@ class Fatal:
     kind: str | None = None      #: card, keep, item used or not, gift, draw, Flashlight order
     answer: int | None = None    #: the answer given (a card or item id, or -1)
     fair_answer: int | None = None   #: belief's answer there
+    #: the two answers in words: a card's name (``R4``), else as given
+    answer_name: str | None = None
+    fair_answer_name: str | None = None
     seconds: float = 0.0
     expanded: int = 0            #: rounds the solver expanded for it
     #: the area of each round whose start was still winnable, in order
@@ -94,7 +97,7 @@ class Fatal:
     proof: dict = field(default_factory=dict, repr=False)
 
     def row(self):
-        """The game as a flat dict (a row of :func:`profile`'s table)."""
+        """The game as a flat dict (a row of the per-game table, :class:`.why.WhyResult`)."""
         return {k: v for k, v in asdict(self).items() if k != "proof"}
 
 
@@ -417,10 +420,16 @@ def _decided(g, out, i):
     out.answer = int(g.points[i, 3])
 
 
+def _named(decision, answer):
+    return rules.card_name(answer) if decision == "play_card" and answer >= 0 else str(answer)
+
+
 def _fair(g, out, i, keeps):
     """Ask the fair player the decision at point ``i``; the verdict is ``avoidable`` when its
     answer differs and keeps the game winnable (``keeps(answer)``)."""
     out.fair_answer = g.fair_answer(i, out.round)
+    out.answer_name = _named(out.decision, out.answer)
+    out.fair_answer_name = _named(out.decision, out.fair_answer)
     avoided = out.fair_answer != out.answer and keeps(out.fair_answer)
     out.verdict = AVOIDABLE if avoided else HINDSIGHT
 

@@ -80,7 +80,8 @@ def check_where(where, config=None):
     return where
 
 
-_TEXT = ("outcome", "verdict", "area", "part", "decision", "kind")
+_TEXT = ("outcome", "verdict", "area", "part", "decision", "kind", "answer_name",
+         "fair_answer_name")
 
 
 def _fatal_batch(args):
