@@ -101,23 +101,45 @@ def _workers(workers):
 
 
 def _worker():
-    """A worker process's loop (``python -c``): the pickled tasks from stdin, one pickled
-    row per game to stdout as each is done, each after its length."""
+    """A worker process of an earlier protocol (``python -c``): the pickled tasks from stdin,
+    one pickled row per game to stdout, each after its length. Kept for a parent that
+    started before an upgrade; :func:`_serve` is the current one."""
     config, policy, seed, games, params, budget, fair = pickle.load(sys.stdin.buffer)
     out = sys.stdout.buffer
     for g in games:
-        row = _fatal_batch((config, policy, seed, [g], params, budget, fair))[0]
-        data = pickle.dumps(row)
-        out.write(struct.pack("<Q", len(data)) + data)
-        out.flush()
+        _send(out, _fatal_batch((config, policy, seed, [g], params, budget, fair))[0])
+
+
+def _send(stream, value):
+    data = pickle.dumps(value)
+    stream.write(struct.pack("<Q", len(data)) + data)
+    stream.flush()
+
+
+def _receive(stream):
+    """The next length-prefixed pickled value of ``stream``; ``None`` at its end."""
+    head = stream.read(8)
+    if len(head) < 8:
+        return None
+    return pickle.loads(stream.read(struct.unpack("<Q", head)[0]))
+
+
+def _serve():
+    """A worker process's loop (``python -c``): the run's inputs, then one game number at a
+    time from stdin (``None`` ends it); one row per game to stdout as each is done."""
+    source, out = sys.stdin.buffer, sys.stdout.buffer
+    config, policy, seed, params, budget, fair = _receive(source)
+    while (game := _receive(source)) is not None:
+        _send(out, _fatal_batch((config, policy, seed, [game], params, budget, fair))[0])
 
 
 def fatal_rows(config, policy, seed, games, params=None, budget=BUDGET, fair=FAIR,
                workers=None, step=None):
     """The :class:`~.fatal.Fatal` rows of ``games`` (game numbers of a run), in game order.
     ``workers`` processes of their own (started with ``python -c``, so that a user's script
-    needs no ``__main__`` guard) share them, game ``i`` of the list to worker ``i % workers``;
-    the answers do not depend on how many. ``step(n)`` after each game."""
+    needs no ``__main__`` guard) share them, each given the next game as it finishes one (a
+    few games take far longer than the rest); the answers do not depend on how many.
+    ``step(n)`` after each game."""
     games = list(games)
     n = min(_workers(workers), max(1, len(games)))
     if n == 1:
@@ -127,45 +149,45 @@ def fatal_rows(config, policy, seed, games, params=None, budget=BUDGET, fair=FAI
             if step:
                 step(1)
         return rows
-    procs = []
-    for i in range(n):
-        p = subprocess.Popen([sys.executable, "-c",
-                              "from slashersim.analysis.why import _worker; _worker()"],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        p.stdin.write(pickle.dumps((config, policy, seed, games[i::n], params, budget, fair)))
-        p.stdin.close()
-        procs.append(p)
-    results = [[] for _ in range(n)]
+    pending = list(reversed(games))
     lock = threading.Lock()
+    found = {}
+    procs = [subprocess.Popen([sys.executable, "-c",
+                               "from slashersim.analysis.why import _serve; _serve()"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE) for _ in range(n)]
 
-    def read(i):
-        stream = procs[i].stdout
-        while True:
-            head = stream.read(8)
-            if len(head) < 8:
-                return
-            results[i].append(pickle.loads(stream.read(struct.unpack("<Q", head)[0])))
-            if step:
-                with lock:
+    def feed(p):
+        with lock:
+            game = pending.pop() if pending else None
+        _send(p.stdin, game)
+        if game is None:
+            p.stdin.close()
+
+    def work(p):
+        _send(p.stdin, (config, policy, seed, params, budget, fair))
+        feed(p)
+        while (row := _receive(p.stdout)) is not None:
+            with lock:
+                found[row["game"]] = row
+                if step:
                     step(1)
+            feed(p)
 
-    readers = [threading.Thread(target=read, args=(i,), daemon=True) for i in range(n)]
+    threads = [threading.Thread(target=work, args=(p,), daemon=True) for p in procs]
     try:
-        for t in readers:
+        for t in threads:
             t.start()
-        for t in readers:
+        for t in threads:
             t.join()
     finally:
         for p in procs:
-            if p.wait() != 0:
-                for q in procs:
-                    q.kill()
-                raise RuntimeError(f"a worker of the fatal decisions failed (exit status "
-                                   f"{p.returncode})")
-    rows = [None] * len(games)
-    for i in range(n):
-        rows[i::n] = results[i]
-    return rows
+            if p.poll() is None and not p.stdin.closed:
+                p.stdin.close()
+        failed = [p.wait() for p in procs]
+    if any(failed) or len(found) != len(games):
+        raise RuntimeError(f"a worker of the fatal decisions failed (exit status "
+                           f"{max(failed)})")
+    return [found[g] for g in games]
 
 
 @dataclass
