@@ -203,10 +203,6 @@ class WhyResult:
     ceilings: dict = field(default_factory=dict)
     areas: tuple = ()                  #: the areas' ids, in the configuration's order
 
-    @property
-    def games(self):
-        return self.subset()
-
     def subset(self):
         """The games the question is about (``where`` applied)."""
         return self.table if self.where is None else self.table.query(self.where)
