@@ -4,12 +4,12 @@ written."""
 import argparse
 import json
 
-from helpers import ROOT, run_main
+from helpers import run_main
 import numpy as np
 import pytest
 
 from slashersim import api
-from slashersim.cli.parser import build_parser
+from slashersim.cli.parser import build_parser, parse
 from slashersim.core import layout as L
 from slashersim.core import rules
 from slashersim.core.config import GameConfig
@@ -225,20 +225,16 @@ RUNS = {
     ("simulate", "--winnable"): ["simulate", "--skill", "novice", "--winnable", "5", *SMALL],
 }
 #: the mixed pair every player option shows (``--skill novice+expert``, ``--policy
-#: baseline+expert``), run under each command that takes a player
-_PAIR_COMMANDS = {
-    ("simulate",): SMALL, ("luck", "killer"): ["--position", "1", *SMALL],
-    ("luck", "area"): ["--value", "lodge", *SMALL], ("luck", "trump"): ["--value", "red", *SMALL],
-    ("luck", "yellows"): ["--value", "2", *SMALL],
-    ("luck", "sources"): ["--repeats", "2", "--games", "8", "--quiet"],
-    ("luck", "state"): ["{tmp}/state.json", "--games", "30", "--quiet"],
-    ("tune",): ["--target", "0.30", "--knobs", "health", "--stages", "40", "--keep", "1",
-                "--quiet"],
-    ("why",): ["--games", "6", "--quiet"],
-}
-RUNS.update({(*cmd, option): [*cmd, option, pair, *extra]
-             for cmd, extra in _PAIR_COMMANDS.items()
+#: baseline+expert``, one option shared by every command that takes a player): played as
+#: written by ``simulate``, and parsed as written by every other command
+RUNS.update({("simulate", option): ["simulate", option, pair, *SMALL]
              for option, pair in (("--skill", "novice+expert"), ("--policy", "baseline+expert"))})
+PAIR_PARSED = {(*cmd, option): pair
+               for cmd in (("luck", "killer"), ("luck", "area"), ("luck", "trump"),
+                           ("luck", "yellows"), ("luck", "sources"), ("luck", "state"),
+                           ("tune",), ("why",))
+               for option, pair in (("--skill", "novice+expert"),
+                                    ("--policy", "baseline+expert"))}
 RUNS.update({
     ("why", "--rule"): ["why", *RULE_EXAMPLE, "--games", "6", "--quiet"],
     ("why", "--policy-param"): ["why", "--policy-param", "lead_samples=32", "--games", "6",
@@ -246,7 +242,7 @@ RUNS.update({
     ("why", "--where"): ["why", "--where", "round == 2", "--games", "6", "--quiet"],
 })
 #: examples that name a place the suite cannot reach (a dask cluster's address); parsed only
-PARSED_ONLY = {("sweep", "--scheduler"): "tcp://HOST:8786"}
+PARSED_ONLY = {("sweep", "--scheduler"): "tcp://HOST:8786", **PAIR_PARSED}
 
 
 #: the values each example of the help shows, as written there
@@ -284,8 +280,6 @@ def test_the_help_examples_run_as_written(capsys, tmp_path, monkeypatch):
     (tmp_path / "spec.toml").write_text('[sweep]\npolicies = ["baseline"]\ngames = 40\n'
                                         'seed = 1\n[axes]\nhealth = [3, 7]\n')
     (tmp_path / "results").mkdir()
-    (tmp_path / "state.json").write_text((ROOT / "experiments" / "state_example.json")
-                                         .read_text())
     order = sorted(RUNS, key=lambda k: k[0] == "report")
     for key in order:
         argv = [a.replace("{tmp}", str(tmp_path)) for a in RUNS[key]]
@@ -296,3 +290,8 @@ def test_the_help_examples_run_as_written(capsys, tmp_path, monkeypatch):
     args = parser.parse_args(["sweep", "spec.toml", "--out", "t.parquet", "--scheduler",
                               PARSED_ONLY[("sweep", "--scheduler")]])
     assert args.scheduler == "tcp://HOST:8786"
+    for (*cmd, option), pair in PAIR_PARSED.items():
+        extra = {"state": ["state.json"], "tune": ["--target", "0.3"],
+                 "killer": ["--all"], "area": ["--all"], "trump": ["--all"],
+                 "yellows": ["--all"]}.get(cmd[-1], [])
+        assert parse([*cmd, option, pair, *extra]).policy == "baseline+expert"

@@ -12,8 +12,10 @@ from slashersim.analysis import why as Y
 from slashersim.core.errors import ConfigError
 
 SEED = 11
-#: the first games of seed 11 (expert, rulebook defaults), a dozen of them lost
-GAMES = 40
+#: a card file of the card language's how-to
+CARDS = '[area.cabins]\nbreaks_on_trick = "lead.rank + follow.rank > 8"\n'
+#: the first games of seed 11 (expert, rulebook defaults), some of them lost
+GAMES = 24
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +28,8 @@ def test_every_fatal_decision_carries_its_two_proofs(answer):
     engine's flow, and a fresh search decides the position after it unwinnable."""
     t = answer.table
     decided = t.loc[t["verdict"].isin(Y.DECIDED), "game"].tolist()
-    assert len(decided) >= 3
-    for game in decided[:3]:
+    assert len(decided) >= 2
+    for game in decided[:2]:
         f = F.fatal_decision(GameConfig(), "expert", SEED, game)
         assert f.verdict in Y.DECIDED
         before, after = F.check_fatal(f)
@@ -70,11 +72,19 @@ def test_the_fatal_round_was_winnable_at_its_start_and_lost_by_its_end(answer):
     assert cards["trick"].between(1, 8).all() and (cards["decision"] == "play_card").all()
 
 
-def test_the_answer_does_not_depend_on_the_workers(answer):
-    two = Y.why(GameConfig(), policy="expert", games=16, seed=SEED, workers=2).table
-    one = answer.table.iloc[:16]
-    assert (two["verdict"] != F.WON).sum() >= 4
-    assert two.drop(columns=["seconds"]).equals(one.drop(columns=["seconds"]))
+def test_the_answer_does_not_depend_on_the_workers(tmp_path):
+    """Worker processes (here under a card file, which each reads and checks by its hash)
+    give the rows one process gives."""
+    cards = tmp_path / "cards.toml"
+    cards.write_text(CARDS)
+    config = GameConfig(cards=str(cards))
+    games = [1, 5, 8, 13, 22]
+    one = Y.fatal_rows(config, "expert", SEED, games, budget=300, workers=1)
+    two = Y.fatal_rows(config, "expert", SEED, games, budget=300, workers=2)
+    assert [r["game"] for r in two] == games
+    assert sum(r["verdict"] != F.WON for r in one) >= 2
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in two] == \
+        [{k: v for k, v in r.items() if k != "seconds"} for r in one]
 
 
 def test_a_question_about_some_games(answer):
@@ -106,31 +116,31 @@ def test_the_command_refuses_bad_input_in_one_line(capsys, argv, word):
 
 def test_an_output_never_overwrites_the_card_file_and_the_answer_names_it(tmp_path, capsys):
     cards = tmp_path / "cards.toml"
-    cards.write_text('[area.cabins]\nbreaks_on_trick = "lead.rank + follow.rank > 8"\n')
+    cards.write_text(CARDS)
     before = cards.read_bytes()
     for option in ("--games-out", "--png"):
         code, _, err = run_main(capsys, "why", "--games", "5", "--cards", str(cards), option,
                                 str(cards))
         assert code == 2 and "input" in err and cards.read_bytes() == before
     code, out, _ = run_main(capsys, "why", "--games", "6", "--cards", str(cards), "-q",
-                            "--workers", "2")
+                            "--workers", "1")
     assert code == 0 and "CHANGED CARDS cards.toml (sha256 " in out.splitlines()[0]
 
 
 def test_the_command_answers_in_words_and_json(capsys, tmp_path):
-    code, out, err = run_main(capsys, "why", "--games", "12", "--seed", str(SEED), "-q",
+    code, out, err = run_main(capsys, "why", "--games", "8", "--seed", str(SEED), "-q",
                               "--games-out", str(tmp_path / "g.csv"))
     assert code == 0
     first = out.splitlines()[0]
-    assert first.startswith("expert player") and "12 games, seed 11" in first
+    assert first.startswith("expert player") and "8 games, seed 11" in first
     for words in ("lost at the deal", "hindsight", "hazard by round", "hazard by area",
                   "point of no return"):
         assert words in out
-    assert (tmp_path / "g.csv").read_text().count("\n") == 13
-    code, out, _ = run_main(capsys, "why", "--games", "12", "--seed", str(SEED), "-q",
+    assert (tmp_path / "g.csv").read_text().count("\n") == 9
+    code, out, _ = run_main(capsys, "why", "--games", "8", "--seed", str(SEED), "-q",
                             "--json")
     s = json.loads(out)
-    assert code == 0 and sum(r["games"] for r in s["profile"]) == 12
+    assert code == 0 and sum(r["games"] for r in s["profile"]) == 8
     assert s["rules_id"] == GameConfig().rules_id.digest and s["budget"] == F.BUDGET
 
 
