@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from slashersim.analysis.fatal import BUDGET, VERDICTS  # noqa: E402
 from slashersim.analysis.why import why  # noqa: E402
 from slashersim.core.config import GameConfig  # noqa: E402
+from slashersim.policies import resolve  # noqa: E402
 from slashersim.present.figures import hazard_figure  # noqa: E402
 from slashersim.present.text import config_line, player_line  # noqa: E402
 
@@ -91,11 +92,12 @@ def main(argv=None):
         sections.append((label, config, games, answers, png))
     pd.DataFrame(profile_rows).to_csv(figures / "profile.csv", index=False)
     pd.DataFrame(hazard_rows).to_csv(figures / "hazard.csv", index=False)
+    only = f' --configs "{args.configs}"' if args.configs != ",".join(CONFIGS) else ""
     lines = [
         "# Why and where games are lost",
         "",
         f"Regenerate: `python experiments/why_study.py --games {args.games} --hard-games "
-        f"{args.hard_games} --seed {args.seed} --budget {args.budget} --out {args.out} "
+        f"{args.hard_games} --seed {args.seed} --budget {args.budget}{only} --out {args.out} "
         f"--figures {args.figures}` (seed {args.seed}: every player of a configuration plays "
         f"the same games, {args.games:,} per player at the defaults and {args.hard_games:,} at "
         f"the hard presets; solver budget {args.budget:,} rounds expanded per game; "
@@ -120,7 +122,7 @@ def main(argv=None):
                   "| --- | " + " | ".join("---" for _ in VERDICTS) + " |"]
         for s in answers:
             shares = {r["verdict"]: r for r in s["profile"]}
-            lines.append(f"| {player_line(s['policy'])} | "
+            lines.append(f"| {player_line(resolve(s['policy']))} | "
                          + " | ".join(cell(shares[v]) for v in VERDICTS) + " |")
         w = c["winnable"]
         lines += ["", "Ceilings on the same games: winnable (exact solver) "

@@ -302,7 +302,9 @@ def why(config=None, policy="expert", games=1000, seed=0, budget=BUDGET, where=N
     the games (a pandas query over :attr:`WhyResult.table`'s columns); ``ceilings`` also
     plays the same games with ``belief`` and ``open_hands``; ``progress(done, total)`` as
     lost games are walked back."""
+    from ..policies import resolve
     config = config or GameConfig()
+    policy = resolve(policy)
     games = check_count("games", games)
     seed = check_seed(seed)
     budget = check_count("budget", budget)
