@@ -74,8 +74,11 @@ def test_an_interrupted_first_run_says_interrupted_not_compiled(tmp_path):
     import signal
     env = {**os.environ, "SLASHERSIM_CACHE_DIR": str(tmp_path),
            "SLASHERSIM_COMPILE_PROCESSES": "1"}
+    # a suite started in the background of a non-interactive shell ignores SIGINT, and so
+    # would the command: it gets Ctrl-C's default back, as from a terminal
     p = subprocess.Popen([sys.executable, "-m", "slashersim", "simulate", "--skill", "novice",
-                          "--games", "10"], env=env, stderr=subprocess.PIPE, text=True)
+                          "--games", "10"], env=env, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     first = p.stderr.readline()
     assert first.startswith("slashersim: compiling the engine with the baseline, first run only")
     time.sleep(2)
