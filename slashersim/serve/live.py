@@ -163,91 +163,86 @@ class LiveRun:
                 "note": note, "seconds": seconds, "a": a, "b": b, "pair": pair}
 
 
-class LuckRun:
+class _Answer:
+    """One answer of the page computed in a daemon thread: :meth:`_answer` returns it (held
+    in ``result``); a refusal or an error is kept in ``error``; ``finished`` once it ended."""
+
+    name = "slashersim-answer"
+
+    def __init__(self, note: str | None):
+        self.done = 0
+        self.result: dict | None = None
+        self.error: str | None = None
+        self.finished = False
+        self.note = note
+        self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+
+    def start(self):
+        self._thread.start()
+        return self
+
+    def join(self, timeout: float | None = None) -> bool:
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def _answer(self) -> dict:
+        raise NotImplementedError
+
+    def _run(self) -> None:
+        try:
+            with KERNEL_LOCK:
+                self.result = self._answer()
+        except (ConfigError, ValueError) as e:
+            self.error = str(e)
+        except Exception as e:
+            traceback.print_exc()
+            self.error = f"{type(e).__name__}: {e}"
+        finally:
+            self.note = None
+            self.finished = True
+
+
+class LuckRun(_Answer):
     """The win probability of a position (``slashersim luck state``) played out in a daemon
     thread: ``games`` play-outs of seed ``seed`` under the policy of ``skill``."""
+
+    name = "slashersim-luck"
 
     def __init__(self, position, skill: str, games: int, seed: int):
         self.position = position
         self.policy = SKILLS[skill]
         self.games = games
         self.seed = seed
-        self.done = 0
-        self.result: dict | None = None
-        self.error: str | None = None
-        self.finished = False
-        self.note = compile_note([self.policy], ("engine", "rollouts"))
-        self._thread = threading.Thread(target=self._run, name="slashersim-luck", daemon=True)
-
-    def start(self) -> LuckRun:
-        self._thread.start()
-        return self
-
-    def join(self, timeout: float | None = None) -> bool:
-        self._thread.join(timeout)
-        return not self._thread.is_alive()
+        super().__init__(compile_note([self.policy], ("engine", "rollouts")))
 
     def _step(self, done: int, total: int) -> None:
         self.done = done
         if self.done < self.games:
             between_calls()
 
-    def _run(self) -> None:
-        try:
-            with KERNEL_LOCK:
-                self.result = api.luck_state(self.position, policy=self.policy,
-                                             games=self.games, seed=self.seed,
-                                             progress=self._step)
-        except (ConfigError, ValueError) as e:
-            self.error = str(e)
-        except Exception as e:
-            traceback.print_exc()
-            self.error = f"{type(e).__name__}: {e}"
-        finally:
-            self.note = None
-            self.finished = True
+    def _answer(self) -> dict:
+        return api.luck_state(self.position, policy=self.policy, games=self.games,
+                              seed=self.seed, progress=self._step)
 
 
-class WhyRun:
+class WhyRun(_Answer):
     """Why the games of setting ``a`` were lost (``slashersim why``): its first ``games``
     games (of ``a.seed``) played, and each lost one walked back by the exact solver, in a
     daemon thread."""
 
+    name = "slashersim-why"
+
     def __init__(self, a: Settings, games: int):
         self.settings = a
         self.games = games
-        self.done = 0
         self.lost: int | None = None
-        self.result: dict | None = None
-        self.error: str | None = None
-        self.finished = False
-        self.note = compile_note([a.policy, "belief", "expert", "omniscient"],
-                                 ("engine", "record"))
-        self._thread = threading.Thread(target=self._run, name="slashersim-why", daemon=True)
-
-    def start(self) -> WhyRun:
-        self._thread.start()
-        return self
-
-    def join(self, timeout: float | None = None) -> bool:
-        self._thread.join(timeout)
-        return not self._thread.is_alive()
+        super().__init__(compile_note([a.policy, "belief", "expert", "omniscient"],
+                                      ("engine", "record")))
 
     def _step(self, done: int, total: int) -> None:
         self.done, self.lost = done, total
         self.note = None
 
-    def _run(self) -> None:
-        try:
-            with KERNEL_LOCK:
-                self.result = api.why(self.settings.config(), policy=self.settings.policy,
-                                      games=self.games, seed=self.settings.seed,
-                                      progress=self._step).summary()
-        except (ConfigError, ValueError) as e:
-            self.error = str(e)
-        except Exception as e:
-            traceback.print_exc()
-            self.error = f"{type(e).__name__}: {e}"
-        finally:
-            self.note = None
-            self.finished = True
+    def _answer(self) -> dict:
+        return api.why(self.settings.config(), policy=self.settings.policy, games=self.games,
+                       seed=self.settings.seed, progress=self._step).summary()
