@@ -10,6 +10,10 @@ curve), and the hazard by area the same per round played in each area. Every que
 be asked of a subset of the games (``where``: "games lost in round 2", "games where the
 Killer started second").
 
+With ``equity``, every game (won or lost) is also seen with the future unknown
+(:mod:`.equity`): its luck by kind of chance and its decisions' cost, and the profile gains
+the share of the outcome's variance each of them explains.
+
 The solver's budget is a count of rounds expanded, so the same run gives the same profile
 on any machine and with any number of workers.
 """
@@ -202,6 +206,8 @@ class WhyResult:
     where: str | None = None
     ceilings: dict = field(default_factory=dict)
     areas: tuple = ()                  #: the areas' ids, in the configuration's order
+    #: the equity view's play-outs (``choose``, ``estimate``), if it was asked for
+    equity: dict = field(default_factory=dict)
 
     def subset(self):
         """The games the question is about (``where`` applied)."""
@@ -271,10 +277,32 @@ class WhyResult:
         out["avoidable"] = g["verdict"].apply(lambda v: int((v == AVOIDABLE).sum())).values
         return out.sort_values("games", ascending=False, ignore_index=True)
 
+    def luck_and_costs(self):
+        """With ``equity``: per source of the outcome (the start, each kind of luck, the
+        decisions' cost), its mean per game over the games asked about, and the share of the
+        outcome's variance it explains with its bootstrap 95 % interval
+        (:func:`.equity.variance_shares`); empty without ``equity``."""
+        from .equity import KINDS, variance_shares
+        cols = ["source", "mean", "share", "low", "high"]
+        t = self.subset()
+        if not self.equity or t.empty:
+            return pd.DataFrame(columns=cols)
+        shares = variance_shares(t.to_dict("records"), seed=self.seed)
+        means = [t["start"].mean()] + [t[f"luck_{k}"].mean() for k in KINDS] \
+            + [-t["cost"].mean()]
+        shares.insert(1, "mean", means)
+        return shares[cols]
+
     def summary(self):
         """The JSON-ready answer: what was asked, the profile, the hazards, the decisions and
-        the ceilings."""
+        the ceilings (and with ``equity`` the luck and costs)."""
         t = self.subset()
+        extra = {}
+        if self.equity:
+            from .equity import KIND_WORDS
+            extra["equity"] = {**self.equity, "sources": _records(self.luck_and_costs()),
+                               "astray": int(self.table["astray"].sum()),
+                               "legend": KIND_WORDS}
         return {
             "config": self.config.describe(), "rules_id": self.config.rules_id.digest,
             "policy": self.policy, "seed": self.seed, "games": int(len(self.table)),
@@ -286,6 +314,7 @@ class WhyResult:
             "decisions": _records(self.decisions()),
             "ceilings": self.ceilings,
             "legend": {"verdicts": VERDICT_WORDS, "parts": PART_WORDS},
+            **extra,
         }
 
 
@@ -296,7 +325,7 @@ def _records(df):
 
 
 def why(config=None, policy="expert", games=1000, seed=0, budget=BUDGET, where=None,
-        workers=None, threads=None, params=None, ceilings=False, progress=None):
+        workers=None, threads=None, params=None, ceilings=False, progress=None, equity=None):
     """Play ``games`` games (``config``, ``policy`` — a player or a pair, ``seed``) and find
     the moment each lost game was lost: a :class:`WhyResult`. ``where`` asks about a subset of
     the games (a pandas query over :attr:`WhyResult.table`'s columns); ``ceilings`` also
@@ -316,12 +345,13 @@ def why(config=None, policy="expert", games=1000, seed=0, budget=BUDGET, where=N
     rec = res.records
     lost = rec.loc[rec["outcome"] != "win", "game"].astype(int).tolist()
     done = 0
+    total = len(lost) + (games if equity else 0)
 
     def step(n):
         nonlocal done
         done += n
         if progress:
-            progress(done, len(lost))
+            progress(done, total)
 
     rows = fatal_rows(config, policy, seed, lost, params, budget, FAIR, workers, step)
     fatal = pd.DataFrame(rows, columns=[*(f.name for f in fields(Fatal) if f.name != "proof")])
@@ -340,7 +370,28 @@ def why(config=None, policy="expert", games=1000, seed=0, budget=BUDGET, where=N
                     areas=tuple(area_names(config)))
     if ceilings:
         out.ceilings = _ceilings(config, games, seed, threads, table)
+    if equity:
+        out.equity = {"choose": int(equity["choose"]), "estimate": int(equity["estimate"])}
+        totals = pd.DataFrame(equity_rows(config, policy, seed, table["game"].astype(int),
+                                          params, **out.equity,
+                                          progress=lambda i, n: step(1)))
+        out.table = table.merge(totals, on="game", how="left")
     return out
+
+
+def equity_rows(config, policy, seed, games, params=None, choose=None, estimate=None,
+                progress=None):
+    """Each game's luck and costs with the future unknown (:func:`.equity.game_totals`),
+    its play-outs on rollout seed ``seed``."""
+    from . import equity as E
+    rows = []
+    for i, game in enumerate(games):
+        g = E.game_moments(config, policy, seed, int(game), params)
+        rows.append(E.game_totals(E.game_equity(g, choose or E.CHOOSE, estimate or E.ESTIMATE,
+                                                seed)))
+        if progress:
+            progress(i + 1, len(games))
+    return rows
 
 
 def _ceilings(config, games, seed, threads, table):

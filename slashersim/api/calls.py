@@ -694,22 +694,25 @@ def tune(target: float, config: GameConfig | None = None, *, policy: PolicyLike 
 WHY_BUDGET = 4000
 #: the fair player asked at each fatal decision (``analysis.fatal.FAIR``)
 WHY_FAIR = "belief"
+#: play-outs per estimate of the equity view (``analysis.equity.ESTIMATE``)
+WHY_PLAYOUTS = 64
 
 
 def why_inputs(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_SKILL,
                games: int = 1000, seed: int = 0, budget: int = WHY_BUDGET,
                where: str | None = None, workers: int | None = None,
                threads: int | None = None, params: Any = None, progress: Progress = False,
-               **knobs: Any) -> tuple:
+               playouts: int = WHY_PLAYOUTS, **knobs: Any) -> tuple:
     """The inputs of :func:`why`, every one checked and every refusal named in one
     :class:`ConfigError`; nothing is compiled or played."""
     from ..analysis.why import check_where
-    config, (policy, params), games, seed, budget, where, workers, threads, _ = every(
+    config, (policy, params), games, seed, budget, where, workers, threads, _, _ = every(
         lambda: config_of(config, knobs), lambda: _registered(policy, params),
         lambda: check_count("games", games), lambda: check_seed(seed),
         lambda: check_count("budget", budget), lambda: check_where(where, config),
         lambda: None if workers is None else check_workers(workers),
-        lambda: check_threads(threads), lambda: check_progress(progress))
+        lambda: check_threads(threads), lambda: check_progress(progress),
+        lambda: check_count("playouts", playouts))
     return config, policy, games, seed, budget, where, workers, threads, params
 
 
@@ -725,7 +728,8 @@ def _registered(policy, params):
 def why(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_SKILL,
         games: int = 1000, seed: int = 0, budget: int = WHY_BUDGET, where: str | None = None,
         workers: int | None = None, threads: int | None = None, params: Any = None,
-        ceilings: bool = False, progress: Progress = False, **knobs: Any):
+        ceilings: bool = False, equity: bool = False, playouts: int = WHY_PLAYOUTS,
+        progress: Progress = False, **knobs: Any):
     """Why and where the games are lost: play ``games`` games of ``seed`` (the games
     ``simulate`` plays) and walk each lost one back with the exact solver to the decision that
     lost it (:mod:`slashersim.analysis.fatal`).
@@ -740,15 +744,27 @@ def why(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_SKILL,
     past it is undecided); ``workers`` processes share the lost games (default: up to 2);
     the answer does not depend on ``workers`` or ``threads``. ``ceilings`` also plays the same
     games with ``belief`` and ``open_hands``. ``policy`` may be a pair (``"novice+expert"``).
+
+    ``equity`` also sees every game with the future unknown
+    (:mod:`slashersim.analysis.equity`): ``table`` gains each game's ``start`` (its chance
+    before anything happened), its luck by kind (``luck_area``, ``luck_deal``, ``luck_draw``,
+    ``luck_killer``, ``luck_reshuffle``, ``luck_none``) and its decisions' ``cost``, which add
+    up to its outcome, and ``luck_and_costs()`` the share of the outcome's variance each
+    explains; ``playouts`` per estimate (more: less noise, slower).
     """
     config, policy, games, seed, budget, where, workers, threads, params = why_inputs(
         config, policy=policy, games=games, seed=seed, budget=budget, where=where,
-        workers=workers, threads=threads, params=params, progress=progress, **knobs)
+        workers=workers, threads=threads, params=params, progress=progress,
+        playouts=playouts, **knobs)
     from ..analysis.why import why as run_why
     parts = compile_parts([policy, WHY_FAIR, *FIRST_TRIES], ("engine", "record"))
     with _session(progress, games, parts) as (callback, _):
+        eq = None
+        if equity:
+            from ..analysis.equity import choose_for
+            eq = {"choose": choose_for(int(playouts)), "estimate": int(playouts)}
         return run_why(config, policy, games, seed, budget, where, workers, threads, params,
-                       bool(ceilings), callback)
+                       bool(ceilings), callback, eq)
 
 
 def bench(policy: str = "baseline", *, games: int = 2_000_000) -> dict:

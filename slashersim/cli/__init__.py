@@ -318,18 +318,19 @@ def cmd_why(args):
         args, lambda: config_from_args(args),
         lambda: api.why_inputs(config_from_args(args), policy=args.policy, games=args.games,
                                seed=args.seed, budget=args.budget, where=args.where,
-                               workers=args.workers, threads=args.threads, params=params),
+                               workers=args.workers, threads=args.threads, params=params,
+                               playouts=args.playouts),
         lambda: _check_png(args, inputs=cards),
         lambda: args.games_out and check_output(args.games_out, "--games-out", inputs=cards),
         refused=wrong)
     if args.png and args.games_out and same_path(args.png, args.games_out):
         raise ConfigError(f"--png and --games-out name the same file {args.png!r}")
     _start(args, [args.policy, "belief", "expert", "omniscient"], ["engine", "record"])
-    with _counted_bar(args, unit="lost game") as progress:
+    with _counted_bar(args, unit="game" if args.equity else "lost game") as progress:
         r = api.why(config, policy=args.policy, games=args.games, seed=args.seed,
                     budget=args.budget, where=args.where, workers=args.workers,
                     threads=args.threads, params=inputs[8], ceilings=args.ceilings,
-                    progress=progress)
+                    equity=args.equity, playouts=args.playouts, progress=progress)
     s = r.summary()
     if args.games_out:
         write_atomic(args.games_out, lambda f: r.table.to_csv(f, index=False))

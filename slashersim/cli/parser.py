@@ -334,6 +334,12 @@ def build_parser():
     why.add_argument("--ceilings", action="store_true",
                      help="also play the same games with belief and open_hands, the "
                           "ceilings beside the profile")
+    why.add_argument("--equity", action="store_true",
+                     help="also see every game with the future unknown: its luck by kind of "
+                          "chance and its decisions' cost, by play-outs (about a second a "
+                          "game for the expert)")
+    why.add_argument("--playouts", type=_positive("--playouts"), default=64, metavar="N",
+                     help="with --equity: play-outs per estimate (default 64)")
     why.add_argument("--json", action="store_true", help="print one JSON object")
     why.add_argument("--games-out", default=None, metavar="FILE.csv",
                      help="also write one row per game (its record and its fatal decision)")

@@ -9,6 +9,13 @@
 - A recorded game's positions (the timeline's) are those the engine's own flow shows a recorder
   (:func:`interface.observe`), down to each card of a player's draw; a play-out can start
   between two cards (:func:`items.draw_rest`).
+- A *decision's* play-outs (:func:`decision_rollouts`, the equity view) start from the last
+  such position before it, with what the deciding seat could not know redrawn (the partner's
+  unplayed cards too, :func:`redraw_partner`), replay the answers given since that position,
+  then give each answer in turn, on the same redraws (common random numbers). The replay
+  is the policy's job: a policy that answers from the script at ``st[X_SCRIPT:]`` first (the
+  runner's ``scripted_function``), which the state's extra slots ``X_*`` after
+  ``STATE_SIZE`` hold.
 """
 from numba import njit, prange
 import numpy as np
@@ -22,6 +29,7 @@ from ..core.layout import (
     C_LEADER,
     C_N_AREAS,
     CFG_SIZE,
+    STATE_SIZE,
     S_AREA,
     S_AREA_DECK,
     S_AREA_N,
@@ -39,6 +47,7 @@ from ..core.layout import (
     S_TRUMP_DECK,
 )
 from ..core.rules import (
+    ALL_CARDS,
     AREA_DECK_LEVELS,
     KILLER,
     LEADER_ARROW,
@@ -246,3 +255,89 @@ def continue_as_is(policy, st, params, pos):
     check of :func:`continue_game`). Returns the outcome code."""
     continue_game(policy, st, params, pos)
     return st[S_OUTCOME]
+
+
+# --- a decision's play-outs (the equity view) -----------------------------------------------
+#: the slots after ``STATE_SIZE`` of a decision's play-out: the script's next entry, a flag
+#: set when the engine asked other than the script says (the replay left the game as played),
+#: the script's length, then its entries, two slots each: ``decision * 2 + player``, answer
+X_NEXT = STATE_SIZE
+X_ASTRAY = STATE_SIZE + 1
+X_LENGTH = STATE_SIZE + 2
+X_SCRIPT = STATE_SIZE + 3
+#: columns of a decision's ``view`` row: the partner whose unplayed cards are redrawn (-1:
+#: none), the cards it may hold as the deciding seat sees them, how many of those lie in the
+#: trump deck instead, the cards it played before the decision this round
+W_PARTNER, W_CANDIDATES, W_HIDDEN, W_PLAYED = 0, 1, 2, 3
+W_SIZE = 4
+#: outcome code of a play-out whose replay went astray
+ASTRAY = -1
+
+
+@njit(cache=True)
+def redraw_partner(st, view):
+    """Deal the partner of a dealt position (``st`` before its first card) the cards it played
+    before the decision and ``popcount(candidates) - hidden`` of the candidates, uniformly
+    (stream ``DEAL``); the rest of the cards in neither hand are the trump deck."""
+    p = view[W_PARTNER]
+    if p < 0:
+        return
+    cand = view[W_CANDIDATES]
+    for i in range(view[W_HIDDEN]):
+        c = nth_bit(cand, rand_below(st, DEAL, popcount(cand)))
+        cand &= ~(1 << c)
+    st[S_HAND + p] = cand | view[W_PLAYED]
+    st[S_TRUMP_DECK] = ALL_CARDS & ~(st[S_HAND] | st[S_HAND + 1])
+
+
+@njit(cache=True, inline='always')
+def load_script(st, scripts, start, stop, answer, decided):
+    """Put ``scripts[start:stop]`` (rows ``decision * 2 + player, answer``) and, when
+    ``answer`` is not ``None``-like (``decided >= 0``: the decision, packed as a script row),
+    the answer to try after it into the script slots of ``st``."""
+    n = stop - start
+    for k in range(n):
+        st[X_SCRIPT + 2 * k] = scripts[start + k, 0]
+        st[X_SCRIPT + 2 * k + 1] = scripts[start + k, 1]
+    if decided >= 0:
+        st[X_SCRIPT + 2 * n] = decided
+        st[X_SCRIPT + 2 * n + 1] = answer
+        n += 1
+    st[X_NEXT] = 0
+    st[X_ASTRAY] = 0
+    st[X_LENGTH] = n
+
+
+@njit(parallel=True)
+def decision_rollouts(policy, bases, poses, views, scripts, script_at, decided, answers,
+                      n_answers, params, seed, first, out):
+    """Play-outs of decision points: point ``j`` starts from position ``(bases[j],
+    poses[j])``, redraws what its seat cannot know (:func:`resample_hidden`,
+    :func:`redraw_partner` with ``views[j]``), replays ``scripts[script_at[j]:script_at[j +
+    1]]`` and then answers ``decided[j]`` (``decision * 2 + player``; -1: a position, no
+    decision) with each of ``answers[j, :n_answers[j]]`` in turn, on the same redraw and
+    streams; with no answer (``n_answers[j] == 0``) the position is played out as it is.
+    Play-out ``i`` of every point draws from the streams of game ``first + i`` of ``seed``;
+    ``out[j, a, i]`` is the outcome code (:data:`ASTRAY` if the replay left the game).
+    ``policy`` must answer from the script slots (``X_*``) while it lasts."""
+    m, n = out.shape[0], out.shape[2]
+    longest = 0
+    for j in range(m):
+        longest = max(longest, script_at[j + 1] - script_at[j])
+    size = X_SCRIPT + 2 * (longest + 1)
+    tasks = m * n
+    for t in prange(tasks):
+        j = t // n
+        i = t % n
+        st = np.zeros(size, dtype=np.int64)
+        drawn = np.zeros(size, dtype=np.int64)
+        drawn[:STATE_SIZE] = bases[j]
+        seed_streams(drawn, seed, first + i, np.int64(0), np.int64(0))
+        resample_hidden(drawn, poses[j])
+        redraw_partner(drawn, views[j])
+        for a in range(max(1, n_answers[j])):
+            st[:STATE_SIZE] = drawn[:STATE_SIZE]
+            load_script(st, scripts, script_at[j], script_at[j + 1], answers[j, a],
+                        decided[j] if n_answers[j] > 0 else np.int64(-1))
+            continue_game(policy, st, params, poses[j])
+            out[j, a, i] = ASTRAY if st[X_ASTRAY] else st[S_OUTCOME]

@@ -641,6 +641,31 @@ def _pct_ci(share, lo, hi):
     return f"{share:7.4f}   [{lo:.4f}, {hi:.4f}]"
 
 
+#: the legend of the luck-and-play table (``why --equity``)
+EQUITY_LEGEND = (
+    "  With the future unknown: the players' chance of winning is estimated along each game by",
+    "  their own play-outs, with what they could not know redrawn. luck: the change a chance",
+    "  event made; cost: the best answer's chance less the given answer's (a small negative",
+    "  cost is the play-outs' noise). Per game the start plus all luck less all costs is the",
+    "  outcome (1 won, 0 lost). mean: per game; share: the part of the outcome's variance from",
+    "  game to game it explains (the shares add up to 1). The start is the same chance for",
+    "  every game and \"no chance event\" is no event: their shares are the estimates' noise.",
+)
+
+
+def _equity_lines(e):
+    words = {"start": "the chance at the start", "decisions": "the play (minus the costs)",
+             "luck: none": "no chance event (noise)", "luck: killer": "luck of the Killer"}
+    lines = ["", f"  {'luck and play (the future unknown)':<40}  mean    share     95% CI"]
+    for r in e["sources"]:
+        name = words.get(r["source"], r["source"].replace("luck: ", "luck of the "))
+        share = f"{r['share']:7.4f}   [{r['low']:.4f}, {r['high']:.4f}]"
+        lines.append(f"  {name:<40}{r['mean']:+7.4f}  {share}")
+    lines.append(f"  play-outs: {e['estimate']} per estimate, {e['choose']} per answer to "
+                 f"pick the best")
+    return lines + ["", *EQUITY_LEGEND]
+
+
 def format_why(s):
     """The human-readable answer of a ``WhyResult.summary()``: the profile, the fatal
     decisions, the hazard by round and by area, the ceilings, and a legend."""
@@ -680,6 +705,8 @@ def format_why(s):
     for r in s["hazard_by_area"]:
         lines.append(f"  {names.get(r['area'], r['area']):<30} {r['rounds_at_risk']:>7,} "
                      f"{r['lost']:>7,}  " + _pct_ci(r["hazard"], r["ci_low"], r["ci_high"]))
+    if s.get("equity"):
+        lines += _equity_lines(s["equity"])
     parts = "parts of a round: " + "; ".join(f"{k.replace('_', ' ')} = {v}"
                                              for k, v in s["legend"]["parts"].items())
     lines += ["", *WHY_LEGEND,

@@ -101,6 +101,46 @@ def play_games(policy, cfg, params, seed, game0, records, st):
     game.play_games(policy, cfg, params, seed, game0, records, st)
 
 
+_M = types.int64[:, ::1]
+
+
+@lazy_njit(types.void(POLICY_TYPE, _M, _M, _M, _M, _ST, _ST, _M, _ST, _PAR, _I, _I,
+                      types.int8[:, :, ::1]), cache=True)
+def decision_rollouts(policy, bases, poses, views, scripts, script_at, decided, answers,
+                      n_answers, params, seed, first, out):
+    """:func:`engine.luck_kernels.decision_rollouts` for a policy passed as a first-class
+    function (one that answers from the script first: :func:`scripted_function`)."""
+    luck_kernels.decision_rollouts(policy, bases, poses, views, scripts, script_at, decided,
+                                   answers, n_answers, params, seed, first, out)
+
+
+@functools.cache
+def scripted_function(decide):
+    """The policy ``decide`` behind a script (the equity view's play-outs,
+    :func:`engine.luck_kernels.decision_rollouts`): while the script in the state's slots
+    ``X_*`` lasts, each decision is answered from it, after the player was asked too (so that
+    its memory and stream go on as if it had answered); a decision other than the script's
+    next marks the play-out astray. Past the script the player answers."""
+    inner = as_function(decide)
+    x_next, x_astray = luck_kernels.X_NEXT, luck_kernels.X_ASTRAY
+    x_length, x_script = luck_kernels.X_LENGTH, luck_kernels.X_SCRIPT
+
+    @closure_njit(POLICY_SIGNATURE)
+    def scripted(decision, player, arg, st, params):
+        if decision == OBSERVE:
+            return np.int64(0)
+        k = st[x_next]
+        if k >= st[x_length]:
+            return inner(decision, player, arg, st, params)
+        inner(decision, player, arg, st, params)
+        st[x_next] = k + 1
+        if st[x_script + 2 * k] != decision * 2 + player:
+            st[x_astray] = 1
+        return st[x_script + 2 * k + 1]
+
+    return scripted
+
+
 # --- the fast paths: the policy compiled into the kernel -------------------------------------
 @lazy_njit(types.void(*_CHUNK), cache=True)
 def chunk_baseline(cfg, params, seed, game0, records, held, repeats):

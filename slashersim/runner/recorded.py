@@ -7,6 +7,8 @@ the recorder writes where they point). It never changes an answer.
   gave are a line the scripted player replays through the engine.
 - :func:`record_positions`: the positions of a game (the luck timeline's), those the engine's
   own flow shows a recorder (:func:`engine.interface.observe`), down to each card drawn.
+- :func:`record_moments`: both, in the order they came: each position, and each decision with
+  its answer and the state it was asked in (the equity view's).
 """
 import ctypes
 import functools
@@ -149,3 +151,77 @@ def record_positions(decide, cfg, params, seed, game, capacity=256):
     info = np.concatenate([rows[:, :INFO_SIZE], np.zeros((1, INFO_SIZE), dtype=np.int64)])
     info[-1, :2] = SNAP_END, st[S_ROUND]
     return snaps, info
+
+
+#: columns of a moment before its state: 0 for a position (then its ``INFO_SIZE`` info), 1 for a
+#: decision (then decision, player, arg, answer)
+MOMENT_HEAD = 1 + INFO_SIZE
+
+
+@functools.cache
+def _moments(decide, n_params):
+    """A policy that plays as the compiled policy ``decide`` and writes each position it is
+    shown and each decision it answers to the tape (:data:`MOMENT_HEAD` columns, the state)."""
+    from .kernels import as_function  # the kernels load when games are played
+    inner = as_function(decide)
+    row = MOMENT_HEAD + STATE_SIZE
+
+    @closure_njit(interface.POLICY_SIGNATURE)
+    def moments(decision, player, arg, st, params):
+        answer = np.int64(0)
+        if decision != interface.OBSERVE:
+            answer = inner(decision, player, arg, st, params[:n_params])
+        address = np.int64(params[n_params])
+        head = carray(pointer(address), (HEAD,), np.int64)
+        k = head[0]
+        if k < head[1]:
+            tape = carray(pointer(address), (HEAD + row * head[1],), np.int64)
+            at = HEAD + row * k
+            if decision == interface.OBSERVE:
+                turns, pending, extra_done = interface.observed(arg)
+                tape[at] = 0
+                tape[at + 1] = player
+                tape[at + 2] = st[S_ROUND]
+                tape[at + 3] = turns
+                tape[at + 4] = pending
+                tape[at + 5] = extra_done
+            else:
+                tape[at] = 1
+                tape[at + 1] = decision
+                tape[at + 2] = player
+                tape[at + 3] = arg
+                tape[at + 4] = answer
+                tape[at + 5] = st[S_ROUND]
+            tape[at + MOMENT_HEAD:at + row] = st
+        head[0] = k + 1
+        return answer
+
+    return moments
+
+
+def record_moments(decide, cfg, params, seed, game, capacity=1024):
+    """Game ``game`` of a run with ``seed`` under the rules ``cfg``, played by the compiled
+    policy ``decide`` with ``params``: ``(heads, states, final)``, a head row
+    (:data:`MOMENT_HEAD` columns) and a state per moment (position or decision, in the order
+    the engine came to them), and the finished game's state. A decision's state is the one it
+    was asked in (the answer not yet applied)."""
+    from .kernels import play_on
+    recorder = _moments(decide, len(params))
+    row = MOMENT_HEAD + STATE_SIZE
+    while True:
+        st = new_state(cfg)
+        st[C_OBSERVE] = 1
+        seed_streams(st, np.int64(seed), np.int64(game), np.int64(0), np.int64(0))
+        setup_game(st)
+        tape = np.zeros(HEAD + row * capacity, dtype=np.int64)
+        tape[1] = capacity
+        play_on(recorder, st, np.append(params, float(tape.ctypes.data)))
+        n = int(tape[0])
+        if n <= capacity:
+            break
+        capacity = n + 1             # the game is the same again: with room for all
+    rows = tape[HEAD:HEAD + row * n].reshape(n, row)
+    states = rows[:, MOMENT_HEAD:].copy()
+    states[:, C_OBSERVE] = 0
+    st[C_OBSERVE] = 0
+    return rows[:, :MOMENT_HEAD].copy(), states, st
