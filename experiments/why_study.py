@@ -1,8 +1,10 @@
 """Why and where games are lost, for every skill level and one mixed pair: the difficulty
 profile and the hazard by round (``slashersim why``) at the rulebook and instructions defaults
-and their hard presets, on the same games for every player (one seed), with the ceilings.
+and their hard presets, on the same games for every player (one seed), with the ceilings; and
+with ``--equity`` (``slashersim why --equity``) each player's luck and play: the mean per game
+and the share of the outcome's variance of each kind of luck and of the decisions.
 
-    python experiments/why_study.py --games 400 --hard-games 150 --seed 2026 \\
+    python experiments/why_study.py --games 400 --hard-games 150 --seed 2026 --equity \\
         --out results/why.md --figures results/why
 
 Writes the report, ``profile.csv`` and ``hazard.csv`` (small tables) and one hazard figure per
@@ -23,6 +25,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from slashersim.analysis.equity import CHOOSE, ESTIMATE  # noqa: E402
 from slashersim.analysis.fatal import BUDGET, VERDICTS  # noqa: E402
 from slashersim.analysis.why import why  # noqa: E402
 from slashersim.core.config import GameConfig  # noqa: E402
@@ -44,6 +47,27 @@ def cell(r):
     return f"{r['share']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
 
 
+def equity_lines(answers):
+    """The luck-and-play table of a configuration: per player, the mean per game and the share
+    of the outcome's variance [95 % interval] of each source."""
+    sources = [r["source"] for r in answers[0]["equity"]["sources"]]
+    e = answers[0]["equity"]
+    out = ["", f"Luck and play with the future unknown (`why --equity`, {e['estimate']} "
+           f"play-outs per estimate, {e['choose']} per answer to pick the best): per player, "
+           "the mean per game, then the share of the outcome's variance [95 % bootstrap "
+           "interval]. The start plus the luck less the costs is each game's outcome; the "
+           "start and \"none\" (no chance event) hold the estimates' noise.", "",
+           "| player | " + " | ".join(src.replace("luck: ", "") for src in sources) + " |",
+           "| --- | " + " | ".join("---" for _ in sources) + " |"]
+    for s in answers:
+        cells = [f"{r['mean']:+.3f}; {r['share']:.2f} [{r['low']:.2f}, {r['high']:.2f}]"
+                 for r in s["equity"]["sources"]]
+        out.append(f"| {s['label']} | " + " | ".join(cells) + " |")
+    astray = sum(s["equity"]["astray"] for s in answers)
+    out += ["", f"Play-outs whose replay left their game: {astray}."]
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=400)
@@ -55,6 +79,8 @@ def main(argv=None):
     ap.add_argument("--out", default="results/why.md")
     ap.add_argument("--figures", default="results/why")
     ap.add_argument("--cache", default=".why_study_cache")
+    ap.add_argument("--equity", action="store_true",
+                    help="also each game's luck and costs with the future unknown")
     args = ap.parse_args(argv)
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
@@ -68,14 +94,16 @@ def main(argv=None):
         answers = []
         for i, player in enumerate(players):
             key = json.dumps([config.rules_id.digest, player, games, args.seed, args.budget,
-                              i == 0])
+                              i == 0] + ([CHOOSE, ESTIMATE] if args.equity else []))
             kept = cache / (hashlib.sha256(key.encode()).hexdigest()[:20] + ".json")
             if kept.is_file():
                 s = json.loads(kept.read_text())
             else:
                 t = time.perf_counter()
                 r = why(config, policy=player, games=games, seed=args.seed, budget=args.budget,
-                        workers=args.workers, ceilings=i == 0)
+                        workers=args.workers, ceilings=i == 0,
+                        equity={"choose": CHOOSE, "estimate": ESTIMATE} if args.equity
+                        else None)
                 s = r.summary()
                 s["label"] = player
                 kept.write_text(json.dumps(s))
@@ -93,6 +121,7 @@ def main(argv=None):
     pd.DataFrame(profile_rows).to_csv(figures / "profile.csv", index=False)
     pd.DataFrame(hazard_rows).to_csv(figures / "hazard.csv", index=False)
     only = f' --configs "{args.configs}"' if args.configs != ",".join(CONFIGS) else ""
+    only += " --equity" if args.equity else ""
     lines = [
         "# Why and where games are lost",
         "",
@@ -150,6 +179,8 @@ def main(argv=None):
                             f"{int(d['seat'])}) {d['share']:.2f} ({d['avoidable']} avoidable)"
                             for d in s["decisions"][:4])
             lines.append(f"- {s['label']}: {top or 'none'}")
+        if args.equity:
+            lines += equity_lines(answers)
         shown = os.path.relpath(png, Path(args.out).parent)
         lines += ["", f"![hazard by round, {label}]({shown})"]
     Path(args.out).write_text("\n".join(lines) + "\n")

@@ -65,7 +65,7 @@ def test_a_position_s_play_outs_are_the_luck_kernels_own(games):
     g = games[1]
     points, rec = E.game_points(g)
     chance = [p for p in points if p.kind in ("start", "phase")][:4]
-    out = E._rollouts(E._Player("expert", None), rec, chance, [()] * len(chance), 16, 5)
+    out = E.point_rollouts(E.Player("expert", None), rec, chance, [()] * len(chance), 16, 5)
     player = prepare("expert")
     player.compile("rollouts")
     for j, p in enumerate(chance):
@@ -82,9 +82,9 @@ def test_an_estimate_agrees_with_a_long_run(games):
     g = games[2]
     points, rec = E.game_points(g)
     p = [q for q in points if q.kind == "decision"][5]
-    player = E._Player("expert", None)
-    short = E._rollouts(player, rec, [p], [(p.given,)], 64, 3)[0, 0]
-    long = E._rollouts(player, rec, [p], [(p.given,)], 1024, 4)[0, 0]
+    player = E.Player("expert", None)
+    short = E.point_rollouts(player, rec, [p], [(p.given,)], 64, 3)[0, 0]
+    long = E.point_rollouts(player, rec, [p], [(p.given,)], 1024, 4)[0, 0]
     lo, hi = wilson_interval(int((short == rules.WIN).sum()), 64)
     assert lo <= (long == rules.WIN).mean() <= hi
 
@@ -96,7 +96,7 @@ from slashersim.analysis import equity as E
 g = E.game_moments(GameConfig(), "baseline", 5, 1)
 points, rec = E.game_points(g)
 pick = [points[0], points[1]] + [p for p in points if p.kind == "decision"][:2]
-out = E._rollouts(E._Player("baseline", None), rec, pick,
+out = E.point_rollouts(E.Player("baseline", None), rec, pick,
                   [() if p.kind != "decision" else p.answers for p in pick], 2, 9)
 print(out.tolist())
 """
@@ -133,3 +133,16 @@ def test_the_command_refuses_bad_play_out_counts(capsys, argv, word):
     code, out, err = run_main(capsys, *argv)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and word in err
+
+
+def test_the_answer_does_not_depend_on_the_threads(games):
+    import numba
+    g = games[0]
+    many = E.game_equity(g, choose=2, estimate=6, seed=2)
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        one = E.game_equity(g, choose=2, estimate=6, seed=2)
+    finally:
+        numba.set_num_threads(before)
+    assert many.equals(one)

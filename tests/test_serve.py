@@ -857,6 +857,18 @@ def html_escape(text):
 
 
 @needs_web
+def test_why_shows_luck_and_play_when_asked():
+    """With luck and play asked for, the section shows each source's mean and share."""
+    from slashersim.analysis.why import why
+    from slashersim.serve.why_panel import _why_html
+    s = why(policy="novice", games=3, seed=3, workers=1,
+            equity={"choose": 1, "estimate": 2}).summary()
+    shown = _why_html(s)
+    assert "luck and play (the future unknown)" in shown
+    for r in s["equity"]["sources"]:
+        assert f"<td>{r['source']}</td><td>{r['mean']:+.4f}</td>" in shown
+
+
 def test_why_games_are_lost_answers_as_the_command_and_goes_stale():
     """The page's "why games are lost" walks back setting A's first games as ``slashersim
     why`` does (the same profile), keeps its games in the link and goes stale when setting A
@@ -874,6 +886,10 @@ def test_why_games_are_lost_answers_as_the_command_and_goes_stale():
     for r in profile.itertuples():
         assert f"<td>{r.games:,}</td><td>{r.share:.4f}</td>" in shown
     assert "point of no return" in shown and not e.why.stale.visible
+    e.why.equity.value = True
+    assert e.why.stale.visible
+    e.why.equity.value = False
+    assert not e.why.stale.visible
     e.a.skill.value = "casual"
     assert e.why.stale.visible and "why_games=6" in location.search
     e.why.games.value = "0"

@@ -68,9 +68,11 @@ def choose_for(estimate):
     them: picking needs fewer than valuing)."""
     return max(1, estimate * 3 // 8)
 
-#: the rollout streams of the two sets: play-out ``i`` of a set draws from game ``i`` of
-#: ``seed + SET_A`` or ``seed + SET_B``
+#: the rollout streams of the two sets: play-out ``i`` of game ``g``'s points draws from the
+#: streams of game ``(2 * g + SET_A) * PER_SET + i`` (or ``SET_B``) of the seed: each game and
+#: each set its own, so that the games' estimation errors are independent
 SET_A, SET_B = 0, 1
+PER_SET = 1 << 20
 _MAX_ANSWERS = 64
 
 
@@ -147,7 +149,7 @@ def game_points(g):
                      np.concatenate([g.states[index], g.final[None, :]]),
                      np.concatenate([info, [[K.SNAP_END, g.final[L.S_ROUND], 0, 0, 0]]]),
                      g.params)
-    points, base, script = [], -1, []
+    points, base, script, known = [], -1, [], None
     for m, head in enumerate(g.heads):
         st = g.states[m]
         rnd = int(st[L.S_ROUND])
@@ -170,15 +172,17 @@ def game_points(g):
                 cand, hidden = partner_candidates(st, player)
                 played = int(rec.snaps[base][L.S_HAND + partner] & ~st[L.S_HAND + partner])
                 view = (partner, int(cand), int(hidden), played)
-            points.append(Point(m, base, snapshot_position(rec, base).known, "decision", rnd,
+            points.append(Point(m, base, known, "decision", rnd,
                                 tuple(script), view, decision, player, answers, answer))
         script.append((decision * 2 + player, answer))
     return points, rec
 
 
-def _rollouts(player, rec, points, answer_lists, games, seed):
-    """Outcome codes ``(len(points), max answers, games)`` of the points' play-outs, each
-    point's answers ``answer_lists[j]`` (empty: the position as it is)."""
+def point_rollouts(player, rec, points, answer_lists, games, seed, first=0):
+    """Outcome codes ``(len(points), max answers, games)`` of the points' play-outs by
+    ``player`` (a :class:`Player`), each point's answers ``answer_lists[j]`` (empty: the
+    position as it is). Play-out ``i`` draws from the streams of game ``first + i`` of
+    ``seed``."""
     from ..runner.kernels import decision_rollouts, scripted_function
     m = len(points)
     width = max([1] + [len(a) for a in answer_lists])
@@ -198,12 +202,14 @@ def _rollouts(player, rec, points, answer_lists, games, seed):
         n_answers[j] = len(a)
     out = np.zeros((m, width, games), dtype=np.int8)
     decision_rollouts(scripted_function(player.decide), bases, poses, views, scripts, at,
-                      decided, answers, n_answers, player.params, int(seed), 0, out)
+                      decided, answers, n_answers, player.params, int(seed), int(first), out)
     return out
 
 
-class _Player:
-    def __init__(self, policy, params):
+class Player:
+    """A registered policy (or pair) and its parameters, as the play-outs take them."""
+
+    def __init__(self, policy, params=None):
         from ..runner.kernels import as_function
         self.decide = get_policy(policy).decide
         as_function(self.decide)
@@ -219,19 +225,19 @@ def game_equity(g, choose=CHOOSE, estimate=ESTIMATE, seed=0):
     name), ``round``, ``seat``, ``answer``, ``best``, ``before``, ``after``, ``luck``, ``cost``;
     its attributes ``start``, ``outcome`` and ``astray`` (play-outs whose replay left the game:
     0 unless the engine and the record disagree). ``choose`` play-outs per answer pick the best
-    answer, ``estimate`` per point estimate the chances (streams ``seed + SET_A``,
-    ``seed + SET_B``)."""
-    choose = check_count("choose", choose)
-    estimate = check_count("estimate", estimate)
+    answer, ``estimate`` per point estimate the chances (on the streams of ``seed`` that
+    :data:`SET_A` and :data:`SET_B` name)."""
+    choose = check_count("choose", choose, PER_SET)
+    estimate = check_count("estimate", estimate, PER_SET)
     seed = check_seed(seed)
-    player = _Player(g.policy, g.params)
+    player = Player(g.policy, g.params)
     points, rec = game_points(g)
     decisions = [p for p in points if p.kind == "decision"]
     astray = 0
     best = {}
     if decisions:
-        out = _rollouts(player, rec, decisions, [p.answers for p in decisions], choose,
-                        seed + SET_A)
+        out = point_rollouts(player, rec, decisions, [p.answers for p in decisions], choose,
+                             seed, (2 * g.game + SET_A) * PER_SET)
         astray += int((out == LK.ASTRAY).sum())
         for j, p in enumerate(decisions):
             wins = (out[j, :len(p.answers)] == rules.WIN).sum(axis=1)
@@ -241,7 +247,8 @@ def game_equity(g, choose=CHOOSE, estimate=ESTIMATE, seed=0):
     lists = [() if p.kind != "decision" else
              ((p.given,) if best[p.moment] == p.given else (p.given, best[p.moment]))
              for p in points]
-    out = _rollouts(player, rec, points, lists, estimate, seed + SET_B)
+    out = point_rollouts(player, rec, points, lists, estimate, seed,
+                         (2 * g.game + SET_B) * PER_SET)
     astray += int((out == LK.ASTRAY).sum())
     value = (out == rules.WIN).mean(axis=2)
     rows = []
@@ -249,7 +256,7 @@ def game_equity(g, choose=CHOOSE, estimate=ESTIMATE, seed=0):
     prev = start
     prev_point = points[0]
     for j, p in enumerate(points[1:], start=1):
-        kind = _luck_kind(g, rec, prev_point, p)
+        kind = _luck_kind(rec, prev_point, p)
         if p.kind != "decision":
             v = float(value[j, 0])
             rows.append(_luck(kind, p, prev, v))
@@ -265,7 +272,7 @@ def game_equity(g, choose=CHOOSE, estimate=ESTIMATE, seed=0):
             prev = given_v
         prev_point = p
     outcome = float(g.won)
-    rows.append(_luck(_end_kind(g, rec, prev_point), None, prev, outcome,
+    rows.append(_luck(_end_kind(rec, prev_point), None, prev, outcome,
                       int(g.final[L.S_ROUND])))
     table = pd.DataFrame(rows, columns=["event", "kind", "round", "seat", "answer", "best",
                                         "before", "after", "luck", "cost"])
@@ -285,7 +292,7 @@ def _in_play(rec, point):
                                     and int(rec.info[point.base, 0]) == K.SNAP_DEALT)
 
 
-def _luck_kind(g, rec, a, b):
+def _luck_kind(rec, a, b):
     """The chance the stretch from point ``a`` to point ``b`` held (:data:`KINDS`)."""
     if b.kind == "area":
         return "area"
@@ -310,7 +317,7 @@ def _reshuffled(before, after):
     return int(after[L.S_DECK_N]) > int(before[L.S_DECK_N])
 
 
-def _end_kind(g, rec, last):
+def _end_kind(rec, last):
     """The chance between the last point and the end of the game."""
     return "deal" if _in_play(rec, last) else "none"
 

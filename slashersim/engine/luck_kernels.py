@@ -29,7 +29,6 @@ from ..core.layout import (
     C_LEADER,
     C_N_AREAS,
     CFG_SIZE,
-    STATE_SIZE,
     S_AREA,
     S_AREA_DECK,
     S_AREA_N,
@@ -45,6 +44,7 @@ from ..core.layout import (
     S_TRUMP,
     S_TRUMP_CARD,
     S_TRUMP_DECK,
+    STATE_SIZE,
 )
 from ..core.rules import (
     ALL_CARDS,
@@ -283,7 +283,7 @@ def redraw_partner(st, view):
     if p < 0:
         return
     cand = view[W_CANDIDATES]
-    for i in range(view[W_HIDDEN]):
+    for _ in range(view[W_HIDDEN]):
         c = nth_bit(cand, rand_below(st, DEAL, popcount(cand)))
         cand &= ~(1 << c)
     st[S_HAND + p] = cand | view[W_PLAYED]

@@ -232,9 +232,10 @@ class WhyRun(_Answer):
 
     name = "slashersim-why"
 
-    def __init__(self, a: Settings, games: int):
+    def __init__(self, a: Settings, games: int, equity: bool = False):
         self.settings = a
         self.games = games
+        self.equity = equity
         self.lost: int | None = None
         super().__init__(compile_note([a.policy, "belief", "expert", "omniscient"],
                                       ("engine", "record")))
@@ -245,4 +246,5 @@ class WhyRun(_Answer):
 
     def _answer(self) -> dict:
         return api.why(self.settings.config(), policy=self.settings.policy, games=self.games,
-                       seed=self.settings.seed, progress=self._step).summary()
+                       seed=self.settings.seed, equity=self.equity,
+                       progress=self._step).summary()

@@ -7,7 +7,7 @@ import html
 import panel as pn
 
 from ..core.errors import ConfigError
-from ..present.text import WHY_LEGEND
+from ..present.text import EQUITY_LEGEND, WHY_LEGEND
 from .link import PageValues
 from .live import WhyRun
 from .settings import is_stale, parse_why_games, run_identity
@@ -30,8 +30,12 @@ class WhyPanel:
                                           width=160, css_classes=["why-games"])
         self.button = pn.widgets.Button(name="Why were they lost?", button_type="primary",
                                         css_classes=["why-run"])
+        self.equity = pn.widgets.Checkbox(name="with luck and play (the future unknown; about "
+                                               "a second a game)", value=False,
+                                          css_classes=["why-equity"])
         self.button.on_click(lambda event: self.start())
         self.games.param.watch(lambda event: page.settings_changed(), "value")
+        self.equity.param.watch(lambda event: page.settings_changed(), "value")
         self.message = message_pane("why-message")
         self.stale = stale_pane("why-stale", WHY_STALE)
         self.result = pn.pane.HTML("", css_classes=["why-result"], width=840)
@@ -44,14 +48,16 @@ class WhyPanel:
                 "same decision: a loss it avoids was **avoidable**, one it loses too only "
                 "**hindsight** could avoid. Matches `slashersim why` for the same games and "
                 "seed; a few seconds per lost game at the hard presets."),
-            pn.Row(self.games, self.button), self.message, self.stale, self.result,
+            pn.Row(self.games, self.button), self.equity, self.message, self.stale, self.result,
             css_classes=["why"])
 
     def key(self) -> tuple | None:
-        """What decides the answer: setting A's rules, player and seed, and the games."""
+        """What decides the answer: setting A's rules, player and seed, the games, and
+        whether luck and play are asked for."""
         try:
             a, _ = self.page.settings()
-            return run_identity(a)[0][:2] + (parse_why_games(self.games.value), a.seed)
+            return run_identity(a)[0][:2] + (parse_why_games(self.games.value), a.seed,
+                                             bool(self.equity.value))
         except ConfigError:
             return None
 
@@ -80,7 +86,7 @@ class WhyPanel:
         show_message(self.message, None)
         self.shown = self.key()
         mark(self.stale, self.result, False)
-        self.run = WhyRun(a, games).start()
+        self.run = WhyRun(a, games, bool(self.equity.value)).start()
         self.button.disabled = True
         self.show()
         self.page.keep_refreshing()
@@ -94,7 +100,8 @@ class WhyPanel:
         player = f"<p class='why-player'>{html.escape(r.settings.player)}</p>"
         if not r.finished or r.result is None:
             note = f" &mdash; {html.escape(r.note)}" if r.note else ""
-            lost = "" if r.lost is None else f": {r.done:,} of {r.lost:,} lost games walked back"
+            what = "games seen" if r.equity else "lost games walked back"
+            lost = "" if r.lost is None else f": {r.done:,} of {r.lost:,} {what}"
             self.result.object = (f"{player}<span class='why-state'>"
                                   f"{'failed' if r.finished else 'playing'}</span>{lost}{note}")
         else:
@@ -124,6 +131,16 @@ def _why_html(s: dict) -> str:
                      f"{fmt_ci((r['ci_low'], r['ci_high']))}</td></tr>"
                      for r in s["hazard_by_round"])
     legend = " ".join(line.strip() for line in WHY_LEGEND)
+    equity = ""
+    if s.get("equity"):
+        cells = "".join(f"<tr><td>{html.escape(r['source'])}</td><td>{r['mean']:+.4f}</td>"
+                        f"<td>{r['share']:.4f}</td><td>{fmt_ci((r['low'], r['high']))}</td>"
+                        f"</tr>" for r in s["equity"]["sources"])
+        words = " ".join(line.strip() for line in EQUITY_LEGEND)
+        equity = (f"<table class='why-equity-table'><tr><th>luck and play (the future "
+                  f"unknown)</th><th>mean per game</th><th>share of the variance</th>"
+                  f"<th>95% CI</th></tr>{cells}</table>"
+                  f"<p class='why-legend'>{html.escape(words)}</p>")
     return (f": {s['games']:,} games, seed {s['seed']}"
             f"<table class='why-profile'><tr><th>why the games were lost</th><th>games</th>"
             f"<th>share</th><th>95% CI</th></tr>{rows}</table>"
@@ -132,4 +149,4 @@ def _why_html(s: dict) -> str:
                if decisions else "")
             + f"<table class='why-hazard'><tr><th>round</th><th>still winnable at its start"
               f"</th><th>lost in it</th><th>hazard</th><th>95% CI</th></tr>{hazard}</table>"
-            f"<p class='why-legend'>{html.escape(legend)}</p>")
+            + equity + f"<p class='why-legend'>{html.escape(legend)}</p>")
