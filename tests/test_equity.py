@@ -2,6 +2,8 @@
 to its outcome, the replays never leave the game, a position's play-outs are the luck
 kernels' own, the estimates agree with long runs, and the kernel is the same compiled and in
 Python. Play-out counts are tiny: accuracy is the benchmark's business."""
+import json
+
 import numpy as np
 import pytest
 
@@ -118,6 +120,13 @@ def test_why_adds_luck_and_costs_whose_shares_add_up():
     assert s["share"].sum() == pytest.approx(1.0)
     summary = r.summary()
     assert summary["equity"]["astray"] == 0 and len(summary["equity"]["sources"]) == 8
+    from slashersim.present.text import format_why
+    assert "luck and play (the future unknown)" in format_why(summary)
+    r.where = f"outcome == '{t['outcome'].iloc[0]}'"    # all ended the same: no variance
+    s = r.summary()
+    json.dumps(s, allow_nan=False)
+    assert all(x["share"] is None for x in s["equity"]["sources"])
+    assert "shares: none, every game asked about ended the same way" in format_why(s)
 
 
 def test_the_api_s_default_play_outs_are_the_analysis_own():

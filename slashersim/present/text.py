@@ -659,10 +659,13 @@ def _equity_lines(e):
     lines = ["", f"  {'luck and play (the future unknown)':<40}  mean    share     95% CI"]
     for r in e["sources"]:
         name = words.get(r["source"], r["source"].replace("luck: ", "luck of the "))
-        share = f"{r['share']:7.4f}   [{r['low']:.4f}, {r['high']:.4f}]"
+        share = "      -" if r["share"] is None else \
+            f"{r['share']:7.4f}   [{r['low']:.4f}, {r['high']:.4f}]"
         lines.append(f"  {name:<40}{r['mean']:+7.4f}  {share}")
     lines.append(f"  play-outs: {e['estimate']} per estimate, {e['choose']} per answer to "
                  f"pick the best")
+    if any(r["share"] is None for r in e["sources"]):
+        lines.append("  shares: none, every game asked about ended the same way")
     return lines + ["", *EQUITY_LEGEND]
 
 

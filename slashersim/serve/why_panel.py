@@ -116,6 +116,10 @@ _VERDICT_WORDS = {"won": "won", "deal": "lost at the deal", "avoidable": "lost: 
                   "undecided": "undecided (the solver's budget ran out)"}
 
 
+def _share(x) -> str:
+    return "-" if x is None else f"{x:.4f}"
+
+
 def _why_html(s: dict) -> str:
     """A ``why`` answer (its ``summary()``) as the page shows it: the profile, the fatal
     decisions and the hazard by round, with the legend."""
@@ -134,7 +138,8 @@ def _why_html(s: dict) -> str:
     equity = ""
     if s.get("equity"):
         cells = "".join(f"<tr><td>{html.escape(r['source'])}</td><td>{r['mean']:+.4f}</td>"
-                        f"<td>{r['share']:.4f}</td><td>{fmt_ci((r['low'], r['high']))}</td>"
+                        f"<td>{_share(r['share'])}</td><td>"
+                        f"{fmt_ci(None if r['low'] is None else (r['low'], r['high']))}</td>"
                         f"</tr>" for r in s["equity"]["sources"])
         words = " ".join(line.strip() for line in EQUITY_LEGEND)
         equity = (f"<table class='why-equity-table'><tr><th>luck and play (the future "
