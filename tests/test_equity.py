@@ -60,16 +60,18 @@ def test_the_points_follow_the_game(games):
             assert played & hand == 0
 
 
-def test_a_position_s_play_outs_are_the_luck_kernels_own(games):
-    """With no decision to try, a point's play-outs are exactly those of the luck timeline's
-    kernel from the same position and streams."""
+def test_a_position_s_play_outs_are_the_luck_kernels_own():
+    """With no decision to try, a point's play-outs (through the scripted player, on the
+    function-pointer kernel) are exactly those of the luck kernels' own loop (the baseline's
+    compiled-in fast path) from the same position and streams."""
     from slashersim.runner import prepare
-    g = games[1]
+    g = E.game_moments(GameConfig(), "baseline", SEED, 1)
     points, rec = E.game_points(g)
     chance = [p for p in points if p.kind in ("start", "phase")][:4]
-    out = E.point_rollouts(E.Player("expert", None), rec, chance, [()] * len(chance), 16, 5)
-    player = prepare("expert")
+    out = E.point_rollouts(E.Player("baseline"), rec, chance, [()] * len(chance), 16, 5)
+    player = prepare("baseline")
     player.compile("rollouts")
+    assert player.kernels.compiled_in is not None, "the baseline's own fast path"
     for j, p in enumerate(chance):
         ref = np.empty(16, dtype=np.int8)
         player.kernels.rollouts(np.ascontiguousarray(rec.snaps[p.base]), player.params,

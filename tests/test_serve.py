@@ -858,15 +858,18 @@ def html_escape(text):
 
 @needs_web
 def test_why_shows_luck_and_play_when_asked():
-    """With luck and play asked for, the section shows each source's mean and share."""
-    from slashersim.analysis.why import why
+    """With luck and play asked for, the section shows each source's mean and share (and a
+    dash where a subset's games all ended the same)."""
     from slashersim.serve.why_panel import _why_html
-    s = why(policy="novice", games=3, seed=3, workers=1,
-            equity={"choose": 1, "estimate": 2}).summary()
+    sources = [{"source": "start", "mean": 0.74, "share": 0.01, "low": -0.02, "high": 0.03},
+               {"source": "luck: deal", "mean": 0.1, "share": None, "low": None,
+                "high": None}]
+    s = {"games": 3, "seed": 3, "profile": [], "decisions": [], "hazard_by_round": [],
+         "equity": {"sources": sources, "choose": 1, "estimate": 2, "astray": 0}}
     shown = _why_html(s)
     assert "luck and play (the future unknown)" in shown
-    for r in s["equity"]["sources"]:
-        assert f"<td>{r['source']}</td><td>{r['mean']:+.4f}</td>" in shown
+    assert "<td>start</td><td>+0.7400</td><td>0.0100</td><td>[-0.0200, 0.0300]</td>" in shown
+    assert "<td>luck: deal</td><td>+0.1000</td><td>-</td><td>-</td>" in shown
 
 
 def test_why_games_are_lost_answers_as_the_command_and_goes_stale():

@@ -374,6 +374,9 @@ def variance_shares(totals, boot=400, seed=0):
         return np.array([np.mean((xx[idx] - xx[idx].mean()) * (oo - oo.mean())) for xx in x]) \
             / var
     point = shares(np.arange(len(o)))
-    draws = np.array([shares(rng.integers(0, len(o), len(o))) for _ in range(boot)])
-    low, high = np.nanpercentile(draws, [2.5, 97.5], axis=0)
+    if np.isnan(point).all():
+        low = high = point
+    else:
+        draws = np.array([shares(rng.integers(0, len(o), len(o))) for _ in range(boot)])
+        low, high = np.nanpercentile(draws, [2.5, 97.5], axis=0)
     return pd.DataFrame({"source": names, "share": point, "low": low, "high": high})

@@ -64,7 +64,8 @@ class Part(NamedTuple):
 #: the engine's kernels that take the player as a function, by kind
 KERNELS = {
     "engine": Part("engine", "kernels", "chunk", "the engine", 20),
-    "rollouts": Part("rollouts", "kernels", "rollouts", "the play-outs of positions", 25),
+    "rollouts": Part("rollouts", "kernels", "decision_rollouts", "the play-outs of positions",
+                     25),
     "record": Part("record", "kernels", "play_on", "the game recorder", 15),
     "python": Part("python", "kernels", "play_games", "the engine for Python players", 15),
 }

@@ -73,11 +73,6 @@ def chunk(policy, cfg, params, seed, game0, records, held, repeats):
     game.simulate_chunk(policy, cfg, params, seed, game0, records, held, repeats)
 
 
-@lazy_njit(types.void(POLICY_TYPE, *_ROLLOUTS), cache=True)
-def rollouts(policy, base, params, pos, seed, first, out):
-    """:func:`engine.luck_kernels.rollouts` for a policy passed as a first-class function."""
-    luck_kernels.rollouts(policy, base, params, pos, seed, first, out)
-
 
 @lazy_njit(types.int64(POLICY_TYPE, _ST, _PAR, _ST), cache=True)
 def continue_as_is(policy, st, params, pos):
@@ -112,6 +107,32 @@ def decision_rollouts(policy, bases, poses, views, scripts, script_at, decided, 
     function (one that answers from the script first: :func:`scripted_function`)."""
     luck_kernels.decision_rollouts(policy, bases, poses, views, scripts, script_at, decided,
                                    answers, n_answers, params, seed, first, out)
+
+
+class _PositionRollouts:
+    """The play-outs of one position for a policy passed as a first-class function: those of
+    :func:`decision_rollouts` for one point with no decision (the same redraws and play as
+    :func:`engine.luck_kernels.rollouts`, outcome for outcome), so that one kernel serves
+    the luck analyses and the equity view."""
+
+    _view = np.array([[-1, 0, 0, 0]], dtype=np.int64)
+    _script = np.zeros((1, 2), dtype=np.int64)
+    _at = np.zeros(2, dtype=np.int64)
+    _undecided = np.full(1, -1, dtype=np.int64)
+    _answers = np.zeros((1, 1), dtype=np.int64)
+    _none = np.zeros(1, dtype=np.int64)
+
+    def compile(self):
+        decision_rollouts.compile()
+
+    def __call__(self, policy, base, params, pos, seed, first, out):
+        decision_rollouts(policy, np.ascontiguousarray(base).reshape(1, -1),
+                          np.ascontiguousarray(pos).reshape(1, -1), self._view, self._script,
+                          self._at, self._undecided, self._answers, self._none, params, seed,
+                          first, out[None, None, :])
+
+
+rollouts = _PositionRollouts()
 
 
 @functools.cache
