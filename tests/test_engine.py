@@ -183,9 +183,9 @@ def test_a_position_s_play_outs_compile_no_game_kernel():
     out = run_python("from slashersim import api\n"
                      "import slashersim.runner.kernels as k\n"
                      f"api.luck_state({str(state)!r}, games=20)\n"
-                     "print(sorted(n for n in ('chunk', 'rollouts')\n"
+                     "print(sorted(n for n in ('chunk', 'decision_rollouts')\n"
                      "             if getattr(k, n).dispatcher.overloads))\n")
-    assert out.split("\n")[0] == "['rollouts']"
+    assert out.split("\n")[0] == "['decision_rollouts']"
 
 
 @pytest.mark.parametrize("hold", [None, ((0,), 2)], ids=["per-game", "held"])

@@ -113,7 +113,7 @@ def test_the_play_outs_are_the_same_compiled_and_in_python():
 
 
 def test_why_adds_luck_and_costs_whose_shares_add_up():
-    r = Y.why(GameConfig(), policy="expert", games=6, seed=SEED, workers=1,
+    r = Y.why(GameConfig(), policy="expert", games=6, seed=SEED, workers=1, budget=200,
               equity={"choose": 2, "estimate": 4})
     t = r.table
     luck = sum(t[f"luck_{k}"] for k in E.KINDS)
