@@ -40,7 +40,9 @@ def start_calibration(config, policy, seed, games, estimate):
         out = E.point_rollouts(player, rec, starts, [()] * len(starts), estimate,
                                seed + ROLLOUT_OFFSET, game * E.PER_SET)
         for p, o in zip(starts, out[:, 0]):
-            rows.setdefault(p.round, []).append((g.won, (o == rules.WIN).mean()))
+            # a round's start is shown before the round is counted: its state's round is the
+            # one before
+            rows.setdefault(p.round + 1, []).append((g.won, (o == rules.WIN).mean()))
     table = []
     for rnd in sorted(rows):
         won, est = np.array(rows[rnd]).T

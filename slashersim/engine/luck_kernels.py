@@ -260,11 +260,14 @@ def continue_as_is(policy, st, params, pos):
 # --- a decision's play-outs (the equity view) -----------------------------------------------
 #: the slots after ``STATE_SIZE`` of a decision's play-out: the script's next entry, a flag
 #: set when the engine asked other than the script says (the replay left the game as played),
-#: the script's length, then its entries, two slots each: ``decision * 2 + player``, answer
+#: the script's length, the address of a tape the moments of a recorded game go to (0: none;
+#: ``runner.recorded.record_moments``), then the script's entries, two slots each:
+#: ``decision * 2 + player``, answer
 X_NEXT = STATE_SIZE
 X_ASTRAY = STATE_SIZE + 1
 X_LENGTH = STATE_SIZE + 2
-X_SCRIPT = STATE_SIZE + 3
+X_TAPE = STATE_SIZE + 3
+X_SCRIPT = STATE_SIZE + 4
 #: columns of a decision's ``view`` row: the partner whose unplayed cards are redrawn (-1:
 #: none), the cards it may hold as the deciding seat sees them, how many of those lie in the
 #: trump deck instead, the cards it played before the decision this round

@@ -27,9 +27,9 @@ from numba import types
 import numpy as np
 
 from ..core import compiling
-from ..core.layout import S_OUTCOME
+from ..core.layout import S_OUTCOME, S_ROUND
 from ..engine import game, luck_kernels
-from ..engine.interface import OBSERVE, PARAMS_TYPE, POLICY_SIGNATURE, POLICY_TYPE
+from ..engine.interface import OBSERVE, PARAMS_TYPE, POLICY_SIGNATURE, POLICY_TYPE, observed
 from ..engine.lazy import closure_njit, lazy_njit
 from ..policies import Pair, baseline
 
@@ -141,18 +141,29 @@ def scripted_function(decide):
     :func:`engine.luck_kernels.decision_rollouts`): while the script in the state's slots
     ``X_*`` lasts, each decision is answered from it, after the player was asked too (so that
     its memory and stream go on as if it had answered); a decision other than the script's
-    next marks the play-out astray. Past the script the player answers."""
+    next marks the play-out astray. Past the script the player answers. With a tape's address
+    in ``X_TAPE`` it also writes each position it is shown and each decision with its answer
+    (``runner.recorded.record_moments``)."""
+    from .recorded import write_moment
     inner = as_function(decide)
     x_next, x_astray = luck_kernels.X_NEXT, luck_kernels.X_ASTRAY
-    x_length, x_script = luck_kernels.X_LENGTH, luck_kernels.X_SCRIPT
+    x_length, x_script, x_tape = luck_kernels.X_LENGTH, luck_kernels.X_SCRIPT, \
+        luck_kernels.X_TAPE
 
     @closure_njit(POLICY_SIGNATURE)
     def scripted(decision, player, arg, st, params):
         if decision == OBSERVE:
+            if st[x_tape] != 0:
+                turns, pending, extra_done = observed(arg)
+                write_moment(st, st[x_tape], 0, player, st[S_ROUND], turns, pending,
+                             extra_done)
             return np.int64(0)
         k = st[x_next]
         if k >= st[x_length]:
-            return inner(decision, player, arg, st, params)
+            answer = inner(decision, player, arg, st, params)
+            if st[x_tape] != 0:
+                write_moment(st, st[x_tape], 1, decision, player, arg, answer, st[S_ROUND])
+            return answer
         inner(decision, player, arg, st, params)
         st[x_next] = k + 1
         if st[x_script + 2 * k] != decision * 2 + player:

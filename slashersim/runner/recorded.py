@@ -8,12 +8,13 @@ the recorder writes where they point). It never changes an answer.
 - :func:`record_positions`: the positions of a game (the luck timeline's), those the engine's
   own flow shows a recorder (:func:`engine.interface.observe`), down to each card drawn.
 - :func:`record_moments`: both, in the order they came: each position, and each decision with
-  its answer and the state it was asked in (the equity view's).
+  its answer and the state it was asked in (the equity view's), written by the equity view's
+  scripted player (:func:`write_moment`).
 """
 import ctypes
 import functools
 
-from numba import carray, config, types
+from numba import carray, config, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 import numpy as np
@@ -22,6 +23,7 @@ from ..core.layout import C_OBSERVE, MEMORY_SIZE, S_MEMORY, S_ROUND, STATE_SIZE,
 from ..engine import interface
 from ..engine.deal import setup_game
 from ..engine.lazy import closure_njit
+from ..engine.luck_kernels import X_SCRIPT, X_TAPE
 from ..engine.positions import INFO_SIZE, SNAP_END
 from ..engine.rng import seed_streams
 from ..policies import get_policy, param_vector
@@ -154,49 +156,28 @@ def record_positions(decide, cfg, params, seed, game, capacity=256):
 
 
 #: columns of a moment before its state: 0 for a position (then its ``INFO_SIZE`` info), 1 for a
-#: decision (then decision, player, arg, answer)
+#: decision (then decision, player, arg, answer, round)
 MOMENT_HEAD = 1 + INFO_SIZE
 
 
-@functools.cache
-def _moments(decide, n_params):
-    """A policy that plays as the compiled policy ``decide`` and writes each position it is
-    shown and each decision it answers to the tape (:data:`MOMENT_HEAD` columns, the state)."""
-    from .kernels import as_function  # the kernels load when games are played
-    inner = as_function(decide)
+@njit(cache=True)
+def write_moment(st, address, kind, a, b, c, d, e):
+    """Append a moment (head ``kind, a .. e``, then ``st[:STATE_SIZE]``) to the tape at
+    ``address`` (its head: rows written, rows it holds); past its room only the count grows."""
     row = MOMENT_HEAD + STATE_SIZE
-
-    @closure_njit(interface.POLICY_SIGNATURE)
-    def moments(decision, player, arg, st, params):
-        answer = np.int64(0)
-        if decision != interface.OBSERVE:
-            answer = inner(decision, player, arg, st, params[:n_params])
-        address = np.int64(params[n_params])
-        head = carray(pointer(address), (HEAD,), np.int64)
-        k = head[0]
-        if k < head[1]:
-            tape = carray(pointer(address), (HEAD + row * head[1],), np.int64)
-            at = HEAD + row * k
-            if decision == interface.OBSERVE:
-                turns, pending, extra_done = interface.observed(arg)
-                tape[at] = 0
-                tape[at + 1] = player
-                tape[at + 2] = st[S_ROUND]
-                tape[at + 3] = turns
-                tape[at + 4] = pending
-                tape[at + 5] = extra_done
-            else:
-                tape[at] = 1
-                tape[at + 1] = decision
-                tape[at + 2] = player
-                tape[at + 3] = arg
-                tape[at + 4] = answer
-                tape[at + 5] = st[S_ROUND]
-            tape[at + MOMENT_HEAD:at + row] = st
-        head[0] = k + 1
-        return answer
-
-    return moments
+    head = carray(pointer(address), (HEAD,), np.int64)
+    k = head[0]
+    if k < head[1]:
+        tape = carray(pointer(address), (HEAD + row * head[1],), np.int64)
+        at = HEAD + row * k
+        tape[at] = kind
+        tape[at + 1] = a
+        tape[at + 2] = b
+        tape[at + 3] = c
+        tape[at + 4] = d
+        tape[at + 5] = e
+        tape[at + MOMENT_HEAD:at + row] = st[:STATE_SIZE]
+    head[0] = k + 1
 
 
 def record_moments(decide, cfg, params, seed, game, capacity=1024):
@@ -204,18 +185,22 @@ def record_moments(decide, cfg, params, seed, game, capacity=1024):
     policy ``decide`` with ``params``: ``(heads, states, final)``, a head row
     (:data:`MOMENT_HEAD` columns) and a state per moment (position or decision, in the order
     the engine came to them), and the finished game's state. A decision's state is the one it
-    was asked in (the answer not yet applied)."""
-    from .kernels import play_on
-    recorder = _moments(decide, len(params))
+    was asked in (the answer not yet applied). The player is the equity view's scripted one
+    (:func:`.kernels.scripted_function`) with no script: it answers as ``decide`` and writes
+    each moment to the tape whose address is in ``st[X_TAPE]``."""
+    from .kernels import play_on, scripted_function
+    recorder = scripted_function(decide)
     row = MOMENT_HEAD + STATE_SIZE
     while True:
-        st = new_state(cfg)
+        st = np.zeros(X_SCRIPT, dtype=np.int64)
+        st[:STATE_SIZE] = new_state(cfg)
         st[C_OBSERVE] = 1
         seed_streams(st, np.int64(seed), np.int64(game), np.int64(0), np.int64(0))
         setup_game(st)
         tape = np.zeros(HEAD + row * capacity, dtype=np.int64)
         tape[1] = capacity
-        play_on(recorder, st, np.append(params, float(tape.ctypes.data)))
+        st[X_TAPE] = tape.ctypes.data
+        play_on(recorder, st, params)
         n = int(tape[0])
         if n <= capacity:
             break
@@ -223,5 +208,6 @@ def record_moments(decide, cfg, params, seed, game, capacity=1024):
     rows = tape[HEAD:HEAD + row * n].reshape(n, row)
     states = rows[:, MOMENT_HEAD:].copy()
     states[:, C_OBSERVE] = 0
-    st[C_OBSERVE] = 0
-    return rows[:, :MOMENT_HEAD].copy(), states, st
+    final = st[:STATE_SIZE].copy()
+    final[C_OBSERVE] = 0
+    return rows[:, :MOMENT_HEAD].copy(), states, final
