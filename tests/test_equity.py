@@ -138,6 +138,7 @@ def test_the_api_s_default_play_outs_are_the_analysis_own():
 
 @pytest.mark.parametrize("argv, word", [
     (["why", "--equity", "--playouts", "0"], "--playouts"),
+    (["why", "--playouts", "8"], "--playouts 8 counts the play-outs of --equity"),
 ])
 def test_the_command_refuses_bad_play_out_counts(capsys, argv, word):
     from helpers import run_main

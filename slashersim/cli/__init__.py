@@ -310,16 +310,24 @@ def cmd_simulate(args):
     return _violations(summary["invariant_violations"], summary["games"])
 
 
+def _playouts_need_equity(args):
+    if args.playouts is not None and not args.equity:
+        raise ConfigError(f"--playouts {args.playouts} counts the play-outs of --equity, which "
+                          f"was not asked for: add --equity or leave --playouts out")
+
+
 def cmd_why(args):
     from .. import api  # its checks are the API's
     params, wrong = _param_values(args)
     cards = [args.cards] if args.cards else []
-    config, inputs, _, _ = _checked(
+    playouts = api.WHY_PLAYOUTS if args.playouts is None else args.playouts
+    config, inputs, _, _, _ = _checked(
         args, lambda: config_from_args(args),
         lambda: api.why_inputs(config_from_args(args), policy=args.policy, games=args.games,
                                seed=args.seed, budget=args.budget, where=args.where,
                                workers=args.workers, threads=args.threads, params=params,
-                               playouts=args.playouts),
+                               playouts=playouts),
+        lambda: _playouts_need_equity(args),
         lambda: _check_png(args, inputs=cards),
         lambda: args.games_out and check_output(args.games_out, "--games-out", inputs=cards),
         refused=wrong)
@@ -330,7 +338,7 @@ def cmd_why(args):
         r = api.why(config, policy=args.policy, games=args.games, seed=args.seed,
                     budget=args.budget, where=args.where, workers=args.workers,
                     threads=args.threads, params=inputs[8], ceilings=args.ceilings,
-                    equity=args.equity, playouts=args.playouts, progress=progress)
+                    equity=args.equity, playouts=playouts, progress=progress)
     s = r.summary()
     if args.games_out:
         write_atomic(args.games_out, lambda f: r.table.to_csv(f, index=False))

@@ -338,7 +338,7 @@ def build_parser():
                      help="also see every game with the future unknown: its luck by kind of "
                           "chance and its decisions' cost, by play-outs (about a second a "
                           "game for the expert)")
-    why.add_argument("--playouts", type=_positive("--playouts"), default=64, metavar="N",
+    why.add_argument("--playouts", type=_positive("--playouts"), default=None, metavar="N",
                      help="with --equity: play-outs per estimate (default 64)")
     why.add_argument("--json", action="store_true", help="print one JSON object")
     why.add_argument("--games-out", default=None, metavar="FILE.csv",
