@@ -60,7 +60,9 @@ def equity_lines(answers):
            "| player | " + " | ".join(src.replace("luck: ", "") for src in sources) + " |",
            "| --- | " + " | ".join("---" for _ in sources) + " |"]
     for s in answers:
-        cells = [f"{r['mean']:+.3f}; {r['share']:.2f} [{r['low']:.2f}, {r['high']:.2f}]"
+        cells = [f"{r['mean']:+.3f}; " + ("- (every game ended the same)" if r["share"] is None
+                                          else f"{r['share']:.2f} [{r['low']:.2f}, "
+                                               f"{r['high']:.2f}]")
                  for r in s["equity"]["sources"]]
         out.append(f"| {s['label']} | " + " | ".join(cells) + " |")
     astray = sum(s["equity"]["astray"] for s in answers)
