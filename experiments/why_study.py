@@ -56,7 +56,9 @@ def equity_lines(answers):
            f"play-outs per estimate, {e['choose']} per answer to pick the best): per player, "
            "the mean per game, then the share of the outcome's variance [95 % bootstrap "
            "interval]. The start plus the luck less the costs is each game's outcome; the "
-           "start and \"none\" (no chance event) hold the estimates' noise.", "",
+           "start and \"none\" (no chance event) hold the estimates' noise. A decision is "
+           "valued by its best answer, so the luck before it counts the chance of playing it "
+           "best: a weak player's luck means run high and its costs take that back.", "",
            "| player | " + " | ".join(src.replace("luck: ", "") for src in sources) + " |",
            "| --- | " + " | ".join("---" for _ in sources) + " |"]
     for s in answers:

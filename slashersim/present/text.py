@@ -650,6 +650,8 @@ EQUITY_LEGEND = (
     "  outcome (1 won, 0 lost). mean: per game; share: the part of the outcome's variance from",
     "  game to game it explains (the shares add up to 1). The start is the same chance for",
     "  every game and \"no chance event\" is no event: their shares are the estimates' noise.",
+    "  A decision is valued by its best answer, so the luck before it counts the chance of",
+    "  playing it best: a weak player's luck means run high and its costs take that back.",
 )
 
 

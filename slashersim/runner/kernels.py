@@ -155,14 +155,15 @@ def scripted_function(decide):
         if decision == OBSERVE:
             if st[x_tape] != 0:
                 turns, pending, extra_done = observed(arg)
-                write_moment(st, st[x_tape], 0, player, st[S_ROUND], turns, pending,
-                             extra_done)
+                write_moment(st, st[x_tape], np.int64(0), player, st[S_ROUND], turns,
+                             pending, extra_done)
             return np.int64(0)
         k = st[x_next]
         if k >= st[x_length]:
             answer = inner(decision, player, arg, st, params)
             if st[x_tape] != 0:
-                write_moment(st, st[x_tape], 1, decision, player, arg, answer, st[S_ROUND])
+                write_moment(st, st[x_tape], np.int64(1), decision, player, arg, answer,
+                             st[S_ROUND])
             return answer
         inner(decision, player, arg, st, params)
         st[x_next] = k + 1
