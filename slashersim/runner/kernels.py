@@ -45,7 +45,8 @@ class Kernels(NamedTuple):
     first-class policy function they take first (``None`` when the policy is compiled in).
 
     :meth:`chunk` plays games in parallel (:func:`engine.game.simulate_chunk`), :meth:`rollouts`
-    plays a position out (:func:`engine.luck_kernels.rollouts`), both with the policy bound.
+    plays a position out (:func:`engine.luck_kernels.rollouts` on a fast path, else the one
+    point of :func:`engine.luck_kernels.decision_rollouts`), both with the policy bound.
     """
 
     chunk_kernel: object
