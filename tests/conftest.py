@@ -30,15 +30,15 @@ def fresh_compile_notice():
 #: what each of the two pytest-xdist workers compiles (or loads) before its first test: a clean
 #: numba cache is filled once, its two halves at the same time. Left to the tests, whichever
 #: came first compiled a kernel, and now and then both workers compiled the same one at once.
-#: Names are compile parts (``slashersim.policies.compile_part``), and ``steps`` (the engine's
-#: entry points for single rules). No test starts before both halves are done, so the halves
-#: take about as long each (the parts' compile times: ``PolicySpec.compile_seconds``,
-#: ``core.compiling.KERNELS``). The players whose compiled pieces others reuse (the heuristic's
-#: card, the expert's, the searches' play-outs) come before them in the same half, so that no
-#: piece is compiled by both halves at once; the engine's kernels for any player go to the other
-#: half.
+#: Names are compile parts (``slashersim.policies.compile_part``), ``steps`` (the engine's
+#: entry points for single rules) and ``solver`` (the exact solver's). No test starts before
+#: both halves are done, so the halves take about as long each (the parts' compile times:
+#: ``PolicySpec.compile_seconds``, ``core.compiling.KERNELS``). The players whose compiled
+#: pieces others reuse (the heuristic's card, the expert's, the searches' play-outs) come before
+#: them in the same half, so that no piece is compiled by both halves at once; the engine's
+#: kernels for any player go to the other half.
 WARM_UP = {"gw0": ("engine_baseline", "rollouts_baseline", "record", "steps", "engine",
-                   "rollouts"),
+                   "rollouts", "solver"),
            "gw1": ("heuristic", "expert", "search", "omniscient", "exerciser", "belief")}
 
 
@@ -46,6 +46,9 @@ def _warm(part):
     from importlib import import_module
     if part == "steps":
         import_module("slashersim.engine.steps")
+        return
+    if part == "solver":
+        import_module("slashersim.analysis.winnable")._compiled()
         return
     import_module("slashersim.runner.kernels").compile_part(part)
 

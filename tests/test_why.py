@@ -11,11 +11,11 @@ from slashersim.analysis import fatal as F
 from slashersim.analysis import why as Y
 from slashersim.core.errors import ConfigError
 
-SEED = 11
+SEED = 7
 #: a card file of the card language's how-to
 CARDS = '[area.cabins]\nbreaks_on_trick = "lead.rank + follow.rank > 8"\n'
-#: the first games of seed 11 (expert, rulebook defaults), some of them lost
-GAMES = 24
+#: the first games of seed 7 (expert, rulebook defaults): 6 of them lost, each decided quickly
+GAMES = 16
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +78,7 @@ def test_the_answer_does_not_depend_on_the_workers(tmp_path):
     cards = tmp_path / "cards.toml"
     cards.write_text(CARDS)
     config = GameConfig(cards=str(cards))
-    games = [1, 5, 8, 13, 22]
+    games = [1, 2, 3, 4, 6]
     one = Y.fatal_rows(config, "expert", SEED, games, budget=300, workers=1)
     two = Y.fatal_rows(config, "expert", SEED, games, budget=300, workers=2)
     assert [r["game"] for r in two] == games
@@ -132,7 +132,7 @@ def test_the_command_answers_in_words_and_json(capsys, tmp_path):
                               "--games-out", str(tmp_path / "g.csv"))
     assert code == 0
     first = out.splitlines()[0]
-    assert first.startswith("expert player") and "8 games, seed 11" in first
+    assert first.startswith("expert player") and f"8 games, seed {SEED}" in first
     for words in ("lost at the deal", "hindsight", "hazard by round", "hazard by area",
                   "point of no return"):
         assert words in out

@@ -209,8 +209,10 @@ def start_state(cfg, seed, game):
 
 @functools.cache
 def _compiled(players=()):
-    """Compile (or load) the solver's kernels and the recorders of ``players`` once, so that
-    no game's time is spent on it."""
+    """Compile (or load) the solver's kernels, those the fatal decisions' walk calls too
+    (:mod:`.fatal`), and the recorders of ``players`` once, so that no game's time is spent
+    on it."""
+    import numba
     s = _solver()
     for name in players:
         play_recorded(name, start_state(GameConfig().to_array(), 0, 0), 1)
@@ -221,6 +223,13 @@ def _compiled(players=()):
                    np.empty(1, dtype=np.int64), params)
     s.play_tricks(st, rows, np.empty((1, 16), dtype=np.int64))
     s.round_key(st)
+    if not hasattr(s.give_card, "compile"):        # numba off
+        return True
+    state, vector, i64 = numba.typeof(st), numba.typeof(params), numba.types.int64
+    s.explore_from.compile((i64, state, state, numba.typeof(rows),
+                            numba.typeof(np.empty((1, 1), dtype=np.int64)), state, vector))
+    s.finish_play_scripted.compile((state, vector))
+    s.give_card.compile((state, i64, i64))
     return True
 
 
