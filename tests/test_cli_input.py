@@ -453,6 +453,31 @@ def test_ctrl_c_stops_a_long_run_within_a_second():
     assert err.strip().splitlines()[-1] == "slashersim: interrupted" and "Traceback" not in err
 
 
+@pytest.mark.parametrize("then", ["fails", "goes on"])
+def test_ctrl_c_inside_a_compiler_callback_still_stops_the_command(capsys, monkeypatch, then):
+    """Ctrl-C landing while numba's compiler calls back into Python (Python can only print it
+    as "exception ignored") stops the command as any Ctrl-C does, whether the compile then
+    fails or goes on: one line, exit status 130, no traceback."""
+    import ctypes
+
+    from slashersim import cli
+
+    def pressed():
+        raise KeyboardInterrupt
+
+    def command(args):
+        ctypes.CFUNCTYPE(None)(pressed)()
+        if then == "fails":
+            raise RuntimeError("the compiler lost its object code")
+        for _ in range(10 ** 7):
+            pass
+        return 0
+    monkeypatch.setitem(cli.COMMANDS, "simulate", command)
+    assert cli.main(["simulate"]) == 130
+    err = capsys.readouterr().err
+    assert err == "slashersim: interrupted\n"
+
+
 def test_timeline_png_refusals(capsys, no_play, tmp_path):
     record = tmp_path / "rec.json"
     record.write_text(json.dumps({"format": "slashersim game record 2", "config": {},

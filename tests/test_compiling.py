@@ -274,7 +274,9 @@ def test_a_function_compiled_again_for_a_literal_is_found():
                 ("items.use_items", (arr, nt.Omitted(0))),
                 ("game.play_block", (arr, nt.int64)), ("game.play_block", (arr, nt.uint64)),
                 ("deal.once", (arr, nt.int64)), ("deal.once", (nt.float64[::1], nt.int64)),
-                ("deal.same", (arr, nt.int64)), ("deal.same", (arr, nt.int64))]
+                ("deal.same", (arr, nt.int64)), ("deal.same", (arr, nt.int64)),
+                ("numba.cpython.hashing.process_return", (nt.int64,)),
+                ("numba.cpython.hashing.process_return", (nt.uint64, nt.literal(0)))]
     found = numba_checks.repeated_compilations(compiled)
     assert sorted(found) == ["game.play_block", "items.use_items"]
     assert len(found["items.use_items"]) == 3

@@ -11,11 +11,15 @@ imported inside each command, after the pure-Python checks (marked "after the ch
 ``--help`` and most refusals take a third of a second instead of the second it takes to load. A
 run whose games broke an invariant of the rules exits with status 1.
 """
+import _thread
 from contextlib import contextmanager
 import json
 import os
 from pathlib import Path
 import sys
+import threading
+import time
+from types import SimpleNamespace
 from typing import NamedTuple
 
 from ..api import checks
@@ -763,7 +767,13 @@ def main(argv=None):
         if args.refused and not getattr(args, "gathers", False):
             raise ConfigError("; ".join(args.refused))
         check_files(args)
-        return COMMANDS[args.command](args) or 0
+        with _ctrl_c_kept() as ctrl_c:
+            try:
+                return COMMANDS[args.command](args) or 0
+            except Exception as e:
+                if ctrl_c.pressed:
+                    raise KeyboardInterrupt from e
+                raise
     except (ConfigError, ValueError) as e:
         print(f"slashersim: error: {e}", file=sys.stderr)
         return 2
@@ -780,6 +790,43 @@ def main(argv=None):
         return 2
     finally:
         compiling.enable(False, command=False)
+
+
+@contextmanager
+def _ctrl_c_kept():
+    """Ctrl-C that lands while a compiled library calls back into Python (numba's compiler
+    handing an object file over to be cached) cannot stop the callback: Python would print it
+    as an "exception ignored", with a traceback, and the compile would go on or fail later.
+    Inside the block such an interrupt is kept (``pressed``) and raised in the main thread a
+    moment later, once the callback has returned; an error that follows it is the interrupt's."""
+    state = SimpleNamespace(pressed=False, delivered=False, open=True)
+    lock = threading.Lock()
+    previous = sys.unraisablehook
+
+    def deliver():
+        with lock:
+            if state.open:
+                state.delivered = True
+                _thread.interrupt_main()
+
+    def hook(unraisable):
+        if issubclass(unraisable.exc_type, KeyboardInterrupt):
+            state.pressed = True
+            threading.Timer(0.05, deliver).start()
+        else:
+            previous(unraisable)
+    sys.unraisablehook = hook
+    try:
+        yield state
+    finally:
+        with lock:
+            state.open = False
+        sys.unraisablehook = previous
+    if state.delivered:             # raised at the next bytecode: let it come here
+        for _ in range(100):
+            time.sleep(0.01)
+    if state.pressed:
+        raise KeyboardInterrupt
 
 
 def _silence_stdout():
