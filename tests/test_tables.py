@@ -5,8 +5,9 @@ import os
 from pathlib import Path
 import subprocess
 import sys
+from types import SimpleNamespace
 
-from helpers import assert_one_line_error, run_cli
+from helpers import assert_one_line_error, run_cli, run_main
 import numpy as np
 import pandas as pd
 import pytest
@@ -85,17 +86,22 @@ def test_info_prints_how_the_table_was_made(written, capsys):
     assert info["provenance"] == PROVENANCE and info["rows"] == 6
 
 
-def test_info_refusals_are_one_line(written, tmp_path):
+def test_info_refusals_are_one_line(written, tmp_path, capsys, monkeypatch):
+    """Each refusal is one line and exit status 2: the first from the shell, the others in
+    this process (the same ``main``)."""
+    assert_one_line_error(run_cli("info", "missing.parquet", cwd=ROOT),
+                          "table 'missing.parquet' not found")
+    monkeypatch.chdir(ROOT)
     (tmp_path / "bad.parquet").write_text("not parquet")
     (written / "t.csv.json").unlink()
     for args, needle in (
-            (["missing.parquet"], "table 'missing.parquet' not found"),
             ([str(tmp_path / "bad.parquet")], "as a parquet table"),
             ([str(ROOT / "README.md")], "expected a .parquet or .csv sweep table"),
             ([str(written / "t.csv")], "its sidecar"),
             ([str(OLD)], "has no provenance (written before table format 2); regenerate it "
                          "with: slashersim sweep ")):
-        assert_one_line_error(run_cli("info", *args, cwd=ROOT), needle)
+        code, out, err = run_main(capsys, "info", *args)
+        assert_one_line_error(SimpleNamespace(returncode=code, stdout=out, stderr=err), needle)
 
 
 def test_info_compiles_nothing(written):

@@ -98,9 +98,16 @@ def _fatal_batch(args):
     return out
 
 
-def _workers(workers):
+#: fewer lost games than this are walked back in this process alone unless more workers are
+#: asked for: a helper process takes seconds to start, longer than most games take
+HELPERS_FROM = 8
+
+
+def _workers(workers, games):
+    """How many processes walk back ``games`` lost games: ``workers``, or by default up to
+    two, one for a few games."""
     if workers is None:
-        return min(2, os.cpu_count() or 1)
+        return 1 if games < HELPERS_FROM else min(2, os.cpu_count() or 1)
     return max(1, int(workers))
 
 
@@ -140,47 +147,51 @@ def _serve():
 def fatal_rows(config, policy, seed, games, params=None, budget=BUDGET, fair=FAIR,
                workers=None, step=None):
     """The :class:`~.fatal.Fatal` rows of ``games`` (game numbers of a run), in game order.
-    ``workers`` processes of their own (started with ``python -c``, so that a user's script
-    needs no ``__main__`` guard) share them, each given the next game as it finishes one (a
-    few games take far longer than the rest); the answers do not depend on how many.
-    ``step(n)`` after each game."""
+    ``workers`` processes share them: this one and ``workers - 1`` of their own (started
+    with ``python -c``, so that a user's script needs no ``__main__`` guard), each taking the
+    next game as it finishes one (a few games take far longer than the rest), so that a small
+    question is answered here before a helper has started. The answers do not depend on how
+    many. ``step(n)`` after each game."""
     games = list(games)
-    n = min(_workers(workers), max(1, len(games)))
-    if n == 1:
-        rows = []
-        for g in games:
-            rows += _fatal_batch((config, policy, seed, [g], params, budget, fair))
-            if step:
-                step(1)
-        return rows
+    inputs = (config, policy, seed, params, budget, fair)
+    n = min(_workers(workers, len(games)), max(1, len(games)))
     pending = list(reversed(games))
     lock = threading.Lock()
     found = {}
-    procs = [subprocess.Popen([sys.executable, "-c",
-                               "from slashersim.analysis.why import _serve; _serve()"],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE) for _ in range(n)]
+
+    def take():
+        with lock:
+            return pending.pop() if pending else None
+
+    def done(row):
+        with lock:
+            found[row["game"]] = row
+            if step:
+                step(1)
 
     def feed(p):
-        with lock:
-            game = pending.pop() if pending else None
+        game = take()
         _send(p.stdin, game)
         if game is None:
             p.stdin.close()
 
     def work(p):
-        _send(p.stdin, (config, policy, seed, params, budget, fair))
+        _send(p.stdin, inputs)
         feed(p)
         while (row := _receive(p.stdout)) is not None:
-            with lock:
-                found[row["game"]] = row
-                if step:
-                    step(1)
+            done(row)
             feed(p)
 
+    procs = [subprocess.Popen([sys.executable, "-c",
+                               "from slashersim.analysis.why import _serve; _serve()"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+             for _ in range(n - 1)]
     threads = [threading.Thread(target=work, args=(p,), daemon=True) for p in procs]
     try:
         for t in threads:
             t.start()
+        while (game := take()) is not None:
+            done(_fatal_batch((config, policy, seed, [game], params, budget, fair))[0])
         for t in threads:
             t.join()
     finally:
@@ -190,7 +201,7 @@ def fatal_rows(config, policy, seed, games, params=None, budget=BUDGET, fair=FAI
         failed = [p.wait() for p in procs]
     if any(failed) or len(found) != len(games):
         raise RuntimeError(f"a worker of the fatal decisions failed (exit status "
-                           f"{max(failed)})")
+                           f"{max(failed, default=0)})")
     return [found[g] for g in games]
 
 

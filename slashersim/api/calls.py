@@ -741,9 +741,10 @@ def why(config: GameConfig | None = None, *, policy: PolicyLike = DEFAULT_SKILL,
     game, and ``summary()`` the JSON answer. ``where`` (a pandas query over ``table``'s
     columns, e.g. ``"round == 2"`` for the games lost in round 2, ``"killer_start == 2"``)
     asks about a subset. ``budget`` bounds the rounds the solver expands per game (a game
-    past it is undecided); ``workers`` processes share the lost games (default: up to 2);
-    the answer does not depend on ``workers`` or ``threads``. ``ceilings`` also plays the same
-    games with ``belief`` and ``open_hands``. ``policy`` may be a pair (``"novice+expert"``).
+    past it is undecided); ``workers`` processes share the lost games (default: up to 2, one
+    for fewer than 8); the answer does not depend on ``workers`` or ``threads``.
+    ``ceilings`` also plays the same games with ``belief`` and ``open_hands``. ``policy`` may
+    be a pair (``"novice+expert"``).
 
     ``equity`` also sees every game with the future unknown
     (:mod:`slashersim.analysis.equity`): ``table`` gains each game's ``start`` (its chance

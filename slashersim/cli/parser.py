@@ -329,8 +329,8 @@ def build_parser():
                      help="rounds the solver may expand per game before the game counts as "
                           "undecided (default 4000)")
     why.add_argument("--workers", type=_positive("--workers"), default=None,
-                     help="processes that walk the lost games back (default: up to 2); the "
-                          "answer does not depend on it")
+                     help="processes that walk the lost games back (default: up to 2, one for "
+                          "fewer than 8); the answer does not depend on it")
     why.add_argument("--ceilings", action="store_true",
                      help="also play the same games with belief and open_hands, the "
                           "ceilings beside the profile")
