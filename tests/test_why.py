@@ -1,6 +1,7 @@
 """Why and where games are lost: each fatal decision carries its two proofs, the profile's
 counts add up, the answer does not depend on the workers, and bad questions are refused."""
 import json
+from types import SimpleNamespace
 
 from helpers import run_main
 import numpy as np
@@ -85,6 +86,31 @@ def test_the_answer_does_not_depend_on_the_workers(tmp_path):
     assert sum(r["verdict"] != F.WON for r in one) >= 2
     assert [{k: v for k, v in r.items() if k != "seconds"} for r in two] == \
         [{k: v for k, v in r.items() if k != "seconds"} for r in one]
+
+
+def test_a_helper_stopped_by_ctrl_c_exits_quietly(monkeypatch, capsys):
+    """Ctrl-C reaches a command's helper processes too: a helper walking a game back exits
+    with status 130 and prints nothing (the asking process says "interrupted")."""
+    import io
+    import sys
+
+    def pressed(args):
+        raise KeyboardInterrupt
+    source = io.BytesIO()
+    for value in ((GameConfig(), "expert", SEED, None, 300, "belief"), 5, None):
+        Y._send(source, value)
+    source.seek(0)
+    monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=source))
+    monkeypatch.setattr(sys, "stdout", SimpleNamespace(buffer=io.BytesIO()))
+    monkeypatch.setattr(Y, "_fatal_batch", pressed)
+    try:
+        Y._serve()
+    except KeyboardInterrupt:
+        pytest.fail("the helper let Ctrl-C out, with its traceback")
+    except SystemExit as e:
+        assert e.code == 130 and capsys.readouterr().err == ""
+    else:
+        pytest.fail("the helper went on")
 
 
 def test_a_question_about_some_games(answer):

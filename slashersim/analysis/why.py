@@ -135,13 +135,25 @@ def _receive(stream):
     return pickle.loads(stream.read(struct.unpack("<Q", head)[0]))
 
 
+#: what a helper process runs (:func:`_serve`); Ctrl-C while it starts ends it quietly too
+HELPER = ("import sys\n"
+          "try:\n"
+          "    from slashersim.analysis.why import _serve\n"
+          "except KeyboardInterrupt:\n"
+          "    sys.exit(130)\n"
+          "_serve()\n")
+
+
 def _serve():
     """A worker process's loop (``python -c``): the run's inputs, then one game number at a
     time from stdin (``None`` ends it); one row per game to stdout as each is done."""
     source, out = sys.stdin.buffer, sys.stdout.buffer
-    config, policy, seed, params, budget, fair = _receive(source)
-    while (game := _receive(source)) is not None:
-        _send(out, _fatal_batch((config, policy, seed, [game], params, budget, fair))[0])
+    try:
+        config, policy, seed, params, budget, fair = _receive(source)
+        while (game := _receive(source)) is not None:
+            _send(out, _fatal_batch((config, policy, seed, [game], params, budget, fair))[0])
+    except KeyboardInterrupt:       # Ctrl-C reaches the whole command: the asking process says so
+        sys.exit(130)
 
 
 def fatal_rows(config, policy, seed, games, params=None, budget=BUDGET, fair=FAIR,
@@ -182,10 +194,8 @@ def fatal_rows(config, policy, seed, games, params=None, budget=BUDGET, fair=FAI
             done(row)
             feed(p)
 
-    procs = [subprocess.Popen([sys.executable, "-c",
-                               "from slashersim.analysis.why import _serve; _serve()"],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-             for _ in range(n - 1)]
+    procs = [subprocess.Popen([sys.executable, "-c", HELPER], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE) for _ in range(n - 1)]
     threads = [threading.Thread(target=work, args=(p,), daemon=True) for p in procs]
     try:
         for t in threads:
