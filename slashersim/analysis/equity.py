@@ -102,7 +102,7 @@ class GameMoments:
     seed: int
     game: int
     params: np.ndarray
-    heads: np.ndarray     #: a row per moment (``runner.recorded.MOMENT_HEAD`` columns)
+    heads: np.ndarray     #: a row per moment (``runner.tape.MOMENT_HEAD`` columns)
     states: np.ndarray    #: the state of each moment
     final: np.ndarray     #: the finished game
 

@@ -60,7 +60,7 @@ from ..policies import Pair, get_policy, param_vector
 from ..policies.python import BRIDGE_STATE_SIZE, REPORT_AT, Observation, answerer
 from ..policies.reach import shared
 from ..runner import drive
-from ..runner.recorded import pointer
+from ..runner.tape import pointer
 
 CHANNELS = ("partner_hand", "undealt", "deal_scratch", "first_yellows", "item_deck",
             "partner_flashlight", "killer_start", "area_order", "arrows", "streams",

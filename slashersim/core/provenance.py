@@ -24,7 +24,8 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]
 #: :data:`NOT_KERNEL_SOURCES` (the players' registry, the checks of their choice and of what a
 #: Python player reaches)
 KERNEL_SOURCES = ("core/layout.py", "core/fields.py", "core/rules.py", "engine/", "policies/",
-                  "runner/kernels.py", "runner/recorded.py", "analysis/hygiene.py")
+                  "runner/kernels.py", "runner/recorded.py", "runner/tape.py",
+                  "analysis/hygiene.py")
 NOT_KERNEL_SOURCES = ("policies/__init__.py", "policies/choice.py", "policies/params.py",
                       "policies/reach.py")
 

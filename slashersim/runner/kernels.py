@@ -145,7 +145,7 @@ def scripted_function(decide):
     next marks the play-out astray. Past the script the player answers. With a tape's address
     in ``X_TAPE`` it also writes each position it is shown and each decision with its answer
     (``runner.recorded.record_moments``)."""
-    from .recorded import write_moment
+    from .tape import write_moment
     inner = as_function(decide)
     x_next, x_astray = luck_kernels.X_NEXT, luck_kernels.X_ASTRAY
     x_length, x_script, x_tape = luck_kernels.X_LENGTH, luck_kernels.X_SCRIPT, \

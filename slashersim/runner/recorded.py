@@ -9,14 +9,11 @@ the recorder writes where they point). It never changes an answer.
   own flow shows a recorder (:func:`engine.interface.observe`), down to each card drawn.
 - :func:`record_moments`: both, in the order they came: each position, and each decision with
   its answer and the state it was asked in (the equity view's), written by the equity view's
-  scripted player (:func:`write_moment`).
+  scripted player (:func:`.tape.write_moment`).
 """
-import ctypes
 import functools
 
-from numba import carray, config, njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import carray
 import numpy as np
 
 from ..core.layout import C_OBSERVE, MEMORY_SIZE, S_MEMORY, S_ROUND, STATE_SIZE, new_state
@@ -27,27 +24,10 @@ from ..engine.luck_kernels import X_SCRIPT, X_TAPE
 from ..engine.positions import INFO_SIZE, SNAP_END
 from ..engine.rng import seed_streams
 from ..policies import get_policy, param_vector
+from .tape import HEAD, MOMENT_HEAD, pointer
 
 #: a tape row: the round, the decision, the answer
 ROW = 3
-#: the tape's head: rows written (-1 once it overflowed), rows it holds
-HEAD = 2
-
-
-@intrinsic
-def pointer(typingctx, address):
-    """The integer ``address`` as a pointer (for :func:`numba.carray`)."""
-    if not isinstance(address, types.Integer):
-        return None
-
-    def codegen(context, builder, sig, args):
-        return builder.inttoptr(args[0], cgutils.voidptr_t)
-    return types.voidptr(address), codegen
-
-
-if config.DISABLE_JIT:
-    def pointer(address):  # noqa: F811 (the same in plain Python, where intrinsics do not run)
-        return ctypes.c_void_p(int(address))
 
 
 @functools.cache
@@ -153,31 +133,6 @@ def record_positions(decide, cfg, params, seed, game, capacity=256):
     info = np.concatenate([rows[:, :INFO_SIZE], np.zeros((1, INFO_SIZE), dtype=np.int64)])
     info[-1, :2] = SNAP_END, st[S_ROUND]
     return snaps, info
-
-
-#: columns of a moment before its state: 0 for a position (then its ``INFO_SIZE`` info), 1 for a
-#: decision (then decision, player, arg, answer, round)
-MOMENT_HEAD = 1 + INFO_SIZE
-
-
-@njit(cache=True)
-def write_moment(st, address, kind, a, b, c, d, e):
-    """Append a moment (head ``kind, a .. e``, then ``st[:STATE_SIZE]``) to the tape at
-    ``address`` (its head: rows written, rows it holds); past its room only the count grows."""
-    row = MOMENT_HEAD + STATE_SIZE
-    head = carray(pointer(address), (HEAD,), np.int64)
-    k = head[0]
-    if k < head[1]:
-        tape = carray(pointer(address), (HEAD + row * head[1],), np.int64)
-        at = HEAD + row * k
-        tape[at] = kind
-        tape[at + 1] = a
-        tape[at + 2] = b
-        tape[at + 3] = c
-        tape[at + 4] = d
-        tape[at + 5] = e
-        tape[at + MOMENT_HEAD:at + row] = st[:STATE_SIZE]
-    head[0] = k + 1
 
 
 def record_moments(decide, cfg, params, seed, game, capacity=1024):
