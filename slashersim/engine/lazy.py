@@ -9,7 +9,7 @@ import hashlib
 import os
 
 from numba import njit
-from numba.core.caching import FunctionCache
+from numba.core.caching import FunctionCache, IndexDataCacheFile
 import numpy as np
 
 from ..core import compiling
@@ -52,13 +52,31 @@ def lazy_njit(signature, **options):
 class _CellsKeyedCache(FunctionCache):
     """numba's on-disk cache for a closure, keyed by what its cells hold rather than by their
     pickled bytes (which carry a compiled function's per-process id, so a closure over one
-    would compile afresh in every process)."""
+    would compile afresh in every process).
+
+    Each closure (each set of cell values) has an index and data files of its own, named after
+    that key: numba numbers the data files of one index in order, unlocked, so closures of one
+    line (every mixed pair is ``runner.kernels.pair_function``'s) saved by two processes at
+    once (the command's helpers, the test workers, two commands) could take one number, and
+    one closure's key then load the other's code (``tests/test_closure_cache.py``)."""
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        self._cells_digest = _cells_digest(py_func)
+        self._cache_file = IndexDataCacheFile(
+            cache_path=self._cache_path,
+            filename_base=f"{self._impl.filename_base}.{self._cells_digest[:20]}",
+            source_stamp=self._impl.locator.get_source_stamp())
 
     def _index_key(self, sig, codegen):
-        code = self._py_func.__code__
-        cells = tuple(_describe(c.cell_contents) for c in self._py_func.__closure__ or ())
-        digest = hashlib.sha256(repr((code.co_code, code.co_consts, cells)).encode())
-        return sig, codegen.magic_tuple(), digest.hexdigest()
+        return sig, codegen.magic_tuple(), self._cells_digest
+
+
+def _cells_digest(py_func):
+    """A closure's code and what its cells hold (:func:`_describe`), hashed."""
+    code = py_func.__code__
+    cells = tuple(_describe(c.cell_contents) for c in py_func.__closure__ or ())
+    return hashlib.sha256(repr((code.co_code, code.co_consts, cells)).encode()).hexdigest()
 
 
 def _describe(value):
