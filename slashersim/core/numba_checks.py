@@ -73,7 +73,8 @@ def cached_twice():
     compile side by side. So a function generic in the player (first parameter ``policy``)
     is not cached by itself but inside each kernel, and every other function has one
     signature (saved under two keys, an explicit signature and the same types inferred hold
-    the same code). Read from numba's index files (a pickled version, then the pickled
+    the same code); each compiled closure has files of its own (``engine.lazy``). Read from
+    numba's index files (a pickled version, then the pickled
     ``(stamp, overloads)``)."""
     import pickle
     found = {}
