@@ -286,7 +286,7 @@ def test_record_uses_the_policy_parameters(capsys, tmp_path):
     assert code == 0 and "game 7 of seed 3" in out_text
 
 
-@njit(interface.POLICY_SIGNATURE)
+@njit
 def _illegal(decision, player, arg, st, params):
     """Plays a card it does not hold: the engine flags every such game."""
     if decision == interface.PLAY_CARD:

@@ -20,7 +20,7 @@ from slashersim.present.text import format_policy_speeds
 from slashersim.runner import simulate
 
 
-@njit(interface.POLICY_SIGNATURE)
+@njit
 def _no_charm(decision, player, arg, st, params):
     """The baseline, except that with ``params[0] > 0`` it never uses a Lucky Charm at the
     start of an item phase."""

@@ -58,11 +58,6 @@ def test_a_mixed_pair_decides_alike_whatever_the_hidden_cards():
 
 # --- the test can fail: one peeking policy per hidden channel ----------------------------------
 @njit
-def _other(st, player):
-    return 1 - player
-
-
-@njit
 def peek_partner_hand(st, player):
     return st[L.S_HAND + 1 - player]
 
@@ -135,24 +130,59 @@ def peek_partner_memory(st, player):
     return total & 0xFFFF
 
 
-def cheater(peek):
-    """The exerciser, except that its card play follows ``peek``'s hidden value."""
-    @njit(interface.POLICY_SIGNATURE)
-    def cheat(decision, player, arg, st, params):
-        if decision == interface.PLAY_CARD and popcount(arg) > 1:
-            v = peek(st, player)
-            if v >= 0:
-                return nth_bit(arg, v % popcount(arg))
-        return X.decide(decision, player, arg, st, params)
-    return cheat
-
-
 CHEATERS = {"partner_hand": peek_partner_hand, "undealt": peek_undealt,
             "deal_scratch": peek_deal_scratch, "first_yellows": peek_first_yellows,
             "item_deck": peek_item_deck, "partner_flashlight": peek_partner_flashlight,
             "killer_start": peek_killer_start, "area_order": peek_area_order,
             "arrows": peek_arrows, "streams": peek_streams,
             "partner_stream": peek_partner_stream, "partner_memory": peek_partner_memory}
+#: the channels in the order :func:`peek` numbers them
+CHANNEL_ORDER = tuple(CHEATERS)
+
+
+@njit
+def peek(channel, st, player):
+    """The value hidden channel number ``channel`` (of :data:`CHANNEL_ORDER`) shows
+    ``player``."""
+    if channel == 0:
+        return peek_partner_hand(st, player)
+    if channel == 1:
+        return peek_undealt(st, player)
+    if channel == 2:
+        return peek_deal_scratch(st, player)
+    if channel == 3:
+        return peek_first_yellows(st, player)
+    if channel == 4:
+        return peek_item_deck(st, player)
+    if channel == 5:
+        return peek_partner_flashlight(st, player)
+    if channel == 6:
+        return peek_killer_start(st, player)
+    if channel == 7:
+        return peek_area_order(st, player)
+    if channel == 8:
+        return peek_arrows(st, player)
+    if channel == 9:
+        return peek_streams(st, player)
+    if channel == 10:
+        return peek_partner_stream(st, player)
+    return peek_partner_memory(st, player)
+
+
+@njit
+def cheater(decision, player, arg, st, params):
+    """The exerciser, except that its card play follows the value the hidden channel number
+    ``params[0]`` shows: one policy, compiled once, peeking at the channel its parameter
+    names (a parameter is public: it carries nothing hidden)."""
+    if decision == interface.PLAY_CARD and popcount(arg) > 1:
+        v = peek(np.int64(params[0]), st, player)
+        if v >= 0:
+            return nth_bit(arg, v % popcount(arg))
+    return X.decide(decision, player, arg, st, params[:0])
+
+
+def channel_params(channel):
+    return np.array([CHANNEL_ORDER.index(channel)], dtype=np.float64)
 
 
 @pytest.fixture(scope="module")
@@ -176,14 +206,21 @@ def test_every_hidden_channel_has_a_cheater():
     assert set(CHEATERS) == set(Hy.CHANNELS)
 
 
+def test_the_cheater_peeks_at_the_channel_its_parameter_names(channel_points):
+    for k, name in enumerate(CHANNEL_ORDER):
+        for p in channel_points[::50]:
+            st, player = p[Hy.POINT_HEADER:], int(p[1])
+            assert peek(k, st, player) == CHEATERS[name](st, player), name
+
+
 @pytest.mark.parametrize("channel", sorted(CHEATERS))
 def test_a_policy_peeking_at_one_channel_is_caught(channel, channel_points):
-    bad = Hy.check_decisions(cheater(CHEATERS[channel]), channel_points)
+    bad = Hy.check_decisions(cheater, channel_points, params=channel_params(channel))
     assert bad, channel
 
 
 # --- what a decision writes ----------------------------------------------------------------------
-@njit(interface.POLICY_SIGNATURE)
+@njit
 def hides_hands_in_a_spare_slot(decision, player, arg, st, params):
     """The hidden-memory cheat: fair answers, but both hands written into a state slot the
     engine does not use at this point."""
@@ -191,7 +228,7 @@ def hides_hands_in_a_spare_slot(decision, player, arg, st, params):
     return X.decide(decision, player, arg, st, params)
 
 
-@njit(interface.POLICY_SIGNATURE)
+@njit
 def launders_through_memory(decision, player, arg, st, params):
     """Fair answers, but the partner's hand written into the player's own memory, for a later
     decision to read."""
@@ -199,14 +236,14 @@ def launders_through_memory(decision, player, arg, st, params):
     return X.decide(decision, player, arg, st, params)
 
 
-@njit(interface.POLICY_SIGNATURE)
+@njit
 def launders_through_its_stream(decision, player, arg, st, params):
     """Fair answers, but the partner's hand folded into the player's own random stream."""
     st[L.S_RNG + L.POLICY] ^= st[L.S_HAND + 1 - player]
     return X.decide(decision, player, arg, st, params)
 
 
-@njit(interface.POLICY_SIGNATURE)
+@njit
 def counts_its_decisions(decision, player, arg, st, params):
     """Fair: its memory holds what it may know (how many decisions it took, its last hand)."""
     mine = L.S_MEMORY + player * L.MEMORY_SIZE
@@ -411,7 +448,7 @@ def test_a_policy_that_writes_its_parameters_does_not_compile():
         njit(interface.POLICY_SIGNATURE)(blackboard)
 
 
-@njit(interface.POLICY_SIGNATURE)
+@njit
 def blackboard_through_a_pointer(decision, player, arg, st, params):
     """The blackboard again, past the compiler: a writable array made from the parameters'
     address (what native code can always do); its card play follows the partner's note."""
