@@ -31,14 +31,17 @@ def fresh_compile_notice():
 #: numba cache is filled once, its two halves at the same time. Left to the tests, whichever
 #: came first compiled a kernel, and now and then both workers compiled the same one at once.
 #: Names are compile parts (``slashersim.policies.compile_part``), ``steps`` (the engine's
-#: entry points for single rules) and ``solver`` (the exact solver's). No test starts before
+#: entry points for single rules), ``solver`` (the exact solver's) and ``continued`` (a recorded
+#: position played on as it is, a test's kernel: it shares the play-outs' game, which the
+#: process that compiled them has at hand, so it takes seconds after them and half a minute
+#: in the other worker). No test starts before
 #: both halves are done, so the halves take about as long each (the parts' compile times:
 #: ``PolicySpec.compile_seconds``, ``core.compiling.KERNELS``). The players whose compiled
 #: pieces others reuse (the heuristic's card, the expert's, the searches' play-outs) come before
 #: them in the same half, so that no piece is compiled by both halves at once; the engine's
 #: kernels for any player go to the other half.
 WARM_UP = {"gw0": ("engine_baseline", "rollouts_baseline", "record", "steps", "engine",
-                   "rollouts", "solver"),
+                   "rollouts", "continued", "solver"),
            "gw1": ("heuristic", "expert", "search", "omniscient", "exerciser", "belief")}
 
 
@@ -49,6 +52,9 @@ def _warm(part):
         return
     if part == "solver":
         import_module("slashersim.analysis.winnable")._compiled()
+        return
+    if part == "continued":
+        import_module("slashersim.runner.kernels").continue_as_is.compile()
         return
     import_module("slashersim.runner.kernels").compile_part(part)
 
